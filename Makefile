@@ -1,0 +1,44 @@
+# boardeval — set up and run. Both targets build the virtual environment first.
+#   make run   : set everything up, then serve the web app on http://127.0.0.1:8000
+#   make test  : set everything up (incl. Debian's chromium for browser tests), then ruff, mypy, pytest
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+PORT   ?= 8000
+# pytest workers: the suite is sized for 2 cores
+JOBS   ?= 2
+
+.PHONY: setup run test lint typecheck pytest browser bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+setup: $(STAMP)
+
+run: setup
+	$(BIN)/boardeval web --host 127.0.0.1 --port $(PORT)
+
+# Browser tests use Debian's chromium (never a browser download).
+browser:
+	@if [ ! -x /usr/bin/chromium ]; then \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	fi
+
+lint: setup
+	$(BIN)/ruff check src tests benchmarks
+
+typecheck: setup
+	$(BIN)/mypy
+
+pytest: setup browser
+	$(BIN)/pytest -n $(JOBS) --dist loadgroup
+
+test: lint typecheck pytest
+
+clean:
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache

@@ -1,0 +1,3 @@
+"""catan package (public API exported here)."""
+
+__all__: list[str] = []

@@ -1,0 +1,1 @@
+"""The ``boardeval`` command line: a thin Typer layer over the public library."""

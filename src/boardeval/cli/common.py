@@ -1,0 +1,51 @@
+"""Helpers shared by the CLI commands: consoles, JSON output, Rich progress bars."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from boardeval.core import Progress as ProgressCallback
+
+__all__ = ["console", "err_console", "print_json", "progress_bar"]
+
+console = Console(highlight=False)
+err_console = Console(stderr=True, highlight=False)
+
+
+def print_json(data: Any) -> None:
+    """Print machine-readable JSON on stdout (no Rich markup, no wrapping)."""
+    sys.stdout.write(json.dumps(data, indent=None, separators=(", ", ": ")) + "\n")
+    sys.stdout.flush()
+
+
+@contextmanager
+def progress_bar(description: str, *, enabled: bool = True) -> Iterator[ProgressCallback | None]:
+    """A Rich progress bar on stderr, exposed as a library progress callback ``(done, total, msg)``.
+
+    With ``enabled=False`` (e.g. ``--json`` output piped elsewhere) yields ``None``.
+    """
+    if not enabled:
+        yield None
+        return
+    with Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("{task.fields[msg]}"),
+        console=err_console,
+        transient=True,
+    ) as bar:
+        task = bar.add_task(description, total=None, msg="")
+
+        def callback(done: int, total: int, message: str = "") -> None:
+            bar.update(task, completed=done, total=total, msg=message)
+
+        yield callback

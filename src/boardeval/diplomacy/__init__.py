@@ -1,0 +1,3 @@
+"""diplomacy package (public API exported here)."""
+
+__all__: list[str] = []

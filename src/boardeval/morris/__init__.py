@@ -1,0 +1,3 @@
+"""morris package (public API exported here)."""
+
+__all__: list[str] = []

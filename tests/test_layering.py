@@ -1,0 +1,159 @@
+"""DESIGN.md's one-way import rule, enforced on the source tree.
+
+- ``core`` imports no game and no front end.
+- A game imports ``core`` and itself, never another game or a front end.
+- Inside a game, a module may import only modules of a strictly lower layer (model -> evaluation ->
+  search/generation); "side" modules (rendering, I/O) may import any layer of their game, and no layered
+  module may import a side module.
+- ``cli`` and ``web`` import only the public packages (``boardeval.core``, ``boardeval.catan``, ...),
+  and only names those packages export in ``__all__``.
+Every game module must be listed in LAYERS, so that a new module is classified on purpose.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+from pathlib import Path
+
+import pytest
+
+SRC = Path(__file__).resolve().parents[1] / "src" / "boardeval"
+GAMES = ("catan", "morris", "diplomacy")
+FRONTS = ("cli", "web")
+SIDE = "side"
+
+# module (relative to the game package, dotted) -> layer rank, or SIDE
+LAYERS: dict[str, dict[str, int | str]] = {
+    "catan": {
+        "__init__": 99,
+        "board": 0,
+        "params": 1,
+        "spots": 1,
+        "energy": 1,
+        "constraints": 2,
+        "generate.__init__": 4,
+        "generate.common": 3,
+        "generate.random": 4,
+        "generate.anneal": 4,
+        "generate.cp": 4,
+        "generate.tournament": 4,
+        "generate.fairness": 5,
+        "blogmodel": 3,
+        "playtest": 6,
+        "render": SIDE,
+        "terminal": SIDE,
+        "catanatron_io": SIDE,
+    },
+    "morris": {
+        "__init__": 99,
+        "board": 0,
+        "rules": 1,
+        "position": 1,
+        "perft": 2,
+        "features": 2,
+        "evaluate": 3,
+        "search": 4,
+        "why": 5,
+        "tablebase": 5,
+        "tune": 6,
+        "match": 6,
+        "render": SIDE,
+    },
+    "diplomacy": {
+        "__init__": 99,
+        "graph": 0,
+        "records": 0,
+        "measures": 1,
+        "plain": 2,
+        "charts": SIDE,
+    },
+}
+
+
+def _modules(pkg: str) -> list[Path]:
+    return sorted((SRC / pkg).rglob("*.py"))
+
+
+def _dotted(path: Path, pkg: str) -> str:
+    rel = path.relative_to(SRC / pkg).with_suffix("")
+    return ".".join(rel.parts)
+
+
+def _imports(path: Path) -> list[tuple[str, list[str]]]:
+    """(absolute module, imported names) for every import in the file."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    pkg_parts = ["boardeval", *path.relative_to(SRC).with_suffix("").parts[:-1]]
+    out: list[tuple[str, list[str]]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out.extend((a.name, []) for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = pkg_parts[: len(pkg_parts) - node.level + 1]
+                mod = ".".join(base + ([node.module] if node.module else []))
+            else:
+                mod = node.module or ""
+            out.append((mod, [a.name for a in node.names]))
+    return out
+
+
+def _game_module(mod: str, game: str) -> str | None:
+    prefix = f"boardeval.{game}"
+    if mod == prefix:
+        return "__init__"
+    if mod.startswith(prefix + "."):
+        rest = mod[len(prefix) + 1 :]
+        table = LAYERS[game]
+        return rest if rest in table else rest + ".__init__" if rest + ".__init__" in table else rest
+    return None
+
+
+def test_core_imports_no_game_or_front_end() -> None:
+    for path in _modules("core"):
+        for mod, _ in _imports(path):
+            for other in (*GAMES, *FRONTS):
+                assert not mod.startswith(f"boardeval.{other}"), f"{path.name} imports {mod}"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_game_layers(game: str) -> None:
+    table = LAYERS[game]
+    for path in _modules(game):
+        me = _dotted(path, game)
+        assert me in table, f"boardeval.{game}.{me} is not classified in tests/test_layering.py LAYERS"
+        my_rank = table[me]
+        for mod, _ in _imports(path):
+            for other in (*GAMES, *FRONTS):
+                if other != game:
+                    assert not mod.startswith(f"boardeval.{other}"), f"{game}.{me} imports {mod}"
+            target = _game_module(mod, game)
+            if target is None or target == me or me == "__init__":
+                continue
+            assert target in table, f"{game}.{me} imports unclassified {mod}"
+            their_rank = table[target]
+            if their_rank == SIDE:
+                assert my_rank == SIDE, f"{game}.{me} (layer {my_rank}) imports side module {target}"
+            elif my_rank != SIDE:
+                assert isinstance(my_rank, int) and isinstance(their_rank, int)
+                assert their_rank < my_rank, (
+                    f"{game}.{me} (layer {my_rank}) imports {target} (layer {their_rank}): "
+                    "imports must flow from lower layers to higher ones"
+                )
+
+
+@pytest.mark.parametrize("front", FRONTS)
+def test_front_ends_use_public_api_only(front: str) -> None:
+    public = {"boardeval", "boardeval.core", *(f"boardeval.{g}" for g in GAMES)}
+    for path in _modules(front):
+        for mod, names in _imports(path):
+            if not mod.startswith("boardeval") or mod.startswith(f"boardeval.{front}"):
+                continue
+            if front == "web" and mod.startswith("boardeval.cli"):
+                pytest.fail(f"web/{path.name} imports the CLI ({mod})")
+            if front == "cli" and mod.startswith("boardeval.web"):
+                continue  # `boardeval web` starts the app
+            assert mod in public, f"{front}/{path.name} imports {mod}: use the package's public API"
+            exported = set(getattr(importlib.import_module(mod), "__all__", []))
+            for name in names:
+                assert name in exported, f"{front}/{path.name} imports {mod}.{name}, not in its __all__"
