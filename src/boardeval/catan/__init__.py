@@ -6,6 +6,59 @@ The CLI and the web app import only the names listed in ``__all__`` here.
 __all__: list[str] = []
 
 # ---- section: board model, evaluation, rendering (issue 3) -- edit only inside this section ----
+from boardeval.catan.board import (
+    CENTRE_HEX,
+    CORNER_HEXES,
+    DESERT,
+    DESERT_INDEX,
+    EDGE_HEXES,
+    HEX_EDGES,
+    HEX_NEIGHBOURS,
+    N_HEXES,
+    N_PORTS,
+    N_SPOTS,
+    NUMBER_TOKENS,
+    PIPS,
+    PORT_KINDS,
+    PORT_SPOTS,
+    RESOURCE_NAMES,
+    RESOURCES,
+    ROADS,
+    SPOT_HEX_MATRIX,
+    SPOT_HEXES,
+    SPOT_NEIGHBOURS,
+    TILE_COUNTS,
+    Board,
+    BoardParseError,
+    Topology,
+)
+
+__all__ += [
+    "CENTRE_HEX",
+    "CORNER_HEXES",
+    "DESERT",
+    "DESERT_INDEX",
+    "EDGE_HEXES",
+    "HEX_EDGES",
+    "HEX_NEIGHBOURS",
+    "NUMBER_TOKENS",
+    "N_HEXES",
+    "N_PORTS",
+    "N_SPOTS",
+    "PIPS",
+    "PORT_KINDS",
+    "PORT_SPOTS",
+    "RESOURCE_NAMES",
+    "RESOURCES",
+    "ROADS",
+    "SPOT_HEX_MATRIX",
+    "SPOT_HEXES",
+    "SPOT_NEIGHBOURS",
+    "TILE_COUNTS",
+    "Board",
+    "BoardParseError",
+    "Topology",
+]
 # ---- end of section (issue 3) ----
 
 # ---- section: constraints and generators (issue 4) -- edit only inside this section ----
