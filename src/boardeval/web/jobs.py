@@ -1,0 +1,176 @@
+"""Background jobs for the web app: long work (CP optimisation, big annealing runs) off the request thread.
+
+A job is a function ``fn(progress) -> dict`` run on a small thread pool. It reports progress through the
+library's ``(done, total, message)`` callback, which the manager stores so that ``GET /api/jobs/{id}`` can
+show it. Cancelling a job sets a flag; the next progress call then raises :class:`KeyboardInterrupt` inside
+the job, which the library's long loops already treat as Ctrl-C: they stop and return their best result so
+far flagged ``interrupted``. A job that ignores it simply finishes.
+
+The number of unfinished jobs (queued + running) is bounded: past ``max_pending`` a new submission is
+refused with :class:`JobsBusyError` (the API answers 429) instead of queueing without limit. Finished jobs
+are kept for ``keep`` submissions and then forgotten, so memory stays bounded on a long-running server.
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import threading
+import time
+import uuid
+from collections import OrderedDict
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from boardeval.core import BoardevalError, Progress
+
+__all__ = ["Job", "JobManager", "JobState", "JobsBusyError", "UnknownJobError"]
+
+log = logging.getLogger("boardeval.web.jobs")
+
+JobState = Literal["queued", "running", "done", "failed", "cancelled"]
+JobFn = Callable[[Progress], dict[str, Any]]
+
+
+class JobsBusyError(Exception):
+    """Too many unfinished jobs: the caller should retry later (HTTP 429)."""
+
+
+class UnknownJobError(KeyError):
+    """No job with this id (never existed, or finished long ago and was forgotten) (HTTP 404)."""
+
+
+@dataclass
+class Job:
+    """One background job and what it has reported so far (read by the API, written by the worker)."""
+
+    id: str
+    kind: str
+    state: JobState = "queued"
+    done: int = 0
+    total: int = 0
+    message: str = ""
+    result: dict[str, Any] | None = None
+    error: str | None = None
+    created: float = field(default_factory=time.time)
+    started: float | None = None
+    finished: float | None = None
+    cancel_requested: threading.Event = field(default_factory=threading.Event)
+
+    @property
+    def finished_state(self) -> bool:
+        return self.state in ("done", "failed", "cancelled")
+
+    def view(self) -> dict[str, Any]:
+        """JSON-able snapshot for the API."""
+        now = time.time()
+        end = self.finished if self.finished is not None else now
+        return {
+            "id": self.id,
+            "kind": self.kind,
+            "state": self.state,
+            "done": self.done,
+            "total": self.total,
+            "message": self.message,
+            "result": self.result,
+            "error": self.error,
+            "seconds": round(end - self.started, 3) if self.started is not None else 0.0,
+            "cancel_requested": self.cancel_requested.is_set(),
+        }
+
+
+class JobManager:
+    """A bounded pool of background jobs with progress, results and cancellation."""
+
+    def __init__(self, *, workers: int = 2, max_pending: int = 8, keep: int = 200) -> None:
+        if workers < 1 or max_pending < 1 or keep < max_pending:
+            raise ValueError("need workers >= 1, max_pending >= 1 and keep >= max_pending")
+        self.max_pending = max_pending
+        self._keep = keep
+        self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="boardeval-job")
+        self._jobs: OrderedDict[str, Job] = OrderedDict()
+        self._lock = threading.Lock()
+        self._counter = itertools.count(1)
+
+    def submit(self, kind: str, fn: JobFn) -> Job:
+        """Queue ``fn``; raises :class:`JobsBusyError` if ``max_pending`` jobs are still unfinished."""
+        with self._lock:
+            pending = sum(1 for j in self._jobs.values() if not j.finished_state)
+            if pending >= self.max_pending:
+                raise JobsBusyError(
+                    f"{pending} jobs are already queued or running (limit {self.max_pending}); "
+                    "wait for one to finish or cancel one, then try again"
+                )
+            job = Job(id=f"{next(self._counter)}-{uuid.uuid4().hex[:8]}", kind=kind)
+            self._jobs[job.id] = job
+            self._forget_old()
+        self._pool.submit(self._run, job, fn)
+        return job
+
+    def get(self, job_id: str) -> Job:
+        with self._lock:
+            job = self._jobs.get(job_id)
+        if job is None:
+            raise UnknownJobError(job_id)
+        return job
+
+    def cancel(self, job_id: str) -> Job:
+        """Ask a job to stop. A queued job never starts; a running one stops at its next progress call."""
+        job = self.get(job_id)
+        job.cancel_requested.set()
+        return job
+
+    def jobs(self) -> list[Job]:
+        with self._lock:
+            return list(self._jobs.values())
+
+    def wait(self, job_id: str, timeout: float = 30.0) -> Job:
+        """Block until the job has finished (for tests and scripts)."""
+        deadline = time.monotonic() + timeout
+        job = self.get(job_id)
+        while not job.finished_state and time.monotonic() < deadline:
+            time.sleep(0.01)
+        return job
+
+    def shutdown(self) -> None:
+        """Cancel everything and stop the pool (app shutdown)."""
+        for job in self.jobs():
+            job.cancel_requested.set()
+        self._pool.shutdown(wait=False, cancel_futures=True)
+
+    def _forget_old(self) -> None:
+        while len(self._jobs) > self._keep:
+            oldest = next((k for k, j in self._jobs.items() if j.finished_state), None)
+            if oldest is None:
+                break
+            del self._jobs[oldest]
+
+    def _run(self, job: Job, fn: JobFn) -> None:
+        if job.cancel_requested.is_set():
+            job.state, job.finished, job.message = "cancelled", time.time(), "cancelled before it started"
+            return
+        job.state, job.started = "running", time.time()
+
+        def progress(done: int, total: int, message: str = "") -> None:
+            job.done, job.total, job.message = int(done), int(total), str(message)
+            if job.cancel_requested.is_set():
+                raise KeyboardInterrupt  # the library's long loops stop and keep their best result
+
+        try:
+            result = fn(progress)
+        except KeyboardInterrupt:
+            job.state, job.message = "cancelled", "cancelled"
+        except BoardevalError as exc:
+            job.state, job.error = "failed", str(exc)
+        except Exception as exc:  # a bug, not bad input: keep the server up and say so
+            log.exception("job %s (%s) crashed", job.id, job.kind)
+            job.state, job.error = "failed", f"internal error: {type(exc).__name__}: {exc}"
+        else:
+            job.result = result
+            job.state = "cancelled" if job.cancel_requested.is_set() else "done"
+            if job.state == "cancelled":
+                job.message = "cancelled: best result so far kept"
+        finally:
+            job.finished = time.time()
