@@ -59,6 +59,38 @@ __all__ += [
     "BoardParseError",
     "Topology",
 ]
+from boardeval.catan.energy import (
+    ENERGY_TERMS,
+    board_energy,
+    energy_from_terms,
+    energy_terms_arrays,
+    energy_weights,
+)
+from boardeval.catan.params import METRIC_NAMES, SpotParams
+from boardeval.catan.spots import (
+    SpotTable,
+    evaluate_spot,
+    evaluate_spots,
+    port_strengths,
+    resource_strengths,
+    spot_metrics_from_production,
+)
+
+__all__ += [
+    "ENERGY_TERMS",
+    "METRIC_NAMES",
+    "SpotParams",
+    "SpotTable",
+    "board_energy",
+    "energy_from_terms",
+    "energy_terms_arrays",
+    "energy_weights",
+    "evaluate_spot",
+    "evaluate_spots",
+    "port_strengths",
+    "resource_strengths",
+    "spot_metrics_from_production",
+]
 # ---- end of section (issue 3) ----
 
 # ---- section: constraints and generators (issue 4) -- edit only inside this section ----
