@@ -28,7 +28,7 @@ LAYERS: dict[str, dict[str, int | str]] = {
     "catan": {
         "__init__": 99,
         "board": 0,
-        "params": 1,
+        "params": 0,
         "spots": 1,
         "energy": 1,
         "constraints": 2,
@@ -63,9 +63,9 @@ LAYERS: dict[str, dict[str, int | str]] = {
     "diplomacy": {
         "__init__": 99,
         "graph": 0,
-        "records": 0,
-        "measures": 1,
-        "plain": 2,
+        "records": 1,
+        "measures": 2,
+        "plain": 3,
         "charts": SIDE,
     },
 }
