@@ -1,6 +1,78 @@
 """Diplomacy position measures over game records, on the ``diplomacy`` engine.
 
 The CLI and the web app import only the names listed in ``__all__`` here.
+
+    >>> from boardeval.diplomacy import load_records, measures_table, shipped_game_paths
+    >>> game = load_records(shipped_game_paths()[0])[0]
+    >>> table = measures_table(game, ["progress", "battle_tiedness"])
 """
 
-__all__: list[str] = []
+from boardeval.diplomacy.graph import (
+    UNREACHABLE,
+    MapGraph,
+    UnknownMapError,
+    available_maps,
+    load_map_graph,
+    province_of,
+)
+from boardeval.diplomacy.measures import (
+    MEASURE_KINDS,
+    MEASURES,
+    GameMeasures,
+    UnknownMeasureError,
+    compute_measures,
+    measures_table,
+    static_fear,
+    validate_measures,
+)
+from boardeval.diplomacy.plain import plain_measures
+from boardeval.diplomacy.records import (
+    GameRecord,
+    Position,
+    RecordError,
+    RecordFormatError,
+    RecordStateError,
+    Unit,
+    UnknownPowerError,
+    UnknownProvinceError,
+    load_records,
+    random_game,
+    record_from_game,
+    record_from_saved,
+    save_records,
+    shipped_game_paths,
+    start_position,
+)
+
+__all__: list[str] = [
+    "MEASURES",
+    "MEASURE_KINDS",
+    "UNREACHABLE",
+    "GameMeasures",
+    "GameRecord",
+    "MapGraph",
+    "Position",
+    "RecordError",
+    "RecordFormatError",
+    "RecordStateError",
+    "Unit",
+    "UnknownMapError",
+    "UnknownMeasureError",
+    "UnknownPowerError",
+    "UnknownProvinceError",
+    "available_maps",
+    "compute_measures",
+    "load_map_graph",
+    "load_records",
+    "measures_table",
+    "plain_measures",
+    "province_of",
+    "random_game",
+    "record_from_game",
+    "record_from_saved",
+    "save_records",
+    "shipped_game_paths",
+    "start_position",
+    "static_fear",
+    "validate_measures",
+]

@@ -1,0 +1,485 @@
+"""Every position measure of the DAIDE "primitive measures" summary, for every power at every phase.
+
+The whole game is encoded once into flat numpy arrays (SC owner per phase; one row per unit with its
+phase, power, province and unit-aware distance row) and every measure is a handful of vectorised
+operations over the map's precomputed distance tables (:mod:`boardeval.diplomacy.graph`): no BFS and no
+Python loop over phases or powers in the hot path.
+
+Measures (names are the public, exact snake_case names; see ``docs/diplomacy.md``)::
+
+  per position  progress              sum(SC_i^2) / R^2                     (70/324 = 21.6% at the start)
+                progress_as_written   sum(SC_i^2) / (2 (S/2)^2)  (the seed's literal formula, 12.1%)
+                progress_from_zero    (progress - progress at the map's start) / (1 - that)
+  per power     personal_progress     SCs / R
+                tempi, tempi_change   sum over units of tempo distance from the nearest ORIGINAL home
+                incohesion_n          mean over units of the mean tempo distance to the n nearest own units
+                cohesion_n            1 / incohesion_n            (n = 1, 2, 3; None when units <= n)
+                battle_tiedness       units adjacent to an enemy unit / units   (None with no units)
+                neighbour_effect      mean SCs of other survivors - mean SCs of neighbours (None if dead)
+  per pair      fear_static           Windsor's table from the map's homes ("row fears column")
+  (A, B)        fear_dynamic          the same per phase from units and owned SCs
+                stab_potential        A's SCs that B reaches strictly sooner than A (unit-aware distance)
+                fear_mutual           fear(A,B) + fear(B,A), A before B in power order (unordered pair)
+                fear_mutual_change    its change from the previous phase (the spec's "rise in mutual fear")
+
+Percentages are returned as fractions (0.216 = 21.6%).  Which distance each measure uses: tempo (province
+graph) everywhere except ``stab_potential``, which is unit-aware (armies on the army graph, fleets on the
+fleet graph, no convoys).  Undefined values are NaN in arrays and ``None`` in rows.
+
+Choices where the spec is silent (documented in the report too):
+
+* Dislodged units (retreat phases) count as units where they stand.
+* ``battle_tiedness``: an enemy unit in the same province (a dislodger) counts as adjacent.
+* ``neighbour_effect`` of an eliminated power (no unit, no SC) is None; 0 with no neighbours.
+* ``tempi_change`` / ``fear_mutual_change`` compare with the previous phase of the record (retreat and
+  adjustment phases included); None at the first phase.
+* Unreachable distances are ``inf``: ``max(0, 6 - inf) = 0`` in the fear sums; an infinite tempi or
+  incohesion is reported as None.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+import pandas as pd
+
+from boardeval.core import DiplomacyError
+from boardeval.diplomacy.graph import MapGraph, load_map_graph
+from boardeval.diplomacy.records import GameRecord, Position, start_position
+
+__all__ = [
+    "MEASURES",
+    "MEASURE_KINDS",
+    "GameMeasures",
+    "UnknownMeasureError",
+    "compute_measures",
+    "measures_table",
+    "static_fear",
+    "validate_measures",
+]
+
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
+BoolArray = npt.NDArray[np.bool_]
+
+FEAR_HORIZON = 6
+"""Windsor's fear score of one centre at tempo distance t is ``max(0, FEAR_HORIZON - t)``."""
+COHESION_NS = (1, 2, 3)
+
+# measure name -> kind: "position" (power None), "power", "table" (ordered pair, row -> column),
+# "pair" (unordered pair, power before other in the map's power order).
+MEASURE_KINDS: dict[str, str] = {
+    "progress": "position",
+    "progress_as_written": "position",
+    "progress_from_zero": "position",
+    "personal_progress": "power",
+    "fear_static": "table",
+    "fear_dynamic": "table",
+    "fear_mutual": "pair",
+    "fear_mutual_change": "pair",
+    "tempi": "power",
+    "tempi_change": "power",
+    **{f"incohesion_{n}": "power" for n in COHESION_NS},
+    **{f"cohesion_{n}": "power" for n in COHESION_NS},
+    "stab_potential": "table",
+    "battle_tiedness": "power",
+    "neighbour_effect": "power",
+}
+MEASURES: tuple[str, ...] = tuple(MEASURE_KINDS)
+
+
+class UnknownMeasureError(DiplomacyError):
+    """A measure name that is not one of :data:`MEASURES`."""
+
+
+def validate_measures(names: Iterable[str] | None) -> tuple[str, ...]:
+    """Check measure names (case-insensitive, '-' accepted for '_'); return them normalised, in order."""
+    if names is None:
+        return MEASURES
+    out: list[str] = []
+    for raw in names:
+        name = raw.strip().lower().replace("-", "_")
+        if name not in MEASURE_KINDS:
+            raise UnknownMeasureError(f"unknown measure {raw!r}: choose from {', '.join(MEASURES)}")
+        if name not in out:
+            out.append(name)
+    if not out:
+        raise UnknownMeasureError(f"no measure given: choose from {', '.join(MEASURES)}")
+    return tuple(out)
+
+
+# --------------------------------------------------------------------------------------------------------
+# Encoding a game into flat arrays
+
+
+@dataclass(frozen=True)
+class _Encoded:
+    owned: BoolArray  # [T, P, S]
+    unit_group: IntArray  # [U] = phase * P + power, non-decreasing
+    unit_power: IntArray  # [U]
+    unit_prov: IntArray  # [U]
+    unit_row: IntArray  # [U] row of graph.unit_sc
+
+
+def _encode(graph: MapGraph, positions: Sequence[Position]) -> _Encoded:
+    n_p, n_s = len(graph.powers), len(graph.sc_names)
+    t_count = len(positions)
+    owned = np.zeros((t_count * n_p, n_s), dtype=bool)
+    sc_index = graph.sc_index
+    codes = graph.unit_codes
+    owned_rows: list[int] = []
+    owned_cols: list[int] = []
+    groups: list[int] = []
+    provs: list[int] = []
+    rows: list[int] = []
+    g = 0
+    for pos in positions:
+        for centres, units in zip(pos.centers, pos.units, strict=True):
+            for c in centres:
+                owned_rows.append(g)
+                owned_cols.append(sc_index[c])
+            for u in units:
+                prov, row = codes[u.kind, u.location]
+                groups.append(g)
+                provs.append(prov)
+                rows.append(row)
+            g += 1
+    owned[owned_rows, owned_cols] = True
+    unit_group = np.asarray(groups, dtype=np.int64)
+    return _Encoded(
+        owned=owned.reshape(t_count, n_p, n_s),
+        unit_group=unit_group,
+        unit_power=unit_group % n_p,
+        unit_prov=np.asarray(provs, dtype=np.int64),
+        unit_row=np.asarray(rows, dtype=np.int64),
+    )
+
+
+def _group_any(values: BoolArray, groups: IntArray, n_groups: int) -> BoolArray:
+    """Row-wise OR of boolean ``values`` per group (groups sorted); absent groups are all False."""
+    out = np.zeros((n_groups, values.shape[1]), dtype=bool)
+    if len(groups):
+        starts = np.flatnonzero(np.r_[True, groups[1:] != groups[:-1]])
+        out[groups[starts]] = np.logical_or.reduceat(values, starts, axis=0)
+    return out
+
+
+def _group_min(values: FloatArray, groups: IntArray, n_groups: int) -> FloatArray:
+    """Row-wise minimum of ``values`` per group (groups sorted); absent groups are all ``inf``."""
+    out = np.full((n_groups, values.shape[1]), np.inf)
+    if len(groups):
+        starts = np.flatnonzero(np.r_[True, groups[1:] != groups[:-1]])
+        out[groups[starts]] = np.minimum.reduceat(values, starts, axis=0)
+    return out
+
+
+# --------------------------------------------------------------------------------------------------------
+# Fear (Windsor), static and dynamic share one routine
+
+
+def _fear(dist: FloatArray, candidate: BoolArray, route_len: IntArray, owned: BoolArray) -> FloatArray:
+    """Fear tables ``[..., A, B]`` from B's distances, candidates and route lengths, and A's centres.
+
+    ``dist[..., B, s]``: B's tempo distance to SC s; ``candidate[..., B, s]``: s may be on B's route (not
+    B's home / not owned by B); ``route_len[..., B]`` = R - |B's centres|.  B's swiftest route is the
+    ``route_len`` nearest candidates *plus every candidate tied at the cut-off distance*.  Fear of A for
+    B = sum over the centres A holds (``owned[..., A, s]``) on B's route of ``max(0, 6 - dist)``.
+    """
+    n_s = dist.shape[-1]
+    key = np.where(np.isfinite(dist), dist, 1e9)
+    key = np.where(candidate, key, 2e9)
+    ordered = np.sort(key, axis=-1)
+    k = route_len
+    cut = np.take_along_axis(ordered, np.clip(k - 1, 0, n_s - 1)[..., None], axis=-1)
+    on_route = candidate & (key <= cut) & (k >= 1)[..., None]
+    score = np.where(on_route, np.clip(FEAR_HORIZON - dist, 0.0, None), 0.0)
+    fear = np.einsum("...as,...bs->...ab", owned.astype(np.float64), score)
+    return fear
+
+
+@functools.lru_cache(maxsize=16)
+def static_fear(map_name: str = "standard") -> FloatArray:
+    """Windsor's static fear table of a map, ``[A, B]`` = how much A fears B ("row fears column").
+
+    B's swiftest route: the R - |homes(B)| non-home SCs nearest B's home centres by tempo distance (ties at
+    the cut-off included); A's fear of B sums ``max(0, 6 - t)`` over A's home centres on that route.
+    The diagonal is 0 here and omitted from tables.
+    """
+    graph = load_map_graph(map_name)
+    dist = graph.home_tempo[:, graph.sc_provinces]
+    homes = graph.home_mask
+    route_len = graph.win - homes.sum(axis=1)
+    out = _fear(dist, ~homes, route_len.astype(np.int64), homes)
+    np.fill_diagonal(out, 0.0)
+    out.setflags(write=False)
+    return out
+
+
+# --------------------------------------------------------------------------------------------------------
+# All measures
+
+
+@dataclass(frozen=True)
+class GameMeasures:
+    """All measures of a sequence of positions as arrays (T phases, P powers); NaN = undefined.
+
+    ``fear_dynamic[t, a, b]`` and ``stab_potential[t, a, b]`` read "row a, column b" (a fears b; a is
+    stabbed by b); their diagonals are NaN.  ``incohesion[k]`` is n = k + 1.
+    """
+
+    map_name: str
+    phases: tuple[str, ...]
+    powers: tuple[str, ...]
+    sc_counts: IntArray  # [T, P]
+    progress: FloatArray  # [T]
+    progress_as_written: FloatArray  # [T]
+    progress_from_zero: FloatArray  # [T]
+    personal_progress: FloatArray  # [T, P]
+    fear_static: FloatArray  # [P, P]
+    fear_dynamic: FloatArray  # [T, P, P]
+    tempi: FloatArray  # [T, P]
+    tempi_change: FloatArray  # [T, P]
+    incohesion: FloatArray  # [3, T, P]
+    cohesion: FloatArray  # [3, T, P]
+    stab_potential: FloatArray  # [T, P, P]
+    battle_tiedness: FloatArray  # [T, P]
+    neighbour_effect: FloatArray  # [T, P]
+
+    @property
+    def fear_mutual(self) -> FloatArray:
+        """``[T, P, P]`` fear(A,B) + fear(B,A) (symmetric, NaN diagonal)."""
+        return self.fear_dynamic + np.swapaxes(self.fear_dynamic, 1, 2)
+
+    def series(self, measure: str) -> FloatArray:
+        """The array of one measure by name (see :data:`MEASURES`)."""
+        name = validate_measures([measure])[0]
+        if name.startswith("incohesion_"):
+            return self.incohesion[int(name[-1]) - 1]
+        if name.startswith("cohesion_"):
+            return self.cohesion[int(name[-1]) - 1]
+        if name == "fear_static":
+            return np.broadcast_to(self.fear_static, (len(self.phases), *self.fear_static.shape))
+        if name == "fear_mutual_change":
+            mutual = self.fear_mutual
+            change = np.full_like(mutual, np.nan)
+            change[1:] = mutual[1:] - mutual[:-1]
+            return change
+        return np.asarray(getattr(self, name))
+
+
+def _progress_values(counts: IntArray, graph: MapGraph) -> tuple[FloatArray, FloatArray]:
+    squares = (counts.astype(np.float64) ** 2).sum(axis=-1)
+    half = len(graph.sc_names) / 2
+    return squares / graph.win**2, squares / (2 * half**2)
+
+
+@functools.lru_cache(maxsize=16)
+def _progress_at_start(map_name: str) -> float:
+    graph = load_map_graph(map_name)
+    start = start_position(map_name)
+    counts = np.array([[len(c) for c in start.centers]])
+    return float(_progress_values(counts, graph)[0][0])
+
+
+def compute_measures(record: GameRecord | Sequence[Position], map_name: str | None = None) -> GameMeasures:
+    """Every measure for every power at every phase of a record (or of positions on ``map_name``)."""
+    if isinstance(record, GameRecord):
+        positions: Sequence[Position] = record.phases
+        map_name = record.map_name
+    else:
+        positions = record
+        map_name = map_name or "standard"
+    graph = load_map_graph(map_name)
+    n_t, n_p, n_n = len(positions), len(graph.powers), len(graph.provinces)
+    if n_t == 0:
+        raise DiplomacyError("no phases to measure (the record is empty)")
+    enc = _encode(graph, positions)
+    owned = enc.owned
+    counts = owned.sum(axis=-1)
+    n_g = n_t * n_p
+    groups = enc.unit_group
+    unit_count = np.bincount(groups, minlength=n_g).reshape(n_t, n_p)
+
+    # --- progress ------------------------------------------------------------------------------------
+    progress, as_written = _progress_values(counts, graph)
+    start = _progress_at_start(graph.name)
+    from_zero = (progress - start) / (1.0 - start) if start < 1.0 else np.full(n_t, np.nan)
+    personal = counts / graph.win
+
+    # --- fear --------------------------------------------------------------------------------------------
+    nearest_tempo = _group_min(graph.tempo_sc[enc.unit_prov], groups, n_g).reshape(n_t, n_p, -1)
+    fear = _fear(nearest_tempo, ~owned, (graph.win - counts).astype(np.int64), owned)
+    diag = np.eye(n_p, dtype=bool)
+    fear[:, diag] = np.nan
+    fear_static = static_fear(graph.name).copy()
+    fear_static[diag] = np.nan
+
+    # --- tempi ---------------------------------------------------------------------------------------
+    unit_tempi = graph.home_tempo[enc.unit_power, enc.unit_prov]
+    tempi = np.bincount(groups, weights=unit_tempi, minlength=n_g).reshape(n_t, n_p)
+    tempi_change = np.full(tempi.shape, np.nan)
+    tempi_change[1:] = tempi[1:] - tempi[:-1]
+
+    # --- n-incohesion ------------------------------------------------------------------------------------
+    incohesion = np.full((len(COHESION_NS), n_t, n_p), np.nan)
+    if len(groups):
+        starts = np.searchsorted(groups, np.arange(n_g))
+        rank = np.arange(len(groups)) - starts[groups]
+        width = int(unit_count.max())
+        padded = np.full((n_g, width), -1, dtype=np.int64)
+        padded[groups, rank] = enc.unit_prov
+        valid = padded >= 0
+        pair = graph.tempo[padded[:, :, None], padded[:, None, :]]
+        pair[~(valid[:, :, None] & valid[:, None, :])] = np.inf
+        idx = np.arange(width)
+        pair[:, idx, idx] = np.inf
+        nmax = min(max(COHESION_NS), max(width - 1, 0))
+        if nmax > 0:
+            nearest = (
+                np.sort(pair, axis=-1)[..., :nmax]
+                if width <= 8
+                else np.sort(np.partition(pair, nmax - 1, axis=-1)[..., :nmax], axis=-1)
+            )
+            cum = np.cumsum(nearest, axis=-1)
+            flat_count = unit_count.reshape(-1)
+            for k, n in enumerate(COHESION_NS):
+                if n > nmax:
+                    continue
+                per_unit = np.where(valid, cum[..., n - 1] / n, 0.0)
+                with np.errstate(invalid="ignore", divide="ignore"):
+                    value = per_unit.sum(axis=1) / flat_count
+                value[flat_count <= n] = np.nan
+                incohesion[k] = value.reshape(n_t, n_p)
+    incohesion[~np.isfinite(incohesion)] = np.nan
+    with np.errstate(divide="ignore"):
+        cohesion = 1.0 / incohesion
+
+    # --- stab potential ------------------------------------------------------------------------------
+    reach = _group_min(graph.unit_sc[enc.unit_row], groups, n_g).reshape(n_t, n_p, -1)
+    # sooner[t, a, b, s]: b reaches s strictly sooner than a.
+    sooner = reach[:, None, :, :] < reach[:, :, None, :]
+    stab = (sooner & owned[:, :, None, :]).sum(axis=-1).astype(np.float64)
+    stab[:, diag] = np.nan
+
+    # --- battle-tiedness and neighbour effect ----------------------------------------------------------
+    # No BLAS here: tiny products are dominated by BLAS thread start-up on a busy machine, so the
+    # "adjacent to" sets are OR-reductions of precomputed adjacency rows, per unit and per centre.
+    adj = graph.adjacent_or_same
+    near = _group_any(adj[enc.unit_prov], groups, n_g).reshape(n_t, n_p, n_n)
+    near_count = near.sum(axis=1, dtype=np.int16)
+    enemy_near = (near_count[:, None, :] - near) > 0
+    tied = enemy_near.reshape(n_g, n_n)[groups, enc.unit_prov]
+    tied_count = np.bincount(groups, weights=tied, minlength=n_g).reshape(n_t, n_p)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        battle = np.where(unit_count > 0, tied_count / np.maximum(unit_count, 1), np.nan)
+
+    flat_footprint = np.zeros((n_g, n_n), dtype=np.uint8)
+    flat_footprint[groups, enc.unit_prov] = 1
+    footprint = flat_footprint.reshape(n_t, n_p, n_n)
+    owned_u8 = owned.view(np.uint8)
+    footprint[:, :, graph.sc_provinces] |= owned_u8
+    sc_adj = adj[graph.sc_provinces].view(np.uint8)
+    near_fp = near | (np.einsum("tps,sn->tpn", owned_u8, sc_adj) > 0)
+    neighbours = np.einsum("tpn,tqn->tpq", near_fp.astype(np.int16), footprint.astype(np.int16)) > 0
+    neighbours[:, diag] = False
+    alive = footprint.any(axis=-1)
+    sc_alive = np.where(alive, counts, 0).astype(np.float64)
+    others_n = alive.sum(axis=1, keepdims=True) - alive
+    others_sum = sc_alive.sum(axis=1, keepdims=True) - sc_alive
+    nb_n = neighbours.sum(axis=-1)
+    nb_sum = np.einsum("tpq,tq->tp", neighbours.astype(np.float64), counts.astype(np.float64))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        effect = np.where(nb_n > 0, others_sum / np.maximum(others_n, 1) - nb_sum / np.maximum(nb_n, 1), 0.0)
+    effect[~alive] = np.nan
+
+    tempi_out = np.where(np.isfinite(tempi), tempi, np.nan)
+    tempi_change[~np.isfinite(tempi_change)] = np.nan
+    return GameMeasures(
+        map_name=graph.name,
+        phases=tuple(p.phase for p in positions),
+        powers=graph.powers,
+        sc_counts=counts,
+        progress=progress,
+        progress_as_written=as_written,
+        progress_from_zero=np.asarray(from_zero, dtype=np.float64),
+        personal_progress=personal,
+        fear_static=fear_static,
+        fear_dynamic=fear,
+        tempi=tempi_out,
+        tempi_change=tempi_change,
+        incohesion=incohesion,
+        cohesion=cohesion,
+        stab_potential=stab,
+        battle_tiedness=battle,
+        neighbour_effect=effect,
+    )
+
+
+# --------------------------------------------------------------------------------------------------------
+# The tidy table
+
+
+def _blocks(gm: GameMeasures, measures: Sequence[str]) -> pd.DataFrame:
+    n_t, n_p = len(gm.phases), len(gm.powers)
+    phase_idx: list[IntArray] = []
+    power_idx: list[IntArray] = []
+    other_idx: list[IntArray] = []
+    measure_idx: list[IntArray] = []
+    values: list[FloatArray] = []
+    t_pp, a_pp, b_pp = np.meshgrid(np.arange(n_t), np.arange(n_p), np.arange(n_p), indexing="ij")
+    off_diag = a_pp != b_pp
+    upper = a_pp < b_pp
+    t_p, a_p = np.meshgrid(np.arange(n_t), np.arange(n_p), indexing="ij")
+    for m_i, name in enumerate(measures):
+        kind = MEASURE_KINDS[name]
+        data = gm.series(name)
+        if kind == "position":
+            phase_idx.append(np.arange(n_t))
+            power_idx.append(np.full(n_t, -1))
+            other_idx.append(np.full(n_t, -1))
+            values.append(data)
+        elif kind == "power":
+            phase_idx.append(t_p.ravel())
+            power_idx.append(a_p.ravel())
+            other_idx.append(np.full(n_t * n_p, -1))
+            values.append(data.ravel())
+        else:
+            mask = off_diag if kind == "table" else upper
+            phase_idx.append(t_pp[mask])
+            power_idx.append(a_pp[mask])
+            other_idx.append(b_pp[mask])
+            values.append(np.asarray(data)[mask])
+        measure_idx.append(np.full(len(values[-1]), m_i))
+    ph = np.concatenate(phase_idx)
+    order = np.argsort(ph, kind="stable")
+    names = np.array([*gm.powers, None], dtype=object)
+    phases = np.array(gm.phases, dtype=object)
+    return pd.DataFrame(
+        {
+            "phase": phases[ph[order]],
+            "power": pd.Series(names[np.concatenate(power_idx)[order]], dtype=object),
+            "measure": np.array(measures, dtype=object)[np.concatenate(measure_idx)[order]],
+            "other": pd.Series(names[np.concatenate(other_idx)[order]], dtype=object),
+            "value": np.concatenate(values).astype(np.float64)[order],
+        }
+    )
+
+
+def measures_table(
+    record: GameRecord | Sequence[Position] | GameMeasures,
+    measures: Iterable[str] | None = None,
+    map_name: str | None = None,
+) -> pd.DataFrame:
+    """The tidy table: columns ``phase, power, measure, other, value``, phase-major in record order.
+
+    ``power`` is None for per-position measures; ``other`` names the second power of table and pair
+    measures (None otherwise); ``value`` is NaN where a measure is undefined (e.g. ``incohesion_3`` of a
+    power with 3 units).  ``measures`` restricts the measures (default: all of :data:`MEASURES`).
+    """
+    chosen = validate_measures(measures)
+    gm = record if isinstance(record, GameMeasures) else compute_measures(record, map_name)
+    return _blocks(gm, chosen)
