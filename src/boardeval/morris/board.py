@@ -1,0 +1,238 @@
+"""Nine Men's Morris geometry: points, adjacency, mills and rings as int tables and 24-bit bitboards.
+
+Points are numbered 0..23 row-major on the 7x7 grid -- the numbering OpenSpiel uses, so cross-checks need no
+translation table -- and named algebraically (file a..g, rank 1..7)::
+
+     0 a7 ------- 1 d7 ------- 2 g7
+     |   3 b6 --- 4 d6 --- 5 f6  |
+     |   |  6 c5- 7 d5- 8 e5 |   |
+     9 a4-10 b4-11 c4   12 e4-13 f4-14 g4
+     |   | 15 c3-16 d3-17 e3 |   |
+     |  18 b2 ---19 d2 ---20 f2  |
+    21 a1 -------22 d1 -------23 g1
+
+A set of points is a bitboard: bit ``i`` stands for point ``i`` (``1 << i``); ``FULL_MASK`` is all 24.
+
+Two facts of this numbering make bit tricks cheap (used by :func:`mill_closers` and :func:`in_mills`):
+
+- the 8 horizontal mills are the aligned bit triples ``3k, 3k+1, 3k+2`` (k = 0..7);
+- every point lies on exactly one vertical mill, so a fixed permutation of the bits (``VERTICAL_ORDER``)
+  turns the 8 vertical mills into aligned triples as well.
+"""
+
+from __future__ import annotations
+
+from boardeval.core import MorrisError
+
+__all__ = [
+    "ADJACENT",
+    "ADJ_MASK",
+    "BIT",
+    "EDGES",
+    "FULL_MASK",
+    "MILLS",
+    "MILL_MASKS",
+    "N_POINTS",
+    "POINT_MILLS",
+    "POINT_MILL_MASKS",
+    "POINT_NAMES",
+    "RING",
+    "RING_MASKS",
+    "RING_WEIGHT",
+    "VERTICAL_ORDER",
+    "NotationError",
+    "in_mills",
+    "iter_bits",
+    "mask_of",
+    "mill_closers",
+    "point_index",
+    "point_name",
+    "points_of",
+    "popcount",
+]
+
+
+class NotationError(MorrisError):
+    """A point name, turn or move list that cannot be read (e.g. ``"h9"`` or ``"a1--a4"``)."""
+
+
+N_POINTS = 24
+FULL_MASK = (1 << N_POINTS) - 1
+
+# fmt: off
+POINT_NAMES: tuple[str, ...] = (
+    "a7", "d7", "g7",
+    "b6", "d6", "f6",
+    "c5", "d5", "e5",
+    "a4", "b4", "c4", "e4", "f4", "g4",
+    "c3", "d3", "e3",
+    "b2", "d2", "f2",
+    "a1", "d1", "g1",
+)
+
+# The 32 lines of the diagram: 16 horizontal, 16 vertical.
+EDGES: tuple[tuple[int, int], ...] = (
+    (0, 1), (1, 2), (3, 4), (4, 5), (6, 7), (7, 8), (9, 10), (10, 11),
+    (12, 13), (13, 14), (15, 16), (16, 17), (18, 19), (19, 20), (21, 22), (22, 23),
+    (0, 9), (9, 21), (3, 10), (10, 18), (6, 11), (11, 15), (1, 4), (4, 7),
+    (16, 19), (19, 22), (8, 12), (12, 17), (5, 13), (13, 20), (2, 14), (14, 23),
+)
+
+# 16 mills: the 8 rows (aligned bit triples), then the 8 columns.
+MILLS: tuple[tuple[int, int, int], ...] = (
+    (0, 1, 2), (3, 4, 5), (6, 7, 8), (9, 10, 11), (12, 13, 14), (15, 16, 17), (18, 19, 20), (21, 22, 23),
+    (0, 9, 21), (3, 10, 18), (6, 11, 15), (1, 4, 7), (16, 19, 22), (8, 12, 17), (5, 13, 20), (2, 14, 23),
+)
+
+RING: tuple[str, ...] = (
+    "outer", "outer", "outer",
+    "middle", "middle", "middle",
+    "inner", "inner", "inner",
+    "outer", "middle", "inner", "inner", "middle", "outer",
+    "inner", "inner", "inner",
+    "middle", "middle", "middle",
+    "outer", "outer", "outer",
+)
+# fmt: on
+
+#: Ring weights of the spec's fork-threat feature (middle ring counts more: it has 4 neighbours at the cross).
+RING_WEIGHT: dict[str, float] = {"outer": 1.0, "middle": 1.25, "inner": 1.0}
+
+BIT: tuple[int, ...] = tuple(1 << i for i in range(N_POINTS))
+
+ADJACENT: tuple[tuple[int, ...], ...] = tuple(
+    tuple(sorted([b for a, b in EDGES if a == p] + [a for a, b in EDGES if b == p])) for p in range(N_POINTS)
+)
+ADJ_MASK: tuple[int, ...] = tuple(sum(1 << q for q in ADJACENT[p]) for p in range(N_POINTS))
+MILL_MASKS: tuple[int, ...] = tuple((1 << a) | (1 << b) | (1 << c) for a, b, c in MILLS)
+POINT_MILLS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(k for k, mill in enumerate(MILLS) if p in mill) for p in range(N_POINTS)
+)
+POINT_MILL_MASKS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(MILL_MASKS[k] for k in POINT_MILLS[p]) for p in range(N_POINTS)
+)
+RING_MASKS: dict[str, int] = {
+    ring: sum(1 << p for p in range(N_POINTS) if RING[p] == ring) for ring in ("outer", "middle", "inner")
+}
+
+#: The points in vertical-mill order: ``VERTICAL_ORDER[3k + j]`` is point j of vertical mill k.
+VERTICAL_ORDER: tuple[int, ...] = tuple(p for mill in MILLS[8:] for p in mill)
+
+_NAME_TO_INDEX = {name: i for i, name in enumerate(POINT_NAMES)}
+
+# Bit-triple masks: lowest, middle and highest bit of each aligned triple.
+_LOW = sum(1 << (3 * k) for k in range(8))
+_MID = _LOW << 1
+_HIGH = _LOW << 2
+
+
+def _byte_tables(order: tuple[int, ...], inverse: bool) -> tuple[tuple[int, ...], ...]:
+    """Three 256-entry tables that permute a 24-bit board one byte at a time.
+
+    Forward (``inverse=False``): board bit ``order[j]`` goes to bit ``j``; inverse: bit ``j`` to ``order[j]``.
+    """
+    dest = [0] * N_POINTS
+    for j, p in enumerate(order):
+        if inverse:
+            dest[j] = p
+        else:
+            dest[p] = j
+    tables = []
+    for byte in range(3):
+        table = []
+        for v in range(256):
+            out = 0
+            for b in range(8):
+                if v >> b & 1:
+                    out |= 1 << dest[8 * byte + b]
+            table.append(out)
+        tables.append(tuple(table))
+    return tuple(tables)
+
+
+_TO_V0, _TO_V1, _TO_V2 = _byte_tables(VERTICAL_ORDER, inverse=False)
+_FROM_V0, _FROM_V1, _FROM_V2 = _byte_tables(VERTICAL_ORDER, inverse=True)
+
+
+def popcount(x: int) -> int:
+    """Number of set bits (men, points) in a bitboard."""
+    return x.bit_count()
+
+
+def point_index(name: str) -> int:
+    """The index 0..23 of an algebraic point name such as ``"d2"`` (case-insensitive).
+
+    Raises :class:`NotationError` naming the bad input and listing the valid names.
+    """
+    key = name.strip().lower() if isinstance(name, str) else name
+    try:
+        return _NAME_TO_INDEX[key]
+    except (KeyError, TypeError):
+        raise NotationError(f"unknown point {name!r}: points are {', '.join(POINT_NAMES)}") from None
+
+
+def point_name(index: int) -> str:
+    """The algebraic name of point ``index`` (0..23)."""
+    if not isinstance(index, int) or not 0 <= index < N_POINTS:
+        raise NotationError(f"point index must be an int in 0..23, got {index!r}")
+    return POINT_NAMES[index]
+
+
+def iter_bits(mask: int) -> list[int]:
+    """The point indices set in ``mask``, in increasing order."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def points_of(mask: int) -> list[str]:
+    """The names of the points set in ``mask``, in index order."""
+    return [POINT_NAMES[i] for i in iter_bits(mask)]
+
+
+def mask_of(points: list[int] | tuple[int, ...] | set[int]) -> int:
+    """The bitboard of a collection of point indices."""
+    m = 0
+    for p in points:
+        m |= 1 << p
+    return m
+
+
+def _to_vertical(x: int) -> int:
+    return _TO_V0[x & 0xFF] | _TO_V1[(x >> 8) & 0xFF] | _TO_V2[x >> 16]
+
+
+def _from_vertical(x: int) -> int:
+    return _FROM_V0[x & 0xFF] | _FROM_V1[(x >> 8) & 0xFF] | _FROM_V2[x >> 16]
+
+
+def _triple_full(x: int) -> int:
+    t = x & (x >> 1) & (x >> 2) & _LOW
+    return t | (t << 1) | (t << 2)
+
+
+def _triple_closers(x: int, e: int) -> int:
+    return (
+        (e & (x >> 1) & (x >> 2) & _LOW)
+        | ((x << 1) & e & (x >> 1) & _MID)
+        | ((x << 2) & (x << 1) & e & _HIGH)
+    )
+
+
+def in_mills(men: int) -> int:
+    """The men of ``men`` (one side's bitboard) that stand in a closed mill of that side."""
+    return _triple_full(men) | _from_vertical(_triple_full(_to_vertical(men)))
+
+
+def mill_closers(men: int, empty: int) -> int:
+    """Empty points where one more man of ``men`` would complete a mill (a line with 2 own men + 1 empty).
+
+    This is the placement (or flying, if the flying man is not one of the two) view: the man comes from
+    outside the line. ``empty`` must be the empty points of the board.
+    """
+    return _triple_closers(men, empty) | _from_vertical(
+        _triple_closers(_to_vertical(men), _to_vertical(empty))
+    )

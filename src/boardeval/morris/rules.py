@@ -1,0 +1,790 @@
+"""Nine Men's Morris rules: variants, turns (the public move type), positions, legal turns, status.
+
+Rules (spec section 1; the default variant is :data:`STANDARD`):
+
+- White moves first. Each side places 9 men, one per turn, on empty points ("placing").
+- When a side has no man in hand its men slide to an adjacent empty point ("moving"); a side with exactly
+  3 men on board and none in hand flies to any empty point ("flying", variant option ``flying``).
+- A placement or move that completes a line of three own men (a mill) removes one opponent man. A man in a
+  mill may be removed only if all of that side's men on board are in mills. Closing two mills at once still
+  removes one man. (If the opponent has no man on board at all -- possible only in hand-made positions --
+  the mill removes nothing; OpenSpiel would instead end the game with a loss for the mover, see
+  docs/morris-rules.md.)
+- A side loses when it has fewer than 3 men (board + hand) or no legal turn when it is to move.
+- Draws are variant options: ``max_turns`` (a turn is a placement or move together with its removal; the game
+  is drawn once that many turns have been played), ``threefold_repetition`` (the same board, hands and side
+  to move for the third time), ``no_mill_turns`` (that many turns in a row without a placement or removal,
+  i.e. moving-phase turns without a mill). Losses take precedence over draws, as in OpenSpiel.
+
+A *turn* is a placement or move plus its optional removal, written ``d2``, ``a1-a4``, ``d2xg7``,
+``a1-a4xd7`` (:class:`Turn`). OpenSpiel splits a mill turn into two actions; :mod:`.perft` counts both ways.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Literal
+
+from boardeval.core import MorrisError
+from boardeval.morris.board import (
+    ADJ_MASK,
+    BIT,
+    FULL_MASK,
+    N_POINTS,
+    POINT_MILL_MASKS,
+    POINT_NAMES,
+    NotationError,
+    in_mills,
+    iter_bits,
+    point_index,
+)
+
+__all__ = [
+    "BLACK",
+    "OPENSPIEL",
+    "SIDE_NAMES",
+    "STANDARD",
+    "WHITE",
+    "IllegalMoveError",
+    "NotationError",
+    "Outcome",
+    "Phase",
+    "Position",
+    "PositionError",
+    "Status",
+    "Turn",
+    "Variant",
+    "VariantError",
+]
+
+WHITE = 0
+BLACK = 1
+SIDE_NAMES = ("white", "black")
+MEN_PER_SIDE = 9
+
+Outcome = Literal["ongoing", "white", "black", "draw"]
+Phase = Literal["placing", "moving", "flying"]
+
+
+class IllegalMoveError(MorrisError):
+    """A turn that is not legal in the position (the message names the turn, the position and why)."""
+
+
+class PositionError(MorrisError):
+    """A position text (or move list) that does not describe a valid position."""
+
+
+class VariantError(MorrisError):
+    """A variant name or option that cannot be read."""
+
+
+# --------------------------------------------------------------------------------------------- variants
+
+
+@dataclass(frozen=True)
+class Variant:
+    """The rule options on which engines differ.
+
+    ``max_turns``: draw once this many turns were played (None: no limit). ``threefold_repetition``: draw
+    when a position (board, hands, side to move) occurs for the third time. ``no_mill_turns``: draw after
+    this many consecutive turns without a placement or removal (None: off). ``flying``: a side with exactly
+    3 men (none in hand) may move a man to any empty point; when False it keeps sliding.
+
+    Text form (:meth:`parse` / :meth:`text`): ``standard`` or ``openspiel``, optionally followed by
+    comma-separated overrides, e.g. ``standard,flying=no,max_turns=none,no_mill_turns=50``.
+    """
+
+    max_turns: int | None = 200
+    threefold_repetition: bool = True
+    no_mill_turns: int | None = None
+    flying: bool = True
+
+    def __post_init__(self) -> None:
+        for name in ("max_turns", "no_mill_turns"):
+            value = getattr(self, name)
+            if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 1):
+                raise VariantError(f"variant option {name} must be a positive integer or None, got {value!r}")
+        for name in ("threefold_repetition", "flying"):
+            if not isinstance(getattr(self, name), bool):
+                raise VariantError(
+                    f"variant option {name} must be true or false, got {getattr(self, name)!r}"
+                )
+
+    @classmethod
+    def parse(cls, text: str) -> Variant:
+        """Read ``standard`` / ``openspiel`` with optional ``,key=value`` overrides (see class docstring)."""
+        if not isinstance(text, str) or not text.strip():
+            raise VariantError(f"empty variant: expected 'standard' or 'openspiel', got {text!r}")
+        base, *options = [part.strip() for part in text.strip().lower().split(",")]
+        if base not in _NAMED_VARIANTS:
+            raise VariantError(f"unknown variant {base!r} in {text!r}: expected one of standard, openspiel")
+        variant = _NAMED_VARIANTS[base]
+        changes: dict[str, object] = {}
+        for option in options:
+            key, sep, raw = option.partition("=")
+            key, raw = key.strip(), raw.strip()
+            if not sep or key not in _OPTION_KINDS:
+                raise VariantError(
+                    f"bad variant option {option!r} in {text!r}: expected key=value with key one of "
+                    f"{', '.join(_OPTION_KINDS)}"
+                )
+            if _OPTION_KINDS[key] == "bool":
+                if raw not in _BOOL_WORDS:
+                    raise VariantError(
+                        f"variant option {key} must be yes/no (or on/off, true/false), got {raw!r}"
+                    )
+                changes[key] = _BOOL_WORDS[raw]
+            elif raw in ("none", "off", "no"):
+                changes[key] = None
+            else:
+                try:
+                    changes[key] = int(raw)
+                except ValueError:
+                    raise VariantError(
+                        f"variant option {key} must be a positive integer or none, got {raw!r}"
+                    ) from None
+        return dataclasses.replace(variant, **changes)  # type: ignore[arg-type]
+
+    def text(self) -> str:
+        """The canonical text form; ``Variant.parse(v.text()) == v``."""
+        for name, named in _NAMED_VARIANTS.items():
+            if self == named:
+                return name
+        base = "openspiel" if not self.threefold_repetition else "standard"
+        ref = _NAMED_VARIANTS[base]
+        parts = [base]
+        for key in _OPTION_KINDS:
+            value = getattr(self, key)
+            if value != getattr(ref, key):
+                parts.append(f"{key}={_format_option(value)}")
+        return ",".join(parts)
+
+    def __str__(self) -> str:
+        return self.text()
+
+
+def _format_option(value: object) -> str:
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+_OPTION_KINDS = {"max_turns": "int", "threefold_repetition": "bool", "no_mill_turns": "int", "flying": "bool"}
+_BOOL_WORDS = {
+    "yes": True,
+    "true": True,
+    "on": True,
+    "1": True,
+    "no": False,
+    "false": False,
+    "off": False,
+    "0": False,
+}
+
+#: The default rules: 200-turn limit, threefold repetition, flying.
+STANDARD = Variant()
+#: OpenSpiel's ``nine_mens_morris``: 200-turn limit, no repetition rule, flying.
+OPENSPIEL = Variant(max_turns=200, threefold_repetition=False)
+_NAMED_VARIANTS = {"standard": STANDARD, "openspiel": OPENSPIEL}
+
+
+# ------------------------------------------------------------------------------------------------ turns
+
+_TURN_RE = re.compile(r"^(?:([a-g][1-7])-)?([a-g][1-7])(?:x([a-g][1-7]))?$")
+
+
+def _turn_key(src: int | None, dst: int, remove: int | None) -> int:
+    return ((-1 if src is None else src) + 1) * 600 + dst * 25 + ((-1 if remove is None else remove) + 1)
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """A placement (``src is None``) or a move ``src -> dst``, with the man removed if it closes a mill.
+
+    Written ``d2`` (place), ``a1-a4`` (move), ``d2xg7`` / ``a1-a4xd7`` (with removal); ``str(turn)`` and
+    :meth:`parse` round-trip. ``key`` is a small unique int (0..14999) usable as a table index.
+    """
+
+    src: int | None
+    dst: int
+    remove: int | None = None
+    key: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        for name, value, optional in (
+            ("src", self.src, True),
+            ("dst", self.dst, False),
+            ("remove", self.remove, True),
+        ):
+            if value is None and optional:
+                continue
+            if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < N_POINTS:
+                raise NotationError(f"turn {name} must be a point index 0..23, got {value!r}")
+        if self.src == self.dst:
+            raise NotationError(
+                f"a move must change point, got {POINT_NAMES[self.dst]}-{POINT_NAMES[self.dst]}"
+            )
+        if self.remove is not None and self.remove in (self.src, self.dst):
+            raise NotationError(f"a turn cannot remove a man from its own points: {self._format()}")
+        object.__setattr__(self, "key", _turn_key(self.src, self.dst, self.remove))
+
+    def __hash__(self) -> int:
+        return self.key
+
+    @classmethod
+    def parse(cls, text: str) -> Turn:
+        """Read ``d2``, ``a1-a4``, ``d2xg7`` or ``a1-a4xd7`` (case-insensitive, surrounding space ignored)."""
+        if not isinstance(text, str):
+            raise NotationError(f"a turn must be text like 'd2', 'a1-a4', 'd2xg7', got {text!r}")
+        m = _TURN_RE.match(text.strip().lower())
+        if m is None:
+            raise NotationError(
+                f"cannot read turn {text!r}: expected a placement 'd2', a move 'a1-a4', optionally with a "
+                "removal 'xg7' (points are named a..g by 1..7, e.g. a7, d6, c5, g4, d2, a1)"
+            )
+        src_s, dst_s, rem_s = m.groups()
+        src = point_index(src_s) if src_s else None
+        dst = point_index(dst_s)
+        rem = point_index(rem_s) if rem_s else None
+        return make_turn(src, dst, rem) if src != dst and rem not in (src, dst) else cls(src, dst, rem)
+
+    @property
+    def is_placement(self) -> bool:
+        """True for a placement (no source point)."""
+        return self.src is None
+
+    def _format(self) -> str:
+        text = (
+            POINT_NAMES[self.dst] if self.src is None else f"{POINT_NAMES[self.src]}-{POINT_NAMES[self.dst]}"
+        )
+        return text if self.remove is None else f"{text}x{POINT_NAMES[self.remove]}"
+
+    def __str__(self) -> str:
+        return self._format()
+
+
+def _build_turn_table() -> list[Turn | None]:
+    table: list[Turn | None] = [None] * (25 * 600)
+    for src in [None, *range(N_POINTS)]:
+        for dst in range(N_POINTS):
+            if src == dst:
+                continue
+            for rem in [None, *range(N_POINTS)]:
+                if rem is not None and rem in (src, dst):
+                    continue
+                table[_turn_key(src, dst, rem)] = Turn(src, dst, rem)
+    return table
+
+
+_TURNS = _build_turn_table()
+
+
+def make_turn(src: int | None, dst: int, remove: int | None = None) -> Turn:
+    """The shared :class:`Turn` instance for these points (no allocation; points must be valid)."""
+    turn = _TURNS[_turn_key(src, dst, remove)]
+    if turn is None:  # pragma: no cover - only reachable with inconsistent points, which Turn() rejects
+        return Turn(src, dst, remove)
+    return turn
+
+
+# ----------------------------------------------------------------------------------------------- zobrist
+
+
+def _splitmix64(seed: int) -> Iterable[int]:
+    """A fixed, platform-independent stream of 64-bit keys (SplitMix64)."""
+    state = seed
+    mask = (1 << 64) - 1
+    while True:
+        state = (state + 0x9E3779B97F4A7C15) & mask
+        z = state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+        yield z ^ (z >> 31)
+
+
+def _zobrist_tables() -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...], int]:
+    stream = iter(_splitmix64(0x4D6F72726973))  # "Morris"
+    men = tuple(tuple(next(stream) for _ in range(N_POINTS)) for _side in range(2))
+    hand = tuple(tuple(next(stream) for _ in range(MEN_PER_SIDE + 1)) for _side in range(2))
+    return men, hand, next(stream)
+
+
+#: Zobrist keys: ``Z_MEN[side][point]``, ``Z_HAND[side][men in hand]``, ``Z_BLACK_TO_MOVE``.
+Z_MEN, Z_HAND, Z_BLACK_TO_MOVE = _zobrist_tables()
+
+
+def zobrist_of(men: tuple[int, int] | list[int], hand: tuple[int, int] | list[int], side: int) -> int:
+    """The Zobrist hash of a board, hands and side to move (what :attr:`Position.zobrist` maintains)."""
+    z = Z_HAND[0][hand[0]] ^ Z_HAND[1][hand[1]]
+    if side == BLACK:
+        z ^= Z_BLACK_TO_MOVE
+    for s in (WHITE, BLACK):
+        for p in iter_bits(men[s]):
+            z ^= Z_MEN[s][p]
+    return z
+
+
+# ------------------------------------------------------------------------------------------------ status
+
+
+@dataclass(frozen=True)
+class Status:
+    """Game status: ``outcome`` is "ongoing", "white", "black" (the winner) or "draw"; ``reason`` says why.
+
+    Reasons: "white has fewer than 3 men", "black has no legal move", "threefold repetition",
+    "200 turns", "50 turns without a mill"; "" while ongoing.
+    """
+
+    outcome: Outcome
+    reason: str = ""
+
+    @property
+    def is_over(self) -> bool:
+        """True once the game has ended."""
+        return self.outcome != "ongoing"
+
+    @property
+    def winner(self) -> int | None:
+        """WHITE or BLACK for a decided game, else None."""
+        return {"white": WHITE, "black": BLACK}.get(self.outcome)
+
+    def __str__(self) -> str:
+        if self.outcome == "ongoing":
+            return "ongoing"
+        head = "draw" if self.outcome == "draw" else f"{self.outcome} wins"
+        return f"{head} ({self.reason})"
+
+
+ONGOING = Status("ongoing")
+
+
+# ---------------------------------------------------------------------------------------------- position
+
+_TEXT_RE = re.compile(r"^([WB.]{24}) ([wb]) (\d+) (\d+)$")
+
+
+class Position:
+    """A Nine Men's Morris position with its history since it was created (for undo and repetition).
+
+    State: ``men[WHITE]``, ``men[BLACK]`` (24-bit bitboards), ``hand`` (men not yet placed), ``side`` (to
+    move), ``turns`` (turns played since the start), ``variant``, ``zobrist`` (kept incrementally).
+    :meth:`push` / :meth:`pop` apply and undo a turn fast without checks; :meth:`play` checks legality.
+
+    Text form (:meth:`parse` / :meth:`text`): 24 characters ``W``/``B``/``.`` in point order, side to move
+    ``w``/``b``, White's men in hand, Black's men in hand -- the start is ``........................ w 9 9``.
+    """
+
+    __slots__ = ("_history", "_irrev", "_stack", "hand", "men", "side", "turns", "variant", "zobrist")
+
+    def __init__(
+        self,
+        men: tuple[int, int] | list[int],
+        hand: tuple[int, int] | list[int],
+        side: int,
+        *,
+        turns: int | None = None,
+        variant: Variant = STANDARD,
+    ) -> None:
+        """Build a position and validate it (raises :class:`PositionError` naming the problem).
+
+        ``turns`` defaults to the number of placements made (``18 - hands``), the fewest turns that can lead
+        to the position; it only matters for the ``max_turns`` draw rule.
+        """
+        self.men = [int(men[0]), int(men[1])]
+        self.hand = [int(hand[0]), int(hand[1])]
+        self.side = side
+        self.variant = variant
+        self.turns = 2 * MEN_PER_SIDE - self.hand[0] - self.hand[1] if turns is None else turns
+        _validate(self)
+        self.zobrist = zobrist_of(self.men, self.hand, side)
+        self._stack: list[tuple[Turn, int]] = []
+        self._history: list[int] = [self.zobrist]
+        self._irrev = 0  # index in _history of the position after the last placement/removal
+
+    # -- construction ------------------------------------------------------------------------------
+
+    @classmethod
+    def start(cls, variant: Variant = STANDARD) -> Position:
+        """The empty board, White to move, 9 men in each hand."""
+        return cls((0, 0), (MEN_PER_SIDE, MEN_PER_SIDE), WHITE, turns=0, variant=variant)
+
+    @classmethod
+    def parse(cls, text: str, variant: Variant = STANDARD, *, turns: int | None = None) -> Position:
+        """Read a position text such as ``........................ w 9 9`` (see the class docstring)."""
+        if not isinstance(text, str):
+            raise PositionError(f"a position must be text like '{'.' * 24} w 9 9', got {text!r}")
+        stripped = " ".join(text.split())
+        m = _TEXT_RE.match(stripped)
+        if m is None:
+            raise PositionError(_explain_bad_text(text))
+        board, side_c, hw, hb = m.groups()
+        white = sum(1 << i for i, c in enumerate(board) if c == "W")
+        black = sum(1 << i for i, c in enumerate(board) if c == "B")
+        return cls(
+            (white, black),
+            (int(hw), int(hb)),
+            WHITE if side_c == "w" else BLACK,
+            turns=turns,
+            variant=variant,
+        )
+
+    @classmethod
+    def from_moves(cls, moves: str | Iterable[str | Turn], variant: Variant = STANDARD) -> Position:
+        """The position after playing ``moves`` (text ``"d2 f4 ..."`` or a list of turns) from the start.
+
+        Each turn is checked; an illegal one raises :class:`IllegalMoveError` naming its number.
+        """
+        pos = cls.start(variant)
+        items: Iterable[str | Turn] = moves.replace(",", " ").split() if isinstance(moves, str) else moves
+        for number, item in enumerate(items, start=1):
+            try:
+                pos.play(item)
+            except MorrisError as exc:
+                raise type(exc)(f"move {number} of the move list: {exc}") from None
+        return pos
+
+    def copy(self) -> Position:
+        """An independent copy, history included."""
+        new = Position.__new__(Position)
+        new.men = self.men[:]
+        new.hand = self.hand[:]
+        new.side = self.side
+        new.turns = self.turns
+        new.variant = self.variant
+        new.zobrist = self.zobrist
+        new._stack = self._stack[:]
+        new._history = self._history[:]
+        new._irrev = self._irrev
+        return new
+
+    def text(self) -> str:
+        """The position text (board, side, hands); ``Position.parse(p.text())`` gives the same position."""
+        w, b = self.men
+        board = "".join("W" if w >> i & 1 else "B" if b >> i & 1 else "." for i in range(N_POINTS))
+        return f"{board} {'wb'[self.side]} {self.hand[0]} {self.hand[1]}"
+
+    def __str__(self) -> str:
+        return self.text()
+
+    def __repr__(self) -> str:
+        return f"Position.parse({self.text()!r}, turns={self.turns})"
+
+    # -- queries ---------------------------------------------------------------------------------
+
+    @property
+    def empty(self) -> int:
+        """Bitboard of the empty points."""
+        return FULL_MASK ^ (self.men[0] | self.men[1])
+
+    def on_board(self, side: int) -> int:
+        """Number of ``side``'s men on the board."""
+        return self.men[side].bit_count()
+
+    def material(self, side: int) -> int:
+        """Men on board plus men in hand."""
+        return self.men[side].bit_count() + self.hand[side]
+
+    def phase(self, side: int | None = None) -> Phase:
+        """ "placing" (men in hand), "flying" (exactly 3 men, none in hand, flying allowed) or "moving"."""
+        s = self.side if side is None else side
+        if self.hand[s]:
+            return "placing"
+        if self.variant.flying and self.men[s].bit_count() == 3:
+            return "flying"
+        return "moving"
+
+    def in_mills(self, side: int) -> int:
+        """Bitboard of ``side``'s men that stand in a closed mill."""
+        return in_mills(self.men[side])
+
+    def removable(self, side: int) -> int:
+        """Bitboard of ``side``'s men the opponent may remove: those outside mills, or all if none is."""
+        men = self.men[side]
+        free = men & ~in_mills(men)
+        return free if free else men
+
+    def closes_mill(self, turn: Turn) -> bool:
+        """True if the placement/move of ``turn`` (its removal aside) completes a mill for the mover."""
+        own = self.men[self.side]
+        if turn.src is not None:
+            own &= ~BIT[turn.src]
+        own |= BIT[turn.dst]
+        return any(own & m == m for m in POINT_MILL_MASKS[turn.dst])
+
+    @property
+    def repetitions(self) -> int:
+        """How often the current position (board, hands, side) occurred since the last irreversible turn."""
+        return self._history[self._irrev :].count(self.zobrist)
+
+    @property
+    def quiet_turns(self) -> int:
+        """Turns in a row without a placement or removal (the ``no_mill_turns`` counter)."""
+        return len(self._history) - 1 - self._irrev
+
+    @property
+    def history(self) -> list[Turn]:
+        """The turns pushed since this position object was created, oldest first."""
+        return [turn for turn, _ in self._stack]
+
+    # -- generation ------------------------------------------------------------------------------
+
+    def _drawn_or_lost(self) -> bool:
+        """Game over for a reason other than "no legal move" (cheap; used before generating)."""
+        s = self.side
+        if self.men[s].bit_count() + self.hand[s] < 3:
+            return True
+        v = self.variant
+        if v.max_turns is not None and self.turns >= v.max_turns:
+            return True
+        if v.no_mill_turns is not None and len(self._history) - 1 - self._irrev >= v.no_mill_turns:
+            return True
+        return v.threefold_repetition and self._history[self._irrev :].count(self.zobrist) >= 3
+
+    def _moves(self) -> list[tuple[int | None, int]]:
+        """(src, dst) pairs of the side to move, ignoring removals and game end."""
+        s = self.side
+        own = self.men[s]
+        empty = FULL_MASK ^ (own | self.men[s ^ 1])
+        if self.hand[s]:
+            return [(None, p) for p in iter_bits(empty)]
+        out: list[tuple[int | None, int]] = []
+        fly = self.variant.flying and own.bit_count() == 3
+        for src in iter_bits(own):
+            targets = empty if fly else ADJ_MASK[src] & empty
+            while targets:
+                low = targets & -targets
+                out.append((src, low.bit_length() - 1))
+                targets ^= low
+        return out
+
+    def legal_turns(self) -> list[Turn]:
+        """All legal turns of the side to move, one per distinct removal; [] once the game is over."""
+        if self._drawn_or_lost():
+            return []
+        s = self.side
+        own = self.men[s]
+        opp = self.men[s ^ 1]
+        out: list[Turn] = []
+        append = out.append
+        removable: list[int] | None = None
+        for src, dst in self._moves():
+            after = (own if src is None else own ^ BIT[src]) | BIT[dst]
+            m0, m1 = POINT_MILL_MASKS[dst]
+            if (after & m0 == m0 or after & m1 == m1) and opp:
+                if removable is None:
+                    free = opp & ~in_mills(opp)
+                    removable = iter_bits(free if free else opp)
+                for rem in removable:
+                    append(_TURNS[_turn_key(src, dst, rem)])  # type: ignore[arg-type]
+            else:
+                append(_TURNS[_turn_key(src, dst, None)])  # type: ignore[arg-type]
+        return out
+
+    def count_turns(self) -> int:
+        """``len(self.legal_turns())`` without building the list."""
+        return len(self.legal_turns())
+
+    # -- making moves ----------------------------------------------------------------------------
+
+    def push(self, turn: Turn) -> None:
+        """Apply a legal turn (not checked: use :meth:`play` for untrusted input). Undo with :meth:`pop`."""
+        s = self.side
+        o = s ^ 1
+        z = self.zobrist
+        self._stack.append((turn, self._irrev))
+        men = self.men
+        src = turn.src
+        dst = turn.dst
+        if src is None:
+            h = self.hand[s]
+            self.hand[s] = h - 1
+            z ^= Z_HAND[s][h] ^ Z_HAND[s][h - 1] ^ Z_MEN[s][dst]
+            men[s] |= BIT[dst]
+            irreversible = True
+        else:
+            z ^= Z_MEN[s][src] ^ Z_MEN[s][dst]
+            men[s] ^= BIT[src] | BIT[dst]
+            irreversible = False
+        rem = turn.remove
+        if rem is not None:
+            men[o] ^= BIT[rem]
+            z ^= Z_MEN[o][rem]
+            irreversible = True
+        z ^= Z_BLACK_TO_MOVE
+        self.zobrist = z
+        self.side = o
+        self.turns += 1
+        history = self._history
+        history.append(z)
+        if irreversible:
+            self._irrev = len(history) - 1
+
+    def pop(self) -> Turn:
+        """Undo the last pushed turn and return it."""
+        if not self._stack:
+            raise IllegalMoveError(f"no turn to undo in position {self.text()}")
+        turn, irrev = self._stack.pop()
+        self._history.pop()
+        self._irrev = irrev
+        o = self.side
+        s = o ^ 1
+        men = self.men
+        src = turn.src
+        dst = turn.dst
+        if src is None:
+            self.hand[s] += 1
+            men[s] ^= BIT[dst]
+        else:
+            men[s] ^= BIT[src] | BIT[dst]
+        if turn.remove is not None:
+            men[o] |= BIT[turn.remove]
+        self.side = s
+        self.turns -= 1
+        self.zobrist = self._history[-1]
+        return turn
+
+    def play(self, turn: Turn | str) -> Turn:
+        """Check and apply a turn given as :class:`Turn` or text; return the Turn played.
+
+        Raises :class:`IllegalMoveError` (or :class:`NotationError` for unreadable text) naming the turn, the
+        position text and the reason.
+        """
+        t = Turn.parse(turn) if isinstance(turn, str) else turn
+        if not isinstance(t, Turn):
+            raise NotationError(f"expected a turn (text or Turn), got {turn!r}")
+        legal = self.legal_turns()
+        if t not in legal:
+            raise IllegalMoveError(f"illegal turn {t} in position {self.text()}: {self._why_illegal(t)}")
+        self.push(t)
+        return t
+
+    def _why_illegal(self, t: Turn) -> str:
+        status = self.status()
+        if status.is_over:
+            return f"the game is over ({status})"
+        s = self.side
+        me, them = SIDE_NAMES[s], SIDE_NAMES[s ^ 1]
+        own, opp = self.men[s], self.men[s ^ 1]
+        dst = POINT_NAMES[t.dst]
+        if self.hand[s] and t.src is not None:
+            return f"{me} still has {self.hand[s]} men in hand and must place, not move"
+        if not self.hand[s] and t.src is None:
+            return f"{me} has no men in hand and must move a man"
+        if t.src is not None:
+            src = POINT_NAMES[t.src]
+            if not own >> t.src & 1:
+                return f"{src} does not hold a {me} man"
+            if self.phase() != "flying" and not ADJ_MASK[t.src] >> t.dst & 1:
+                return f"{src} and {dst} are not adjacent (and {me} cannot fly)"
+        if (own | opp) >> t.dst & 1:
+            return f"{dst} is occupied"
+        if self.closes_mill(t):
+            if t.remove is None:
+                return f"{t} closes a mill, so it must name a {them} man to remove (e.g. {t}x...)"
+            rem = POINT_NAMES[t.remove]
+            if not opp >> t.remove & 1:
+                return f"{rem} does not hold a {them} man"
+            return f"{rem} stands in a mill and {them} has men outside mills"
+        if t.remove is not None:
+            return f"{t} does not close a mill, so it cannot remove a man"
+        return "not a legal turn"  # pragma: no cover - every case is covered above
+
+    # -- status ----------------------------------------------------------------------------------
+
+    def status(self) -> Status:
+        """Won, lost, drawn (with the reason) or ongoing. Losses are checked before draws."""
+        s = self.side
+        name = SIDE_NAMES[s]
+        winner: Outcome = "black" if s == WHITE else "white"
+        if self.men[s].bit_count() + self.hand[s] < 3:
+            return Status(winner, f"{name} has fewer than 3 men")
+        if not self._moves():
+            return Status(winner, f"{name} has no legal move")
+        v = self.variant
+        if v.max_turns is not None and self.turns >= v.max_turns:
+            return Status("draw", f"{v.max_turns} turns")
+        if v.threefold_repetition and self._history[self._irrev :].count(self.zobrist) >= 3:
+            return Status("draw", "threefold repetition")
+        if v.no_mill_turns is not None and len(self._history) - 1 - self._irrev >= v.no_mill_turns:
+            return Status("draw", f"{v.no_mill_turns} turns without a mill")
+        return ONGOING
+
+    def is_over(self) -> bool:
+        """True once the game has ended (won, lost or drawn)."""
+        return self._drawn_or_lost() or not self._moves()
+
+
+def _explain_bad_text(text: str) -> str:
+    parts = text.split()
+    example = f"'{'.' * 24} w 9 9'"
+    prefix = f"bad position {text!r}:"
+    if len(parts) != 4:
+        return f"{prefix} expected 4 fields (board, side, White's hand, Black's hand) like {example}"
+    board, side, hw, hb = parts
+    if len(board) != 24:
+        return f"{prefix} the board must have 24 characters W, B or '.', got {len(board)}"
+    bad = sorted({c for c in board if c not in "WB."})
+    if bad:
+        return f"{prefix} unknown board characters {' '.join(repr(c) for c in bad)} (use W, B or '.')"
+    if side not in ("w", "b"):
+        return f"{prefix} side to move must be 'w' or 'b', got {side!r}"
+    for who, value in (("White's", hw), ("Black's", hb)):
+        if not value.isdigit():
+            return f"{prefix} {who} men in hand must be a number 0..9, got {value!r}"
+    return f"{prefix} expected a position like {example}"  # pragma: no cover
+
+
+def _validate(pos: Position) -> None:
+    """Raise PositionError for a position that cannot arise in a game (or is malformed)."""
+    w, b = pos.men
+    text = pos.text() if 0 <= w <= FULL_MASK and 0 <= b <= FULL_MASK and pos.side in (0, 1) else repr(pos.men)
+    prefix = f"invalid position {text}:"
+    if not isinstance(pos.variant, Variant):
+        raise PositionError(f"{prefix} variant must be a Variant, got {pos.variant!r}")
+    if pos.side not in (WHITE, BLACK):
+        raise PositionError(f"{prefix} side to move must be 0 (white) or 1 (black), got {pos.side!r}")
+    for s in (WHITE, BLACK):
+        if not 0 <= pos.men[s] <= FULL_MASK:
+            raise PositionError(f"{prefix} {SIDE_NAMES[s]} bitboard {pos.men[s]} is not a 24-bit board")
+    if w & b:
+        raise PositionError(
+            f"{prefix} points {', '.join(POINT_NAMES[p] for p in iter_bits(w & b))} hold both sides"
+        )
+    hw, hb = pos.hand
+    for s, h in ((WHITE, hw), (BLACK, hb)):
+        name = SIDE_NAMES[s]
+        if not 0 <= h <= MEN_PER_SIDE:
+            raise PositionError(f"{prefix} {name} has {h} men in hand; must be 0..9")
+        total = pos.men[s].bit_count() + h
+        if total > MEN_PER_SIDE:
+            raise PositionError(
+                f"{prefix} {name} has {pos.men[s].bit_count()} men on board + {h} in hand = {total} > 9"
+            )
+    if pos.side == WHITE and hw != hb:
+        raise PositionError(
+            f"{prefix} with white to move both sides must have placed equally many men (White places first), "
+            f"but the hands are {hw} and {hb}"
+        )
+    if pos.side == BLACK and hb != hw + 1 and (hw or hb):
+        raise PositionError(
+            f"{prefix} with black to move black must have exactly one more man in hand than white "
+            f"(White places first), but the hands are {hw} and {hb}"
+        )
+    other = pos.side ^ 1
+    if pos.men[other].bit_count() + pos.hand[other] < 3:
+        raise PositionError(
+            f"{prefix} {SIDE_NAMES[other]} has fewer than 3 men but it is {SIDE_NAMES[pos.side]}'s turn: "
+            f"the game ended before {SIDE_NAMES[other]} could have made the last turn"
+        )
+    if not isinstance(pos.turns, int) or isinstance(pos.turns, bool) or pos.turns < 0:
+        raise PositionError(f"{prefix} turns played must be a non-negative integer, got {pos.turns!r}")
+    placed = 2 * MEN_PER_SIDE - hw - hb
+    if pos.turns < placed:
+        raise PositionError(
+            f"{prefix} {placed} men were placed, so at least {placed} turns were played, not {pos.turns}"
+        )
