@@ -7,6 +7,8 @@ The CLI and the web app import only the names listed in ``__all__`` here.
     >>> table = measures_table(game, ["progress", "battle_tiedness"])
 """
 
+from typing import TYPE_CHECKING, Any
+
 from boardeval.diplomacy.graph import (
     UNREACHABLE,
     MapGraph,
@@ -44,7 +46,37 @@ from boardeval.diplomacy.records import (
     start_position,
 )
 
+if TYPE_CHECKING:
+    from boardeval.diplomacy.charts import (
+        POWER_COLOURS,
+        chart_measure,
+        power_colour,
+        save_chart,
+        series_figure,
+        table_figure,
+    )
+
+_CHART_NAMES = (
+    "POWER_COLOURS",
+    "chart_measure",
+    "power_colour",
+    "save_chart",
+    "series_figure",
+    "table_figure",
+)
+
+
+def __getattr__(name: str) -> Any:
+    """Import the chart helpers (and matplotlib) only when first used: keeps ``boardeval --help`` fast."""
+    if name in _CHART_NAMES:
+        from boardeval.diplomacy import charts
+
+        return getattr(charts, name)
+    raise AttributeError(f"module 'boardeval.diplomacy' has no attribute {name!r}")
+
+
 __all__: list[str] = [
+    "POWER_COLOURS",
     "MEASURES",
     "MEASURE_KINDS",
     "UNREACHABLE",
@@ -61,18 +93,23 @@ __all__: list[str] = [
     "UnknownPowerError",
     "UnknownProvinceError",
     "available_maps",
+    "chart_measure",
     "compute_measures",
     "load_map_graph",
     "load_records",
     "measures_table",
     "plain_measures",
+    "power_colour",
     "province_of",
     "random_game",
     "record_from_game",
     "record_from_saved",
+    "save_chart",
     "save_records",
+    "series_figure",
     "shipped_game_paths",
     "start_position",
     "static_fear",
+    "table_figure",
     "validate_measures",
 ]
