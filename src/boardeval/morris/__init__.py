@@ -90,4 +90,50 @@ __all__ += [
 # ---- end of section (engine) ----
 
 # ---- section: evaluation, search, why-panel, matches -- edit only inside this section ----
+from boardeval.morris.evaluate import (
+    BASE_WEIGHTS,
+    CLUSTER,
+    NORM,
+    PHASE_SCALE,
+    PROFILES,
+    WIN_SCORE,
+    Evaluator,
+    evaluate,
+    load_weights,
+    make_weights,
+    terminal_score,
+)
+from boardeval.morris.features import (
+    FEATURES,
+    PHASES,
+    SideFeatures,
+    features,
+    position_phase,
+    side_features,
+    side_phase,
+)
+from boardeval.morris.match import GameRecord, MatchResult, Player, PlayerSpec, play_game, play_match
+from boardeval.morris.search import (
+    DEFAULT_DEPTH,
+    MAX_DEPTH,
+    MoveScore,
+    Searcher,
+    SearchResult,
+    alphabeta,
+    random_position,
+    random_turn,
+    search,
+    top_moves,
+)
+from boardeval.morris.why import FEATURE_LABELS, why_panel
+
+__all__ += [
+    "FEATURES", "PHASES", "SideFeatures", "features", "position_phase", "side_features", "side_phase",
+    "BASE_WEIGHTS", "CLUSTER", "NORM", "PHASE_SCALE", "PROFILES", "WIN_SCORE", "Evaluator", "evaluate",
+    "load_weights", "make_weights", "terminal_score",
+    "DEFAULT_DEPTH", "MAX_DEPTH", "MoveScore", "Searcher", "SearchResult", "alphabeta", "random_position",
+    "random_turn", "search", "top_moves",
+    "FEATURE_LABELS", "why_panel",
+    "GameRecord", "MatchResult", "Player", "PlayerSpec", "play_game", "play_match",
+]
 # ---- end of section (evaluation) ----

@@ -1,0 +1,240 @@
+"""Raw evaluation features of a Nine Men's Morris position, per side (spec section 2).
+
+Every feature is "more is better for its owner"; the evaluation (``evaluate.py``) scores own minus opponent.
+All features are computed from the two 24-bit bitboards with the precomputed masks of ``board.py``::
+
+     0 a7 ------- 1 d7 ------- 2 g7        ring weights (fork_threats):
+     |   3 b6 --- 4 d6 --- 5 f6  |           outer  1.0   (a/g files, d1, d7, a4, g4)
+     |   |  6 c5- 7 d5- 8 e5 |   |           middle 1.25  (b/f files, d2, d6, b4, f4)
+     9 a4-10 b4-11 c4   12 e4-13 f4-14 g4     inner  1.0   (c/e files, d3, d5, c4, e4)
+     |   | 15 c3-16 d3-17 e3 |   |
+     |  18 b2 ---19 d2 ---20 f2  |
+    21 a1 -------22 d1 -------23 g1
+
+Definitions (with the seed's four defects fixed, see ``docs/morris-eval.md``):
+
+* ``material``: men on board + men in hand (defect 3: the seed ignored men in hand).
+* ``mills``: closed mills (three own men on a line).
+* ``open_mills``: lines with two own men and one empty point -- structure only, no reachability.
+* ``threats``: distinct empty points that close a mill and that the side reaches with its next turn.
+  Placing (men in hand): any empty point. Flying: any empty point, flown by a man that is not one of the two
+  men of that line. Moving: an own man adjacent to the point that is **not one of the two men of that
+  line** (defect 1: the seed let a man of the line itself "close" it, which empties the line again).
+* ``double_threats``: threat points that close two mills at once (the closing man lies on neither line).
+* ``fork_threats``: with at least two distinct threat points, the sum of their ring weights, else 0.
+* ``mobility``: sliding moves of the side (one per man and empty neighbour; removal choices not
+  multiplied) in the moving phase; 0 while the side places or flies.
+* ``blocked``: opponent men with no empty neighbour, counted only while the *opponent* is in the moving
+  phase (defect 4: a flying or placing man is never blocked).
+* ``connectivity``: pairs of adjacent own men.
+* ``initiative`` (the "initiative" profile only): ``T * [side to move] + max(0, T - 1)`` where ``T`` is the
+  side's threat count. The first part is the side to move's immediately executable mill closures (it wins
+  a man now, whatever the opponent does); the second is forcing power: threat points beyond the first
+  cannot all be parried by one opponent turn, so a fork wins material even for the side not to move.
+
+The phase of a side: "placing" while it has men in hand, "flying" with exactly 3 men on board and none in
+hand (when the variant allows flying), else "moving". The phase of a position is that of the side to move.
+"""
+
+from __future__ import annotations
+
+from dataclasses import astuple, dataclass, fields
+from typing import Final
+
+from boardeval.morris.board import ADJ_MASK, MILL_MASKS, MILLS, RING, RING_WEIGHT
+from boardeval.morris.rules import BLACK, WHITE, Position
+
+__all__ = [
+    "FEATURES",
+    "PHASES",
+    "RING_WEIGHT",
+    "SideFeatures",
+    "features",
+    "position_phase",
+    "side_features",
+    "side_phase",
+]
+
+FEATURES: Final[tuple[str, ...]] = (
+    "material",
+    "mills",
+    "open_mills",
+    "threats",
+    "double_threats",
+    "fork_threats",
+    "mobility",
+    "blocked",
+    "connectivity",
+    "initiative",
+)
+"""Feature names, in the order of :class:`SideFeatures` fields and breakdown terms."""
+
+PHASES: Final[tuple[str, ...]] = ("placing", "moving", "flying")
+
+_POINT_RING_WEIGHT: Final[tuple[float, ...]] = tuple(RING_WEIGHT[r] for r in RING)
+
+_FULL: Final[int] = (1 << 24) - 1
+
+# Per mill: (mask, ((point, mask of the two other points), ...)) for the three points of the line.
+_MILL_POINTS: Final[tuple[tuple[int, tuple[tuple[int, int], ...]], ...]] = tuple(
+    (mask, tuple((p, mask & ~(1 << p)) for p in line)) for line, mask in zip(MILLS, MILL_MASKS, strict=True)
+)
+
+
+@dataclass(frozen=True, slots=True)
+class SideFeatures:
+    """The raw feature values of one side (see the module docstring for definitions)."""
+
+    material: int
+    mills: int
+    open_mills: int
+    threats: int
+    double_threats: int
+    fork_threats: float
+    mobility: int
+    blocked: int
+    connectivity: int
+    initiative: int
+
+    def to_dict(self) -> dict[str, float]:
+        """JSON-able ``name -> raw value`` in :data:`FEATURES` order."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    def values(self) -> tuple[float, ...]:
+        """The raw values in :data:`FEATURES` order."""
+        return astuple(self)
+
+
+def side_phase(pos: Position, side: int) -> str:
+    """Phase of ``side``: "placing" (men in hand), "flying" (exactly 3 men, none in hand), else "moving"."""
+    if pos.hand[side] > 0:
+        return "placing"
+    if pos.variant.flying and pos.men[side].bit_count() == 3:
+        return "flying"
+    return "moving"
+
+
+def position_phase(pos: Position) -> str:
+    """Phase of the position = phase of the side to move."""
+    return side_phase(pos, pos.side)
+
+
+def _threat_points(own: int, empty: int, phase: str) -> tuple[int, int]:
+    """Bitboards of (threat points, double-threat points) of a side with men ``own``.
+
+    A point counts when placing/moving/flying a man onto it closes a mill, with the closing man never one
+    of the two men already on that line (defect 1 of the seed).
+    """
+    closes = 0  # points where some line closes
+    seen = 0  # points where a first line closed, for double detection
+    double = 0
+    for mask, _pts in _MILL_POINTS:
+        own_in = own & mask
+        if own_in.bit_count() != 2:
+            continue
+        gap = mask & empty
+        if not gap:
+            continue
+        p = gap.bit_length() - 1
+        if phase == "placing":
+            ok = True
+        elif phase == "flying":
+            ok = (own & ~mask) != 0
+        else:
+            ok = (ADJ_MASK[p] & own & ~mask) != 0
+        if not ok:
+            continue
+        if seen & gap:
+            double |= gap
+        seen |= gap
+        closes |= gap
+    # A double closure needs one man outside *both* lines (placing: from hand, always possible).
+    if double and phase != "placing":
+        checked = 0
+        x = double
+        while x:
+            b = x & -x
+            x ^= b
+            p = b.bit_length() - 1
+            both = 0
+            for mask, _pts in _MILL_POINTS:
+                if mask & b:
+                    both |= mask
+            src = ADJ_MASK[p] if phase == "moving" else _FULL
+            if src & own & ~both:
+                checked |= b
+        double = checked
+    return closes, double
+
+
+def _side_values(pos: Position, side: int, phases: tuple[str, str]) -> SideFeatures:
+    own = pos.men[side]
+    opp = pos.men[1 - side]
+    empty = _FULL & ~(own | opp)
+    phase = phases[side]
+    opp_phase = phases[1 - side]
+
+    mills = 0
+    open_mills = 0
+    for mask in MILL_MASKS:
+        n = (own & mask).bit_count()
+        if n == 3:
+            mills += 1
+        elif n == 2 and (empty & mask):
+            open_mills += 1
+
+    threat_bits, double_bits = _threat_points(own, empty, phase)
+    threats = threat_bits.bit_count()
+    fork = 0.0
+    if threats >= 2:
+        x = threat_bits
+        while x:
+            b = x & -x
+            x ^= b
+            fork += _POINT_RING_WEIGHT[b.bit_length() - 1]
+
+    mobility = 0
+    links = 0
+    x = own
+    while x:
+        b = x & -x
+        x ^= b
+        adj = ADJ_MASK[b.bit_length() - 1]
+        links += (adj & own).bit_count()
+        if phase == "moving":
+            mobility += (adj & empty).bit_count()
+
+    blocked = 0
+    if opp_phase == "moving":
+        x = opp
+        while x:
+            b = x & -x
+            x ^= b
+            if not ADJ_MASK[b.bit_length() - 1] & empty:
+                blocked += 1
+
+    to_move = pos.side == side
+    initiative = (threats if to_move else 0) + max(0, threats - 1)
+    return SideFeatures(
+        material=own.bit_count() + pos.hand[side],
+        mills=mills,
+        open_mills=open_mills,
+        threats=threats,
+        double_threats=double_bits.bit_count(),
+        fork_threats=fork,
+        mobility=mobility,
+        blocked=blocked,
+        connectivity=links // 2,
+        initiative=initiative,
+    )
+
+
+def side_features(pos: Position, side: int) -> SideFeatures:
+    """Raw features of ``side`` (``WHITE`` or ``BLACK``) in ``pos``."""
+    return _side_values(pos, side, (side_phase(pos, WHITE), side_phase(pos, BLACK)))
+
+
+def features(pos: Position) -> tuple[SideFeatures, SideFeatures]:
+    """Raw features of both sides, indexed by ``WHITE`` / ``BLACK``."""
+    phases = (side_phase(pos, WHITE), side_phase(pos, BLACK))
+    return _side_values(pos, WHITE, phases), _side_values(pos, BLACK, phases)

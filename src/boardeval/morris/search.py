@@ -1,0 +1,399 @@
+"""Alpha-beta search for Nine Men's Morris (spec section 4), plus seeded random play.
+
+Negamax with alpha-beta pruning and iterative deepening; a transposition table keyed by the position's
+Zobrist hash; move ordering: the transposition-table move, then mill closures (best removal first), then
+blocks (moves onto a point where the opponent would close a mill), then the rest; a depth and/or time
+limit; the principal variation and node counts in the result.
+
+Scores are from the side to move's view, in the units of :mod:`evaluate`. A won position scores
+``WIN_SCORE - plies`` and a lost one ``-(WIN_SCORE - plies)``, so the search prefers the fastest win and
+the slowest loss. One ply here is one *turn* (a placement or move together with its removal).
+
+Design choices:
+
+* Transposition-table cutoffs are taken only from entries searched to exactly the remaining depth. Deeper
+  entries would be more accurate but would make the result depend on search order; with exact-depth cutoffs
+  a depth-``d`` search returns exactly the plain alpha-beta value at depth ``d`` (tested), and deeper
+  entries still supply the first move to try.
+* The key includes the turn counter when the turn limit (``Variant.max_turns``) lies within the horizon,
+  because the same placement of men is then a draw on one path and not on another. Threefold repetition is
+  path dependent too; the search reports it as a draw when the engine does (``Position.status``) but the
+  table may carry such a draw score to another path -- the usual, accepted engine compromise.
+* Ties between equal root moves are broken by a seeded shuffle when ``rng`` is given (matches), otherwise
+  by the deterministic move ordering.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+import numpy as np
+
+from boardeval.core import ParamsError, Progress, SeedLike, make_rng, report
+from boardeval.morris.board import ADJ_MASK, MILL_MASKS
+from boardeval.morris.evaluate import WIN_SCORE, Evaluator, terminal_score
+from boardeval.morris.features import _threat_points, side_phase
+from boardeval.morris.rules import Position, Turn, Variant
+
+__all__ = [
+    "DEFAULT_DEPTH",
+    "MAX_DEPTH",
+    "MoveScore",
+    "SearchResult",
+    "Searcher",
+    "alphabeta",
+    "random_position",
+    "random_turn",
+    "search",
+    "top_moves",
+]
+
+DEFAULT_DEPTH: Final[int] = 4
+"""Depth used when neither a depth nor a time limit is given."""
+
+MAX_DEPTH: Final[int] = 64
+"""Iterative deepening stops here at the latest (time-limited searches)."""
+
+_MATE_BOUND: Final[float] = WIN_SCORE - 1_000.0
+_EXACT, _LOWER, _UPPER = 0, 1, 2
+_INF: Final[float] = float("inf")
+_FULL: Final[int] = (1 << 24) - 1
+
+
+def _to_tt(score: float, ply: int) -> float:
+    """Win/loss scores are stored relative to the node (distance from it), not to the root."""
+    return score + ply if score > _MATE_BOUND else score - ply if score < -_MATE_BOUND else score
+
+
+def _from_tt(score: float, ply: int) -> float:
+    return score - ply if score > _MATE_BOUND else score + ply if score < -_MATE_BOUND else score
+
+
+class _Timeout(Exception):
+    """Internal: the time limit expired inside the tree."""
+
+
+@dataclass(frozen=True, slots=True)
+class SearchResult:
+    """Outcome of a search: best turn, its score (side to move's view), principal variation, effort.
+
+    ``move`` is ``None`` only for a finished game. ``depth`` is the last fully searched depth;
+    ``interrupted`` is True when Ctrl-C stopped the search (the result is then from the last full depth).
+    """
+
+    move: Turn | None
+    score: float
+    pv: tuple[Turn, ...]
+    nodes: int
+    depth: int
+    seconds: float
+    interrupted: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-able form with turns in notation."""
+        return {
+            "move": None if self.move is None else str(self.move),
+            "score": self.score,
+            "pv": [str(t) for t in self.pv],
+            "nodes": self.nodes,
+            "depth": self.depth,
+            "seconds": self.seconds,
+            "interrupted": self.interrupted,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class MoveScore:
+    """One root turn with its search score (side to move's view) and principal variation."""
+
+    move: Turn
+    score: float
+    pv: tuple[Turn, ...] = field(default=())
+
+
+def _check_depth(depth: int | None, time_limit: float | None) -> tuple[int, float | None]:
+    if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 1):
+        raise ParamsError(f"search depth must be an integer >= 1, got {depth!r}")
+    if depth is not None and depth > MAX_DEPTH:
+        raise ParamsError(f"search depth must be <= {MAX_DEPTH}, got {depth!r}")
+    if time_limit is not None and not (time_limit > 0 and time_limit < 1e7):
+        raise ParamsError(f"time limit must be a positive number of seconds, got {time_limit!r}")
+    if depth is None:
+        return (MAX_DEPTH if time_limit is not None else DEFAULT_DEPTH), time_limit
+    return depth, time_limit
+
+
+class Searcher:
+    """A reusable search context: evaluator, transposition table and node counter.
+
+    Keep one per game to reuse the table between moves; call :meth:`clear` to forget it.
+    """
+
+    def __init__(self, weights: Mapping[str, float] | None = None, *, tt_size: int = 1 << 20) -> None:
+        self.evaluator = weights if isinstance(weights, Evaluator) else Evaluator(weights)
+        self.tt: dict[int | tuple[int, int], tuple[int, int, float, Turn | None]] = {}
+        self.tt_size = tt_size
+        self.nodes = 0
+        self._deadline: float | None = None
+
+    def clear(self) -> None:
+        """Forget the transposition table."""
+        self.tt.clear()
+
+    # ---- the tree -------------------------------------------------------------------------------------
+
+    def _key(self, pos: Position, depth: int) -> int | tuple[int, int]:
+        limit = pos.variant.max_turns
+        if limit is not None and pos.turns + depth >= limit:
+            return (pos.zobrist, pos.turns)
+        return pos.zobrist
+
+    def _ordered(self, pos: Position, hint: Turn | None) -> list[Turn]:
+        turns = pos.legal_turns()
+        if len(turns) <= 1:
+            return turns
+        me = pos.side
+        opp_men = pos.men[1 - me]
+        empty = _FULL & ~(pos.men[0] | opp_men)
+        opp_threats, _ = _threat_points(opp_men, empty, side_phase(pos, 1 - me))
+        # opponent men standing on lines with two opponent men and a gap: removing them breaks a threat
+        hot = 0
+        for mask in MILL_MASKS:
+            if (opp_men & mask).bit_count() == 2 and mask & empty:
+                hot |= opp_men & mask
+
+        def key(t: Turn) -> float:
+            if t == hint:
+                return -1e9
+            k = 0.0
+            if t.remove is not None:
+                k -= 1000.0
+                if (hot >> t.remove) & 1:
+                    k -= 100.0
+            if (opp_threats >> t.dst) & 1:
+                k -= 500.0
+            k -= (ADJ_MASK[t.dst] & pos.men[me]).bit_count()
+            return k
+
+        turns.sort(key=key)
+        return turns
+
+    def _negamax(
+        self, pos: Position, depth: int, alpha: float, beta: float, ply: int
+    ) -> tuple[float, list[Turn]]:
+        self.nodes += 1
+        if self._deadline is not None and not self.nodes & 1023 and time.perf_counter() > self._deadline:
+            raise _Timeout
+        term = terminal_score(pos)
+        if term is not None:
+            if term > 0:
+                return term - ply, []
+            if term < 0:
+                return term + ply, []
+            return 0.0, []
+        if depth == 0:
+            return self.evaluator.score(pos), []
+
+        alpha0 = alpha
+        key = self._key(pos, depth)
+        entry = self.tt.get(key)
+        hint: Turn | None = None
+        if entry is not None:
+            e_depth, flag, stored, hint = entry
+            if e_depth == depth:
+                score = _from_tt(stored, ply)
+                if flag == _EXACT:
+                    return score, [hint] if hint is not None else []
+                if flag == _LOWER and score >= beta:
+                    return score, [hint] if hint is not None else []
+                if flag == _UPPER and score <= alpha:
+                    return score, [hint] if hint is not None else []
+
+        best = -_INF
+        best_move: Turn | None = None
+        best_pv: list[Turn] = []
+        for turn in self._ordered(pos, hint):
+            pos.push(turn)
+            try:
+                child, child_pv = self._negamax(pos, depth - 1, -beta, -alpha, ply + 1)
+            finally:
+                pos.pop()
+            score = -child
+            if score > best:
+                best, best_move, best_pv = score, turn, [turn, *child_pv]
+                if score > alpha:
+                    alpha = score
+                    if alpha >= beta:
+                        break
+
+        flag = _UPPER if best <= alpha0 else _LOWER if best >= beta else _EXACT
+        stored = _to_tt(best, ply)
+        if len(self.tt) >= self.tt_size:
+            self.tt.clear()
+        old = self.tt.get(key)
+        if old is None or old[0] <= depth:
+            self.tt[key] = (depth, flag, stored, best_move)
+        return best, best_pv
+
+    def _root(self, pos: Position, depth: int, order: list[Turn]) -> tuple[Turn, float, list[Turn]]:
+        alpha = -_INF
+        best_move = order[0]
+        best_pv: list[Turn] = [order[0]]
+        for turn in order:
+            pos.push(turn)
+            try:
+                child, child_pv = self._negamax(pos, depth - 1, -_INF, -alpha, 1)
+            finally:
+                pos.pop()
+            score = -child
+            if score > alpha:
+                alpha, best_move, best_pv = score, turn, [turn, *child_pv]
+        return best_move, alpha, best_pv
+
+    # ---- public ---------------------------------------------------------------------------------------
+
+    def search(
+        self,
+        pos: Position,
+        depth: int | None = None,
+        time_limit: float | None = None,
+        *,
+        rng: SeedLike | None = None,
+        progress: Progress | None = None,
+    ) -> SearchResult:
+        """Iterative deepening to ``depth`` (default :data:`DEFAULT_DEPTH`) or until ``time_limit`` seconds.
+
+        With a time limit the last *completed* depth gives the move (depth 1 is always completed). Ctrl-C
+        returns the last completed depth with ``interrupted=True``. ``pos`` is left unchanged.
+        """
+        max_depth, limit = _check_depth(depth, time_limit)
+        start = time.perf_counter()
+        self.nodes = 0
+        term = terminal_score(pos)
+        if term is not None:
+            return SearchResult(None, term, (), 0, 0, 0.0)
+        order = self._ordered(pos, None)
+        if rng is not None:
+            # shuffle, then a stable sort by class (closures first) keeps the shuffle among equal moves
+            gen = make_rng(rng)
+            order = [order[int(i)] for i in gen.permutation(len(order))]
+            order.sort(key=lambda t: 0 if t.remove is not None else 1)
+        result: SearchResult | None = None
+        try:
+            for d in range(1, max_depth + 1):
+                self._deadline = None if limit is None or d == 1 else start + limit
+                try:
+                    move, score, pv = self._root(pos, d, order)
+                except _Timeout:
+                    break
+                order = [move, *(t for t in order if t != move)]
+                result = SearchResult(move, score, tuple(pv), self.nodes, d, time.perf_counter() - start)
+                report(progress, d, max_depth, f"depth {d}: {move} {score:+.2f}")
+                if abs(score) > _MATE_BOUND:
+                    break  # a forced result: deeper search cannot change it
+                if limit is not None and time.perf_counter() - start > limit * 0.5:
+                    break  # the next depth would not finish in time
+        except KeyboardInterrupt:
+            if result is None:
+                raise
+            return SearchResult(
+                result.move,
+                result.score,
+                result.pv,
+                self.nodes,
+                result.depth,
+                time.perf_counter() - start,
+                True,
+            )
+        finally:
+            self._deadline = None
+        assert result is not None  # depth 1 never times out
+        return SearchResult(
+            result.move, result.score, result.pv, self.nodes, result.depth, time.perf_counter() - start
+        )
+
+    def top_moves(self, pos: Position, n: int = 3, depth: int = DEFAULT_DEPTH) -> list[MoveScore]:
+        """The ``n`` best root turns with exact scores (each searched with a full window), best first."""
+        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+            raise ParamsError(f"number of moves must be an integer >= 1, got {n!r}")
+        max_depth, _ = _check_depth(depth, None)
+        self.nodes = 0
+        out: list[MoveScore] = []
+        for turn in self._ordered(pos, None):
+            pos.push(turn)
+            try:
+                child, child_pv = self._negamax(pos, max_depth - 1, -_INF, _INF, 1)
+            finally:
+                pos.pop()
+            out.append(MoveScore(turn, -child, (turn, *child_pv)))
+        out.sort(key=lambda m: -m.score)
+        return out[:n]
+
+
+def search(
+    pos: Position,
+    depth: int | None = None,
+    time_limit: float | None = None,
+    weights: Mapping[str, float] | None = None,
+    *,
+    rng: SeedLike | None = None,
+    progress: Progress | None = None,
+) -> SearchResult:
+    """Best turn for the side to move (see :meth:`Searcher.search`)."""
+    return Searcher(weights).search(pos, depth, time_limit, rng=rng, progress=progress)
+
+
+def top_moves(
+    pos: Position, n: int = 3, depth: int = DEFAULT_DEPTH, weights: Mapping[str, float] | None = None
+) -> list[MoveScore]:
+    """Scores of the ``n`` best root turns at ``depth`` (for the why-panel)."""
+    return Searcher(weights).top_moves(pos, n, depth)
+
+
+def alphabeta(pos: Position, depth: int, weights: Mapping[str, float] | None = None) -> float:
+    """Plain fixed-depth negamax alpha-beta, no table, no ordering: the reference the tests compare with."""
+    ev = Evaluator(weights)
+
+    def rec(d: int, alpha: float, beta: float, ply: int) -> float:
+        term = terminal_score(pos)
+        if term is not None:
+            return term - ply if term > 0 else term + ply if term < 0 else 0.0
+        if d == 0:
+            return ev.score(pos)
+        best = -_INF
+        for turn in pos.legal_turns():
+            pos.push(turn)
+            try:
+                score = -rec(d - 1, -beta, -alpha, ply + 1)
+            finally:
+                pos.pop()
+            if score > best:
+                best = score
+                alpha = max(alpha, score)
+                if alpha >= beta:
+                    break
+        return best
+
+    return rec(depth, -_INF, _INF, 0)
+
+
+def random_turn(pos: Position, rng: np.random.Generator) -> Turn:
+    """A uniformly random legal turn (raises ``ParamsError`` for a finished game)."""
+    turns = pos.legal_turns()
+    if not turns:
+        raise ParamsError(f"no legal turn in finished position {pos.text()!r}")
+    return turns[int(rng.integers(len(turns)))]
+
+
+def random_position(seed: SeedLike, turns: int, variant: Variant | None = None) -> Position:
+    """The position after up to ``turns`` random turns from the start (stops early if the game ends)."""
+    gen = make_rng(seed)
+    pos = Position.start() if variant is None else Position.start(variant)
+    for _ in range(turns):
+        if pos.is_over():
+            break
+        pos.push(random_turn(pos, gen))
+    return pos

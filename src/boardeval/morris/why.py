@@ -1,0 +1,160 @@
+"""The why-panel (spec section 3): why the engine prefers its top candidate turns, as JSON-able data.
+
+For a position the panel lists the top N candidate turns with their search scores, the **raw** feature
+values of both sides before and after each turn, how each turn changes them, and a plain-language ranking
+of the features that mattered most ("threats matter more than mobility here").
+
+Phase scaling and normalisation are engine-internal (seed section 5: users see that X matters more than Y,
+never the factor), so the panel carries raw values, signed changes and an *order* of importance only --
+no scales, no weighted contributions.
+
+Importance of a feature in a position (used only to order the ranking): the size of its weighted term in
+the current evaluation plus the average size of the change of that term over the candidate turns, both from
+the side to move's view. A feature with weight 0 in the active profile never ranks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Final
+
+from boardeval.core import ParamsError
+from boardeval.morris.evaluate import Evaluator, terminal_score
+from boardeval.morris.features import FEATURES, features, position_phase
+from boardeval.morris.rules import WHITE, Position
+from boardeval.morris.search import Searcher
+
+__all__ = ["FEATURE_LABELS", "why_panel"]
+
+FEATURE_LABELS: Final[dict[str, str]] = {
+    "material": "material",
+    "mills": "closed mills",
+    "open_mills": "open mills",
+    "threats": "threats",
+    "double_threats": "double threats",
+    "fork_threats": "fork threats",
+    "mobility": "mobility",
+    "blocked": "blocked men",
+    "connectivity": "connectivity",
+    "initiative": "initiative",
+}
+"""Plain-language names of the features for explanations."""
+
+_COLOUR = ("white", "black")
+
+
+def _side_dicts(pos: Position) -> dict[str, dict[str, float]]:
+    both = features(pos)
+    return {"white": both[WHITE].to_dict(), "black": both[1 - WHITE].to_dict()}
+
+
+def _terms(ev: Evaluator, pos: Position, me: int) -> dict[str, float]:
+    """Weighted terms of the evaluation from side ``me``'s view (internal; never put in the panel)."""
+    bd = ev.breakdown(pos)
+    sign = 1.0 if pos.side == me else -1.0
+    contrib = bd.contributions()
+    return {f: sign * contrib.get(f, 0.0) for f in FEATURES}
+
+
+def _delta(before: Mapping[str, float], after: Mapping[str, float]) -> dict[str, float]:
+    return {f: after[f] - before[f] for f in FEATURES}
+
+
+def _move_summary(
+    me: str, opp: str, change: Mapping[str, Mapping[str, float]], weights: Mapping[str, float]
+) -> str:
+    """One sentence listing the raw changes of a turn, own gains first."""
+    parts: list[str] = []
+    for f in FEATURES:
+        if weights[f] == 0.0:
+            continue
+        mine = change[me][f]
+        theirs = change[opp][f]
+        if mine:
+            parts.append(f"own {FEATURE_LABELS[f]} {mine:+g}")
+        if theirs:
+            parts.append(f"opponent {FEATURE_LABELS[f]} {theirs:+g}")
+    return ", ".join(parts) if parts else "no feature changes"
+
+
+def why_panel(
+    pos: Position, n: int = 3, depth: int = 3, weights: Mapping[str, float] | None = None
+) -> dict[str, Any]:
+    """The why-panel of ``pos`` as plain JSON-able data (``pos`` is left unchanged).
+
+    Keys: ``position``, ``side`` (to move), ``phase``, ``over`` (and ``outcome``/``reason`` when the game is
+    finished), ``features`` (raw values of both sides), ``candidates`` (best first: ``move``, ``score``,
+    ``pv``, ``features_after``, ``change`` = raw after - before per side, ``summary``), ``ranking`` (feature
+    names, most important first) and ``explanation`` (sentences).
+    """
+    if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
+        raise ParamsError(f"why-panel depth must be an integer >= 1, got {depth!r}")
+    searcher = Searcher(weights)
+    ev = searcher.evaluator
+    me = pos.side
+    me_name, opp_name = _COLOUR[me], _COLOUR[1 - me]
+    before = _side_dicts(pos)
+    panel: dict[str, Any] = {
+        "position": pos.text(),
+        "side": me_name,
+        "phase": position_phase(pos),
+        "over": False,
+        "features": before,
+        "candidates": [],
+        "ranking": [],
+        "explanation": [],
+    }
+    if terminal_score(pos) is not None:
+        status = pos.status()
+        panel.update(over=True, outcome=status.outcome, reason=status.reason)
+        panel["explanation"] = [f"The game is over ({status.outcome}): {status.reason}."]
+        return panel
+
+    base_terms = _terms(ev, pos, me)
+    importance = {f: abs(base_terms[f]) for f in FEATURES}
+    candidates: list[dict[str, Any]] = []
+    tops = searcher.top_moves(pos, n, depth)
+    for ms in tops:
+        pos.push(ms.move)
+        try:
+            after = _side_dicts(pos)
+            after_terms = _terms(ev, pos, me)
+        finally:
+            pos.pop()
+        change = {c: _delta(before[c], after[c]) for c in _COLOUR}
+        for f in FEATURES:
+            importance[f] += abs(after_terms[f] - base_terms[f]) / len(tops)
+        candidates.append(
+            {
+                "move": str(ms.move),
+                "score": round(ms.score, 4),
+                "pv": [str(t) for t in ms.pv],
+                "features_after": after,
+                "change": change,
+                "summary": _move_summary(me_name, opp_name, change, ev.weights),
+            }
+        )
+    ranking = sorted(
+        (f for f in FEATURES if ev.weights[f] != 0.0 and importance[f] > 1e-12),
+        key=lambda f: (-importance[f], FEATURES.index(f)),
+    )
+    quiet = [f for f in FEATURES if ev.weights[f] != 0.0 and f not in ranking]
+    explanation: list[str] = []
+    if ranking:
+        head = FEATURE_LABELS[ranking[0]]
+        rest = [FEATURE_LABELS[f] for f in ranking[1:3]]
+        explanation.append(
+            f"What matters most here: {head}" + (f", then {' and '.join(rest)}." if rest else ".")
+        )
+        last = ranking[-1] if len(ranking) > 1 else (quiet[0] if quiet else None)
+        if last is not None and last != ranking[0]:
+            explanation.append(f"{head.capitalize()} matter more than {FEATURE_LABELS[last]} here.")
+    if quiet:
+        explanation.append(
+            "Not a factor in this position: " + ", ".join(FEATURE_LABELS[f] for f in quiet) + "."
+        )
+    for i, cand in enumerate(candidates):
+        tag = "best" if i == 0 else f"#{i + 1}"
+        explanation.append(f"{cand['move']} ({tag}): {cand['summary']}.")
+    panel.update(candidates=candidates, ranking=ranking, explanation=explanation)
+    return panel

@@ -1,0 +1,160 @@
+"""Search: hand-verified forced mills and wins, agreement with plain alpha-beta, limits, PV, seeded play."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from boardeval.core import ParamsError
+from boardeval.morris.board import point_index
+from boardeval.morris.evaluate import WIN_SCORE
+from boardeval.morris.rules import OPENSPIEL, Position, Turn
+from boardeval.morris.search import (
+    Searcher,
+    alphabeta,
+    random_position,
+    random_turn,
+    search,
+    top_moves,
+)
+from tests.morris.test_features import make
+
+
+def test_takes_a_mill_when_offered() -> None:
+    """White a7 d7 with g7 empty, placing: g7 closes the top mill and removes a man (verified on the diagram).
+
+    Black's men b6 d6 are an open line (gap f6), so the best removal breaks it: b6 or d6.
+    """
+    pos = make("a7 d7", "b6 d6", side="w", hands=(7, 7))
+    for depth in (1, 2, 3):
+        res = search(pos, depth)
+        assert res.move is not None
+        assert res.move.dst == point_index("g7")
+        assert res.move.remove in (point_index("b6"), point_index("d6"))
+
+
+def test_win_in_one_against_three_men() -> None:
+    """Black has 3 men (flying). White g4-g7 closes a7-d7-g7; the removal leaves Black 2 men: White wins.
+
+    Score = WIN_SCORE - 1 (one turn to the end), found at every depth.
+    """
+    pos = make("a7 d7 g4 b2 f2", "c5 e5 c3", side="w")
+    for depth in (1, 2, 3):
+        res = search(pos, depth)
+        assert res.score == WIN_SCORE - 1
+        assert res.move is not None and str(res.move).startswith("g4-g7x")
+        assert alphabeta(pos, depth) == WIN_SCORE - 1
+
+
+def test_win_by_blockade() -> None:
+    """Black a7 d7 g7 a1 (4 men, moving) are hemmed in by White a4 d6 g4 b4 f4 except a1, whose free
+    neighbour is d1. White d2-d1 blocks it: Black has no legal move and loses. Score WIN_SCORE - 1."""
+    pos = make("a4 d6 g4 b4 f4 d2", "a7 d7 g7 a1", side="w")
+    res = search(pos, 2)
+    assert str(res.move) == "d2-d1"
+    assert res.score == WIN_SCORE - 1
+    pos.push(Turn.parse("d2-d1"))
+    assert pos.status().outcome == "white"
+
+
+def test_forced_win_in_three_by_a_fork() -> None:
+    """White a7 d7 a1 d1 f4 against Black b6 e3 c4 (3 men, flying; no two black men share a line, so
+    Black never closes a mill in one turn). No white turn closes a mill now (g7's and g1's only outside
+    neighbour g4 is empty; a4's is b4, empty, with no white man next to it). f4-g4 threatens both g7 and
+    g1; Black can fill only one of them; White closes the other and Black is left with 2 men.
+    Hence a forced win in 3 turns: score WIN_SCORE - 3 at depth 3, and depth 1 sees no win.
+    """
+    pos = make("a7 d7 a1 d1 f4", "b6 e3 c4", side="w")
+    assert search(pos, 1).score < WIN_SCORE - 100
+    res = search(pos, 3)
+    assert res.score == WIN_SCORE - 3
+    assert str(res.move) == "f4-g4"
+    assert alphabeta(pos, 3) == WIN_SCORE - 3
+    assert len(res.pv) == 3 and str(res.pv[0]) == "f4-g4"
+
+
+def test_losing_side_sees_the_loss() -> None:
+    """The same fork from Black's side: after f4-g4 Black (to move) loses in 2 turns whatever it does."""
+    pos = make("a7 d7 a1 d1 g4", "b6 e3 c4", side="b")
+    res = search(pos, 2)
+    assert res.score == -(WIN_SCORE - 2)
+
+
+@pytest.mark.parametrize("depth", [1, 2, 3])
+def test_tt_and_iterative_deepening_agree_with_plain_alpha_beta(depth: int) -> None:
+    """Same score as table-free, order-free alpha-beta at the same depth (exact-depth table cutoffs).
+
+    OpenSpiel variant (no repetition rule, so values are path independent).
+    """
+    count = {1: 16, 2: 12, 3: 5}[depth]
+    for i in range(count):
+        pos = random_position(100 + i, (i * 37) % 90, OPENSPIEL)
+        if pos.is_over():
+            continue
+        searcher = Searcher()
+        res = searcher.search(pos, depth)
+        assert res.score == pytest.approx(alphabeta(pos, depth), abs=1e-9), pos.text()
+        # searching again with the filled table gives the same score
+        assert searcher.search(pos, depth).score == pytest.approx(res.score, abs=1e-9)
+
+
+def test_pv_is_legal_and_starts_with_the_move() -> None:
+    pos = random_position(5, 30)
+    res = search(pos, 3)
+    assert res.pv[0] == res.move
+    assert res.nodes > 0 and res.depth == 3
+    q = pos.copy()
+    for turn in res.pv:
+        q.play(turn)  # checked: raises if illegal
+
+
+def test_time_limit_returns_a_legal_move() -> None:
+    pos = Position.start()
+    res = search(pos, time_limit=0.05)
+    assert res.move in pos.legal_turns()
+    assert res.depth >= 1
+
+
+def test_position_is_unchanged_by_search() -> None:
+    pos = random_position(9, 40)
+    before = (pos.text(), pos.zobrist, pos.turns)
+    search(pos, 3)
+    top_moves(pos, 3, 2)
+    assert (pos.text(), pos.zobrist, pos.turns) == before
+
+
+def test_top_moves_are_sorted_and_match_search() -> None:
+    pos = random_position(21, 25)
+    tops = top_moves(pos, 4, 2)
+    assert len(tops) == min(4, len(pos.legal_turns()))
+    scores = [m.score for m in tops]
+    assert scores == sorted(scores, reverse=True)
+    assert tops[0].score == pytest.approx(search(pos, 2).score)
+
+
+def test_finished_game_has_no_move() -> None:
+    pos = make("a7 d7 g7 a4", "b6 d6", side="b")
+    res = search(pos, 3)
+    assert res.move is None and res.score == -WIN_SCORE
+
+
+def test_bad_limits_raise() -> None:
+    pos = Position.start()
+    for bad in (0, -1, 1000):
+        with pytest.raises(ParamsError, match="depth"):
+            search(pos, bad)
+    with pytest.raises(ParamsError, match="time limit"):
+        search(pos, time_limit=-1.0)
+    with pytest.raises(ParamsError, match="moves"):
+        top_moves(pos, 0, 2)
+
+
+def test_seeded_randomness_is_reproducible() -> None:
+    assert random_position(42, 50).text() == random_position(42, 50).text()
+    a = [str(random_turn(Position.start(), np.random.default_rng(3))) for _ in range(5)]
+    b = [str(random_turn(Position.start(), np.random.default_rng(3))) for _ in range(5)]
+    assert a == b
+    # the AI's tie-break among equal root moves follows the seed
+    moves = {str(search(Position.start(), 2, rng=s).move) for s in range(8)}
+    assert len(moves) > 1
+    assert str(search(Position.start(), 2, rng=5).move) == str(search(Position.start(), 2, rng=5).move)
