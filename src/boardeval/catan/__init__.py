@@ -91,6 +91,24 @@ __all__ += [
     "resource_strengths",
     "spot_metrics_from_production",
 ]
+from boardeval.catan.catanatron_io import (
+    from_catanatron_map,
+    node_to_spot,
+    spot_to_node,
+    to_catanatron_map,
+)
+from boardeval.catan.render import TERRAIN_COLOURS, board_svg
+from boardeval.catan.terminal import board_renderable
+
+__all__ += [
+    "TERRAIN_COLOURS",
+    "board_renderable",
+    "board_svg",
+    "from_catanatron_map",
+    "node_to_spot",
+    "spot_to_node",
+    "to_catanatron_map",
+]
 # ---- end of section (issue 3) ----
 
 # ---- section: constraints and generators (issue 4) -- edit only inside this section ----

@@ -1,0 +1,282 @@
+"""Self-contained SVG drawing of a board, optionally with a spot-score heatmap.
+
+Pointy-top hexes in terrain colours, number tokens with pip dots (6 and 8 in red), the 9 ports on their
+slots (coloured by resource, labelled ``3:1`` / ``2:1``, with lines to the two spots they serve), and a
+circle on every spot. Hooks for the web app: each hex is a ``<g class="hex" data-hex="N">`` and each spot a
+``<circle class="spot" data-spot="N">``, both with a ``<title>`` tooltip. No external fonts, CSS or images.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from html import escape
+
+import numpy as np
+
+from boardeval.catan.board import (
+    BASE_PORT_FRAME,
+    DESERT,
+    HEX_CENTRES,
+    N_SPOTS,
+    PIPS,
+    PORT_SPOTS,
+    RESOURCE_NAMES,
+    SPOT_HEXES,
+    SPOT_XY,
+    Board,
+)
+from boardeval.catan.spots import SpotTable
+
+__all__ = ["PORT_COLOURS", "TERRAIN_COLOURS", "board_svg"]
+
+TERRAIN_COLOURS: dict[str, str] = {
+    "W": "#3a7d44",  # forest
+    "B": "#c2603a",  # hills (brick)
+    "S": "#a6d16f",  # pasture
+    "G": "#f1c845",  # fields
+    "O": "#8f98a8",  # mountains
+    "D": "#e8d5a6",  # desert
+}
+PORT_COLOURS: dict[str, str] = {**{k: v for k, v in TERRAIN_COLOURS.items() if k != "D"}, "3": "#ffffff"}
+_SEA = "#4a90c2"
+_SEA_DEEP = "#3b7bab"
+_TOKEN = "#fbf3dc"
+_RED = "#c62828"
+_INK = "#222222"
+
+# A perceptually ordered gradient (low -> high) for the heatmap: dark blue, teal, green, yellow.
+_HEAT_STOPS: tuple[tuple[float, tuple[int, int, int]], ...] = (
+    (0.0, (49, 54, 149)),
+    (0.35, (38, 150, 160)),
+    (0.65, (120, 198, 80)),
+    (1.0, (253, 231, 37)),
+)
+
+
+def _heat(t: float) -> str:
+    t = min(1.0, max(0.0, t))
+    for (a, ca), (b, cb) in itertools.pairwise(_HEAT_STOPS):
+        if t <= b:
+            u = (t - a) / (b - a)
+            rgb = tuple(round(x + (y - x) * u) for x, y in zip(ca, cb, strict=True))
+            return "#{:02x}{:02x}{:02x}".format(*rgb)
+    return "#{:02x}{:02x}{:02x}".format(*_HEAT_STOPS[-1][1])
+
+
+def _cube_xy(cube: tuple[int, int, int]) -> tuple[float, float]:
+    """Pixel centre of any hex (land or water) for circumradius 1, same frame as ``HEX_CENTRES``."""
+    x, _, z = cube
+    return (math.sqrt(3.0) * (x + z / 2.0), 1.5 * z)
+
+
+def _f(v: float) -> str:
+    return f"{v:.1f}"
+
+
+def board_svg(
+    board: Board,
+    heatmap: SpotTable | None = None,
+    label_top: int = 5,
+    *,
+    size: float = 56.0,
+    title: str | None = None,
+) -> str:
+    """The board as an SVG document (a string).
+
+    ``heatmap``: colour every spot by its score (the board's :func:`evaluate_spots` table) and label the
+    ``label_top`` best spots with their rank. ``size``: hex circumradius in px.
+    """
+    if heatmap is not None and heatmap.board != board:
+        from boardeval.core import CatanError
+
+        raise CatanError("the heatmap was computed for a different board")
+    r = size
+    margin = 2.2 * r
+    xs = HEX_CENTRES[:, 0] * r
+    ys = HEX_CENTRES[:, 1] * r
+    min_x, max_x = float(xs.min()) - margin, float(xs.max()) + margin
+    min_y, max_y = float(ys.min()) - margin, float(ys.max()) + margin
+    legend_h = 46.0 if heatmap is not None else 0.0
+    width, height = max_x - min_x, max_y - min_y + legend_h
+    ox, oy = -min_x, -min_y
+
+    def px(x: float, y: float) -> tuple[float, float]:
+        return (x * r + ox, y * r + oy)
+
+    out: list[str] = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_f(width)} {_f(height)}" '
+        f'width="{_f(width)}" height="{_f(height)}" font-family="DejaVu Sans, Arial, Helvetica, sans-serif" '
+        f'class="catan-board" data-code="{escape(board.code())}">',
+        f"<title>{escape(title or 'Catan board ' + board.code())}</title>",
+        f'<rect x="0" y="0" width="{_f(width)}" height="{_f(height)}" rx="{_f(r * 0.3)}" fill="{_SEA}"/>',
+    ]
+    # a sandy coastline: the land hexes drawn slightly enlarged underneath
+    coast = []
+    for h in range(len(board.resources)):
+        cx, cy = px(float(HEX_CENTRES[h, 0]), float(HEX_CENTRES[h, 1]))
+        coast.append(f'<polygon points="{_hex_points(cx, cy, r * 1.12)}"/>')
+    out.append(f'<g fill="#d9c38f" stroke="#d9c38f" stroke-width="{_f(r * 0.12)}">{"".join(coast)}</g>')
+
+    # ports: a pier from each of the two spots to a marker on the water hex
+    out.append('<g class="ports">')
+    for slot, (cube, _direction) in enumerate(BASE_PORT_FRAME):
+        kind = board.ports[slot]
+        wx, wy = _cube_xy(cube)
+        a, b = PORT_SPOTS[slot]
+        ax, ay = px(float(SPOT_XY[a, 0]), float(SPOT_XY[a, 1]))
+        bx, by = px(float(SPOT_XY[b, 0]), float(SPOT_XY[b, 1]))
+        # marker between the water hex centre and the coast edge
+        mx0, my0 = px(wx, wy)
+        ex, ey = (ax + bx) / 2, (ay + by) / 2
+        mx, my = mx0 + (ex - mx0) * 0.25, my0 + (ey - my0) * 0.25
+        label = "3:1" if kind == "3" else "2:1"
+        name = "any" if kind == "3" else RESOURCE_NAMES[kind]
+        tip = f"port slot {slot}: {label} {name} (spots {a}, {b})"
+        out.append(f'<g class="port" data-port="{slot}"><title>{escape(tip)}</title>')
+        for sx, sy in ((ax, ay), (bx, by)):
+            out.append(
+                f'<line x1="{_f(mx)}" y1="{_f(my)}" x2="{_f(sx)}" y2="{_f(sy)}" stroke="#6b4f2a" '
+                f'stroke-width="{_f(r * 0.09)}" stroke-linecap="round"/>'
+            )
+        pr = r * 0.36
+        out.append(
+            f'<circle cx="{_f(mx)}" cy="{_f(my)}" r="{_f(pr)}" fill="{PORT_COLOURS[kind]}" '
+            f'stroke="{_INK}" stroke-width="1.5"/>'
+        )
+        text_fill = "#ffffff" if kind in ("W", "B") else _INK
+        out.append(
+            f'<text x="{_f(mx)}" y="{_f(my - pr * 0.08)}" text-anchor="middle" font-size="{_f(r * 0.24)}" '
+            f'font-weight="bold" fill="{text_fill}">{label}</text>'
+        )
+        out.append(
+            f'<text x="{_f(mx)}" y="{_f(my + pr * 0.55)}" text-anchor="middle" font-size="{_f(r * 0.16)}" '
+            f'fill="{text_fill}">{escape(name)}</text></g>'
+        )
+    out.append("</g>")
+
+    # hexes with number tokens
+    out.append('<g class="hexes">')
+    for h, (res, num) in enumerate(zip(board.resources, board.numbers, strict=True)):
+        cx, cy = px(float(HEX_CENTRES[h, 0]), float(HEX_CENTRES[h, 1]))
+        tip = f"hex {h}: {RESOURCE_NAMES[res]}" + ("" if num is None else f" {num} ({PIPS[num]} pips)")
+        out.append(f'<g class="hex" data-hex="{h}"><title>{escape(tip)}</title>')
+        out.append(
+            f'<polygon points="{_hex_points(cx, cy, r * 0.97)}" fill="{TERRAIN_COLOURS[res]}" '
+            f'stroke="#5b4a2f" stroke-width="{_f(r * 0.05)}" stroke-linejoin="round"/>'
+        )
+        label_fill = "#ffffff" if res in ("W", "B", "O") else "#4a3b1c"
+        out.append(
+            f'<text x="{_f(cx)}" y="{_f(cy - r * 0.52)}" text-anchor="middle" font-size="{_f(r * 0.2)}" '
+            f'fill="{label_fill}" opacity="0.9">{RESOURCE_NAMES[res]}</text>'
+        )
+        if num is None:
+            out.append(
+                f'<text x="{_f(cx)}" y="{_f(cy + r * 0.08)}" text-anchor="middle" font-size="{_f(r * 0.2)}" '
+                f'fill="#8a7140">hex {h}</text>'
+            )
+        else:
+            colour = _RED if num in (6, 8) else _INK
+            tr = r * 0.34
+            out.append(
+                f'<circle cx="{_f(cx)}" cy="{_f(cy + r * 0.05)}" r="{_f(tr)}" fill="{_TOKEN}" '
+                f'stroke="#9c8a5c" stroke-width="1.2"/>'
+            )
+            out.append(
+                f'<text x="{_f(cx)}" y="{_f(cy + r * 0.11)}" text-anchor="middle" '
+                f'font-size="{_f(r * (0.3 if num < 10 else 0.27))}" font-weight="bold" fill="{colour}">'
+                f"{num}</text>"
+            )
+            pips = PIPS[num]
+            gap = r * 0.075
+            for k in range(pips):
+                dx = (k - (pips - 1) / 2) * gap
+                out.append(
+                    f'<circle cx="{_f(cx + dx)}" cy="{_f(cy + r * 0.24)}" r="{_f(r * 0.026)}" '
+                    f'fill="{colour}"/>'
+                )
+            out.append(
+                f'<text x="{_f(cx)}" y="{_f(cy + r * 0.66)}" text-anchor="middle" font-size="{_f(r * 0.15)}" '
+                f'fill="{label_fill}" opacity="0.75">{h}</text>'
+            )
+        out.append("</g>")
+    out.append("</g>")
+
+    # spots
+    out.append('<g class="spots">')
+    ranks: dict[int, int] = {}
+    lo = hi = 0.0
+    if heatmap is not None:
+        scores = heatmap.scores
+        lo, hi = float(np.min(scores)), float(np.max(scores))
+        ranks = {s: k + 1 for k, s in enumerate(heatmap.top(label_top))}
+    port_spots = {s for pair in PORT_SPOTS for s in pair}
+    for s in range(N_SPOTS):
+        x, y = px(float(SPOT_XY[s, 0]), float(SPOT_XY[s, 1]))
+        hexes = ", ".join(str(h) for h in SPOT_HEXES[s])
+        if heatmap is not None:
+            score = float(heatmap.scores[s])
+            t = (score - lo) / (hi - lo) if hi > lo else 0.5
+            fill = _heat(t)
+            rad = r * (0.13 + 0.07 * t)
+            tip = f"spot {s}: score {score:.2f} (hexes {hexes})"
+            stroke, sw = ("#ffffff", 2.2) if s in ranks else (_INK, 1.0)
+            out.append(
+                f'<circle class="spot" data-spot="{s}" data-score="{score:.4f}" cx="{_f(x)}" cy="{_f(y)}" '
+                f'r="{_f(rad)}" fill="{fill}" stroke="{stroke}" stroke-width="{sw}">'
+                f"<title>{escape(tip)}</title></circle>"
+            )
+        else:
+            fill = "#ffffff" if s in port_spots else "#f5f0e0"
+            stroke = "#6b4f2a" if s in port_spots else "#7a6a48"
+            out.append(
+                f'<circle class="spot" data-spot="{s}" cx="{_f(x)}" cy="{_f(y)}" r="{_f(r * 0.085)}" '
+                f'fill="{fill}" fill-opacity="0.85" stroke="{stroke}" stroke-width="1">'
+                f"<title>spot {s} (hexes {hexes})</title></circle>"
+            )
+    for s, k in ranks.items():
+        x, y = px(float(SPOT_XY[s, 0]), float(SPOT_XY[s, 1]))
+        out.append(
+            f'<text class="spot-rank" data-spot="{s}" x="{_f(x)}" y="{_f(y + r * 0.07)}" '
+            f'text-anchor="middle" font-size="{_f(r * 0.2)}" font-weight="bold" fill="{_INK}" '
+            f'pointer-events="none">{k}</text>'
+        )
+    out.append("</g>")
+
+    if heatmap is not None:
+        out.append(_legend(lo, hi, width, max_y - min_y, r))
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def _hex_points(cx: float, cy: float, radius: float) -> str:
+    pts = []
+    for k in range(6):
+        a = math.radians(60 * k - 90)
+        pts.append(f"{cx + radius * math.cos(a):.1f},{cy + radius * math.sin(a):.1f}")
+    return " ".join(pts)
+
+
+def _legend(lo: float, hi: float, width: float, top: float, r: float) -> str:
+    bar_w = min(width * 0.6, 360.0)
+    x0 = (width - bar_w) / 2
+    y0 = top + 4
+    stops = "".join(
+        f'<stop offset="{int(t * 100)}%" stop-color="{_heat(t)}"/>' for t in (0.0, 0.25, 0.5, 0.75, 1.0)
+    )
+    fs = _f(r * 0.2)
+    return (
+        '<g class="legend">'
+        f'<defs><linearGradient id="heat" x1="0" x2="1" y1="0" y2="0">{stops}</linearGradient></defs>'
+        f'<text x="{_f(width / 2)}" y="{_f(y0 + 2)}" text-anchor="middle" font-size="{fs}" fill="#ffffff">'
+        "spot score (numbers: best spots)</text>"
+        f'<rect x="{_f(x0)}" y="{_f(y0 + 8)}" width="{_f(bar_w)}" height="12" rx="3" fill="url(#heat)" '
+        'stroke="#ffffff" stroke-width="1"/>'
+        f'<text x="{_f(x0 - 6)}" y="{_f(y0 + 19)}" text-anchor="end" font-size="{fs}" fill="#ffffff">'
+        f"{lo:.1f}</text>"
+        f'<text x="{_f(x0 + bar_w + 6)}" y="{_f(y0 + 19)}" font-size="{fs}" fill="#ffffff">{hi:.1f}</text>'
+        "</g>"
+    )
+
+
+assert DESERT in TERRAIN_COLOURS
