@@ -2,20 +2,38 @@
 
 Two conventions (spec section 1):
 
-- turn-plies (default): one ply per :class:`~boardeval.morris.rules.Turn`, a mill turn with each possible
-  removal being a separate child;
+- turn-plies (default): one ply per :class:`~boardeval.morris.rules.Turn`; a mill turn with each possible
+  removal is a separate child;
 - ``removal_plies=True``: OpenSpiel's actions -- a mill-closing placement/move is one ply, and the removal is
-  a second ply by the same player.
+  a second ply by the same player (a "capture" node).
 
 A node where the game is over (under the position's variant) has no children; a leaf at depth 0 counts 1.
+
+Three implementations, which the tests hold equal:
+
+- :func:`perft_generic`: ``Position.legal_turns/push/pop`` with bulk counting at the last ply (the
+  reference, and the "plain" benchmark figure);
+- :func:`perft` with ``cache=False``: recursion on raw side-relative bitboards ``(me, opp, hand_me,
+  hand_opp)`` instead of Position objects, leaf counts from bit tricks (:func:`~.board.mill_closers`)
+  without generating the last ply;
+- :func:`perft` (default): the same plus a transposition cache of subtree counts keyed by the exact state
+  (both bitboards, both hands, remaining depth, capture flag, and the turn limit when it is in reach) and a
+  closed-form count of the last two plies while both sides are placing. The key is the state itself, not a
+  hash of it, so there are no collisions: the counts are exact.
+
+The raw recursion does not keep a history, so positions whose subtree could reach the moving phase under a
+history rule (threefold repetition, ``no_mill_turns``) are counted by :func:`perft_generic`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from boardeval.core import ParamsError
+from boardeval.morris.board import ADJ_MASK, FULL_MASK, in_mills, mill_closers
 from boardeval.morris.rules import Position
 
-__all__ = ["perft", "perft_generic"]
+__all__ = ["perft", "perft_divide", "perft_generic"]
 
 
 def _check_depth(depth: int) -> None:
@@ -23,10 +41,55 @@ def _check_depth(depth: int) -> None:
         raise ParamsError(f"perft depth must be a non-negative integer, got {depth!r}")
 
 
-def perft(pos: Position, depth: int, removal_plies: bool = False) -> int:
-    """Number of leaf nodes ``depth`` plies below ``pos`` (``pos`` is left unchanged)."""
+def perft(pos: Position, depth: int, removal_plies: bool = False, *, cache: bool = True) -> int:
+    """Number of leaf nodes ``depth`` plies below ``pos`` (``pos`` is left unchanged).
+
+    ``removal_plies``: count a removal as its own ply (OpenSpiel's convention) instead of turn-plies.
+    ``cache``: use the transposition cache and the two-ply closed form (exact either way).
+    """
     _check_depth(depth)
-    return perft_generic(pos, depth, removal_plies)
+    if depth == 0:
+        return 1
+    v = pos.variant
+    history_rules = v.threefold_repetition or v.no_mill_turns is not None
+    if history_rules and pos.hand[0] + pos.hand[1] < depth:
+        return perft_generic(pos, depth, removal_plies)
+    if pos._drawn_or_lost():
+        return 0
+    s = pos.side
+    left = depth + 1 if v.max_turns is None else v.max_turns - pos.turns
+    counter = _RawPerft(v.flying, cache)
+    if removal_plies:
+        return counter.actions(pos.men[s], pos.men[s ^ 1], pos.hand[s], pos.hand[s ^ 1], False, depth, left)
+    return counter.turns(pos.men[s], pos.men[s ^ 1], pos.hand[s], pos.hand[s ^ 1], depth, left)
+
+
+def perft_divide(pos: Position, depth: int, removal_plies: bool = False) -> dict[str, int]:
+    """Perft split by first turn (``{"d2": n, ...}``), for locating a move-generator difference.
+
+    With ``removal_plies`` the first ply is the placement/move alone (mill turns are grouped under it).
+    """
+    _check_depth(depth)
+    if depth == 0:
+        return {}
+    out: dict[str, int] = {}
+    work = pos.copy()
+    for turn in work.legal_turns():
+        if removal_plies and turn.remove is not None:
+            key = str(turn).split("x")[0]
+            if depth == 1:
+                out[key] = 1
+            elif depth == 2:
+                out[key] = out.get(key, 0) + 1
+            else:
+                work.push(turn)
+                out[key] = out.get(key, 0) + perft(work, depth - 2, True)
+                work.pop()
+        else:
+            work.push(turn)
+            out[str(turn)] = perft(work, depth - 1, removal_plies)
+            work.pop()
+    return out
 
 
 def perft_generic(pos: Position, depth: int, removal_plies: bool = False) -> int:
@@ -49,7 +112,7 @@ def _generic(pos: Position, depth: int, removal_plies: bool) -> int:
             total += _generic(pos, depth - 1, False)
             pos.pop()
         return total
-    # removal as its own ply: group the turns by their placement/move
+    # removal as its own ply: a mill turn is the placement/move ply, then the removal ply
     if depth == 1:
         return len({(t.src, t.dst) for t in turns})
     total = 0
@@ -65,3 +128,169 @@ def _generic(pos: Position, depth: int, removal_plies: bool) -> int:
             total += _generic(pos, depth - 2, True)
             pos.pop()
     return total
+
+
+def _removable(opp: int) -> int:
+    free = opp & ~in_mills(opp)
+    return free if free else opp
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low)
+        mask ^= low
+    return out
+
+
+class _RawPerft:
+    """Perft on side-relative raw bitboards: ``me`` is the side to move, ``opp`` the other side.
+
+    ``left`` is the number of turns that may still be played before the turn-limit draw (normalised to at
+    most the remaining depth, where it can no longer matter).
+    """
+
+    def __init__(self, flying: bool, cache: bool) -> None:
+        self.flying = flying
+        self.memo: dict[int, int] | None = {} if cache else None
+
+    # -- shared --------------------------------------------------------------------------------------
+
+    def _moves(self, me: int, empty: int, hme: int) -> list[tuple[int, int, int]]:
+        """(source bit or 0, target mask, mill-closing targets before the 'opp has men' check) per source."""
+        if hme:
+            return [(0, empty, mill_closers(me, empty))]
+        out = []
+        fly = self.flying and me.bit_count() == 3
+        for sb in _bits(me):
+            base = me ^ sb
+            targets = empty if fly else ADJ_MASK[sb.bit_length() - 1] & empty
+            if targets:
+                out.append((sb, targets, mill_closers(base, empty) & targets))
+        return out
+
+    # -- turn-plies ----------------------------------------------------------------------------------
+
+    def count_turns(self, me: int, opp: int, hme: int) -> int:
+        """Legal turns of a non-terminal node (the last ply, counted without generating it)."""
+        empty = FULL_MASK ^ (me | opp)
+        extra = _removable(opp).bit_count() - 1 if opp else 0
+        n = 0
+        for _sb, targets, closers in self._moves(me, empty, hme):
+            n += targets.bit_count()
+            if extra and closers:
+                n += closers.bit_count() * extra
+        return n
+
+    def turns(self, me: int, opp: int, hme: int, hopp: int, d: int, left: int) -> int:
+        """Perft in turn-plies of a node with ``d >= 1`` plies to go."""
+        if left <= 0 or me.bit_count() + hme < 3:
+            return 0
+        if d == 1:
+            return self.count_turns(me, opp, hme)
+        if left > d:
+            left = d
+        memo = self.memo
+        key = 0
+        if memo is not None:
+            key = ((((me << 24 | opp) << 4 | hme) << 4 | hopp) << 8 | d) << 8 | left
+            hit = memo.get(key)
+            if hit is not None:
+                return hit
+        empty = FULL_MASK ^ (me | opp)
+        total = 0
+        nhme = hme - 1 if hme else 0
+        rem_bits: list[int] | None = None
+        if memo is not None and d == 2 and left >= 2 and hme and hopp and opp.bit_count() + hopp >= 3:
+            # Closed form of the last two plies while both sides place. A placement p that does not close
+            # a mill gives the opponent (E-1) placements, plus (R-1) extra turns for each of its mill
+            # points other than p, where R = my removable men after p = my men outside mills + 1 (p).
+            closers = mill_closers(me, empty)
+            opp_closers = mill_closers(opp, empty)
+            e = empty.bit_count()
+            n = e - closers.bit_count()
+            free = (me & ~in_mills(me)).bit_count()
+            total = n * (e - 1) + free * (n * opp_closers.bit_count() - (opp_closers & ~closers).bit_count())
+            if closers:
+                rem_bits = _bits(_removable(opp)) if opp else [0]
+                for db in _bits(closers):
+                    nme = me | db
+                    for rb in rem_bits:
+                        total += self.turns(opp ^ rb, nme, hopp, nhme, 1, left - 1)
+        else:
+            for sb, targets, closers in self._moves(me, empty, hme):
+                base = me ^ sb
+                if not opp:
+                    closers = 0
+                for db in _bits(targets):
+                    nme = base | db
+                    if db & closers:
+                        if rem_bits is None:
+                            rem_bits = _bits(_removable(opp))
+                        for rb in rem_bits:
+                            total += self.turns(opp ^ rb, nme, hopp, nhme, d - 1, left - 1)
+                    else:
+                        total += self.turns(opp, nme, hopp, nhme, d - 1, left - 1)
+        if memo is not None:
+            memo[key] = total
+        return total
+
+    # -- removal as its own ply ------------------------------------------------------------------------
+
+    def count_actions(self, me: int, opp: int, hme: int) -> int:
+        """OpenSpiel actions (placements/moves, a mill counted once) of a non-terminal node."""
+        empty = FULL_MASK ^ (me | opp)
+        if hme:
+            return empty.bit_count()
+        return sum(targets.bit_count() for _sb, targets, _c in self._moves(me, empty, hme))
+
+    def actions(self, me: int, opp: int, hme: int, hopp: int, cap: bool, d: int, left: int) -> int:
+        """Perft with removal plies of a node with ``d >= 1`` to go; ``cap``: ``me`` must now remove a man."""
+        if cap:
+            rem_bits = _bits(_removable(opp))
+            if d == 1:
+                return len(rem_bits)
+        elif left <= 0 or me.bit_count() + hme < 3:
+            return 0
+        elif d == 1:
+            return self.count_actions(me, opp, hme)
+        if left > d:
+            left = d
+        memo = self.memo
+        key = 0
+        if memo is not None:
+            key = (((((me << 24 | opp) << 4 | hme) << 4 | hopp) << 8 | d) << 8 | left) << 1 | cap
+            hit = memo.get(key)
+            if hit is not None:
+                return hit
+        total = 0
+        if cap:
+            for rb in rem_bits:
+                total += self.actions(opp ^ rb, me, hopp, hme, False, d - 1, left - 1)
+        else:
+            empty = FULL_MASK ^ (me | opp)
+            nhme = hme - 1 if hme else 0
+            if memo is not None and d == 2 and left >= 2 and hme and hopp and opp.bit_count() + hopp >= 3:
+                # Closed form: a non-mill placement leaves the opponent E-1 placements; a mill placement
+                # leaves me R removals (R = the opponent's removable men).
+                closers = mill_closers(me, empty) if opp else 0
+                e = empty.bit_count()
+                c = closers.bit_count()
+                total = (e - c) * (e - 1) + (c * _removable(opp).bit_count() if c else 0)
+            else:
+                for sb, targets, closers in self._moves(me, empty, hme):
+                    base = me ^ sb
+                    if not opp:
+                        closers = 0
+                    for db in _bits(targets):
+                        if db & closers:
+                            total += self.actions(base | db, opp, nhme, hopp, True, d - 1, left)
+                        else:
+                            total += self.actions(opp, base | db, hopp, nhme, False, d - 1, left - 1)
+        if memo is not None:
+            memo[key] = total
+        return total
+
+
+PerftFunction = Callable[[Position, int, bool], int]
