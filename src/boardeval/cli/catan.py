@@ -1,7 +1,223 @@
-"""``boardeval catan ...``: board codes, spots, energy, rendering (generators: catan_generate.py)."""
+"""``boardeval catan ...``: board codes, spots, energy, rendering (generators: catan_generate.py).
+
+Every command takes a board as a share code (``O10-S2-...~3S3W3B3GO``) or the path of a JSON board file.
+Bad input raises a library error; the root group prints one red line and exits 2.
+"""
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Annotated
+
 import typer
+from rich import box
+from rich.table import Table
+
+from boardeval.catan import (
+    METRIC_NAMES,
+    RESOURCE_NAMES,
+    RESOURCES,
+    Board,
+    BoardParseError,
+    SpotParams,
+    SpotTable,
+    board_energy,
+    board_renderable,
+    board_svg,
+    energy_weights,
+    evaluate_spots,
+)
+from boardeval.cli.common import console, print_json
+from boardeval.core import Breakdown, ParamsError
 
 app = typer.Typer(no_args_is_help=True)
+
+BoardArg = Annotated[
+    str, typer.Argument(help="Board share code (e.g. O10-S2-...~3S3W3B3GO) or a JSON board file.")
+]
+ParamsOpt = Annotated[
+    Path | None, typer.Option("--params", help="Spot-evaluator parameter file (TOML or JSON).")
+]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable JSON on stdout.")]
+
+_SHORT = {
+    "raw_production": "raw",
+    "scarcity_production": "scarc",
+    "port": "port+",
+    "prime_variate": "prime",
+    "parity": "parity",
+}
+
+
+def _board(text: str) -> Board:
+    """A share code, or a JSON board file when the text is not a code and names an existing file."""
+    if "~" not in text and text.lower().endswith(".json"):
+        path = Path(text)
+        if not path.is_file():
+            raise BoardParseError(f"board file {text!r} does not exist")
+        try:
+            return Board.from_json(path.read_text(encoding="utf-8"))
+        except BoardParseError as exc:
+            raise BoardParseError(f"board file {text!r}: {exc}") from None
+    return Board.parse(text)
+
+
+def _params(path: Path | None) -> SpotParams | None:
+    return None if path is None else SpotParams.load(path)
+
+
+def _check_top(top: int) -> int:
+    if top < 0:
+        raise ParamsError(f"--top must be >= 0, got {top}")
+    return top
+
+
+@app.command("random")
+def random_board(
+    seed: Annotated[int, typer.Option("--seed", help="Random seed (same seed, same board).")],
+    json_out: JsonOpt = False,
+) -> None:
+    """Print the share code of a uniformly shuffled board."""
+    if seed < 0:
+        raise ParamsError(f"--seed must be a non-negative integer, got {seed}")
+    board = Board.random(seed)
+    if json_out:
+        print_json({"code": board.code(), **board.to_json()})
+    else:
+        typer.echo(board.code())
+
+
+@app.command()
+def spots(
+    board: BoardArg,
+    params: ParamsOpt = None,
+    json_out: JsonOpt = False,
+    top: Annotated[int, typer.Option("--top", help="Rows in the table (0 = all 54).")] = 0,
+) -> None:
+    """Evaluate every settlement spot (seed 000's five metrics); a table sorted by score, or JSON."""
+    table = evaluate_spots(_board(board), _params(params))
+    if json_out:
+        print_json(table.to_json())
+        return
+    console.print(_spots_table(table, _check_top(top) or len(table)))
+
+
+@app.command()
+def energy(
+    board: BoardArg,
+    weights: Annotated[
+        Path | None, typer.Option("--weights", help="Energy weight file (TOML or JSON).")
+    ] = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """The board's fairness energy (seed 001): lower is fairer."""
+    b = board_energy(_board(board), energy_weights(weights) if weights is not None else None)
+    if json_out:
+        print_json(
+            {
+                "same_resource_pairs": int(b["same_resource_pairs"].raw),
+                "high_number_pairs": int(b["high_number_pairs"].raw),
+                "pip_variance": b["pip_variance"].raw,
+                "energy": b.total,
+            }
+        )
+        return
+    console.print(_energy_table(b))
+
+
+@app.command()
+def show(
+    board: BoardArg,
+    params: ParamsOpt = None,
+    top: Annotated[int, typer.Option("--top", help="Best spots to list.")] = 8,
+) -> None:
+    """Draw the board in the terminal with its energy breakdown and best spots."""
+    b = _board(board)
+    console.print(f"[bold]{b.code()}[/bold]")
+    console.print(board_renderable(b))
+    console.print(_energy_table(board_energy(b)))
+    console.print(_spots_table(evaluate_spots(b, _params(params)), _check_top(top)))
+
+
+@app.command()
+def svg(
+    board: BoardArg,
+    out: Annotated[Path, typer.Option("--out", help="SVG file to write.")],
+    heatmap: Annotated[bool, typer.Option("--heatmap", help="Colour spots by score.")] = False,
+    params: ParamsOpt = None,
+    top: Annotated[int, typer.Option("--top", help="Best spots labelled on the heatmap.")] = 5,
+) -> None:
+    """Write the board as a self-contained SVG (optionally with the spot heatmap)."""
+    b = _board(board)
+    table = evaluate_spots(b, _params(params)) if heatmap else None
+    text = board_svg(b, table, _check_top(top))
+    if not out.parent.exists():
+        raise ParamsError(f"--out {str(out)!r}: folder {str(out.parent)!r} does not exist")
+    if out.is_dir():
+        raise ParamsError(f"--out {str(out)!r} is a folder; give a file name")
+    try:
+        out.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise ParamsError(f"cannot write --out {str(out)!r}: {exc.strerror}") from None
+    console.print(f"wrote {out}")
+
+
+def _spots_table(table: SpotTable, n: int) -> Table:
+    t = Table(
+        title=f"best spots (of {len(table)})",
+        title_justify="left",
+        caption_justify="left",
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
+    )
+    t.add_column("#", justify="right")
+    t.add_column("spot", justify="right")
+    t.add_column("hexes", no_wrap=True)
+    t.add_column("port")
+    for name in METRIC_NAMES:
+        t.add_column(_SHORT[name], justify="right")
+    t.add_column("score", justify="right", style="bold")
+    board = table.board
+    for rank, s in enumerate(table.ranked()[:n], start=1):
+        bd = table.breakdown(s)
+        hexes = " ".join(
+            board.resources[h] + ("" if board.numbers[h] is None else str(board.numbers[h]))
+            for h in bd.extras["hexes"]
+        )
+        port = bd.extras["port"]
+        port_text = "" if port is None else ("3:1" if port == "3" else f"2:1 {RESOURCE_NAMES[port]}")
+        t.add_row(
+            str(rank),
+            str(s),
+            hexes,
+            port_text,
+            *(f"{v:.2f}" for v in table.metrics[s].tolist()),
+            f"{table.scores[s]:.2f}",
+        )
+    strengths = ", ".join(
+        f"{RESOURCE_NAMES[r]} {v:.3f}" for r, v in zip(RESOURCES, table.strength.tolist(), strict=True)
+    )
+    t.caption = f"resource strengths: {strengths}"
+    return t
+
+
+def _energy_table(b: Breakdown) -> Table:
+    t = Table(
+        title="energy (lower is fairer)",
+        title_justify="left",
+        caption_justify="left",
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
+    )
+    t.add_column("term")
+    t.add_column("value", justify="right")
+    t.add_column("weight", justify="right")
+    t.add_column("contribution", justify="right")
+    for term in b:
+        raw = f"{term.raw:.3f}" if term.name == "pip_variance" else f"{int(term.raw)}"
+        t.add_row(term.name, raw, f"{term.weight:g}", f"{term.contribution:.1f}")
+    t.add_row("[bold]energy[/bold]", "", "", f"[bold]{b.total:.1f}[/bold]")
+    means = b.extras.get("region_mean_pips", {})
+    if means:
+        t.caption = "region mean pips: " + ", ".join(f"{k} {v:.2f}" for k, v in means.items())
+    return t
