@@ -1,7 +1,239 @@
-"""``boardeval diplomacy ...``: position measures, fear tables, charts, random games."""
+"""``boardeval diplomacy ...``: position measures, fear tables, charts, random games.
+
+The library (and pandas/matplotlib) is imported inside the commands so that ``boardeval --help`` stays
+fast.  Bad input raises library errors; the root group prints them as one red line (exit code 2).
+"""
 
 from __future__ import annotations
 
+import math
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
 import typer
+from rich.table import Table
+
+from boardeval.cli.common import console, err_console, print_json, progress_bar
+from boardeval.core import ParamsError
+
+if TYPE_CHECKING:
+    from boardeval.diplomacy import GameRecord
 
 app = typer.Typer(no_args_is_help=True)
+
+
+def _pick_game(path: Path, game_index: int | None) -> GameRecord:
+    """Load GAME and choose one game from it (JSONL files may hold many)."""
+    from boardeval.diplomacy import load_records
+
+    games = load_records(path)
+    if game_index is None:
+        if len(games) > 1:
+            raise ParamsError(
+                f"{path} holds {len(games)} games: choose one with --game-index 0..{len(games) - 1}"
+            )
+        return games[0]
+    if not 0 <= game_index < len(games):
+        raise ParamsError(f"--game-index {game_index} is out of range: {path} holds {len(games)} game(s)")
+    return games[game_index]
+
+
+def _fmt(value: Any) -> str:
+    if value is None or (isinstance(value, float) and not math.isfinite(value)):
+        return "—"
+    if isinstance(value, float):
+        return f"{value:.3f}".rstrip("0").rstrip(".") if value != int(value) else str(int(value))
+    return str(value)
+
+
+@app.command("measures")
+def measures_cmd(
+    game: Path | None = typer.Argument(None, help="Saved-game .json or .jsonl file (the engine's format)."),
+    start: bool = typer.Option(False, "--start", help="Measure the map's starting position."),
+    map_name: str = typer.Option("standard", "--map", help="Map for --start (any map the engine ships)."),
+    measure: list[str] | None = typer.Option(
+        None, "--measure", "-m", help="Only these measures (repeat the option); default: all."
+    ),
+    game_index: int | None = typer.Option(None, "--game-index", help="Which game of a JSONL file (from 0)."),
+    as_json: bool = typer.Option(False, "--json", help="Print a JSON list of rows."),
+    as_csv: bool = typer.Option(False, "--csv", help="Print CSV with a header."),
+) -> None:
+    """Every measure for every power at every phase, as rows (phase, power, measure, other, value).
+
+    Example: boardeval diplomacy measures game.json --measure battle_tiedness --json
+    """
+    from boardeval.diplomacy import (
+        measures_table,
+        start_position,
+        table_rows,
+        validate_measures,
+    )
+
+    if as_json and as_csv:
+        raise ParamsError("give at most one of --json and --csv")
+    chosen = validate_measures(measure or None)
+    if start and game is not None:
+        raise ParamsError("give either a GAME file or --start, not both")
+    if start:
+        table = measures_table([start_position(map_name)], chosen, map_name=map_name)
+        label = f"start of {map_name}"
+    elif game is not None:
+        record = _pick_game(game, game_index)
+        table = measures_table(record, chosen)
+        label = f"game {record.game_id} ({record.map_name}, {len(record.phases)} phases)"
+    else:
+        raise ParamsError("give a GAME file (saved-game .json/.jsonl) or --start")
+    if as_json:
+        print_json(table_rows(table))
+        return
+    if as_csv:
+        import sys
+
+        table.to_csv(sys.stdout, index=False, lineterminator="\n")
+        return
+    _summary(table, label)
+
+
+def _summary(table: Any, label: str) -> None:
+    """A Rich table of the last phase: one column per power, one row per measure."""
+    from boardeval.diplomacy import MEASURE_KINDS
+
+    phases = list(dict.fromkeys(table["phase"].tolist()))
+    last = phases[-1]
+    rows = table[table["phase"] == last]
+    powers = list(dict.fromkeys(p for p in rows["power"].tolist() if isinstance(p, str)))
+    out = Table(title=f"{label} — measures at {last}", title_justify="left")
+    out.add_column("measure", no_wrap=True)
+    for p in powers:
+        out.add_column(p[:3].title(), justify="right")
+    skipped: list[str] = []
+    position: list[str] = []
+    for name in dict.fromkeys(rows["measure"].tolist()):
+        sel = rows[rows["measure"] == name]
+        kind = MEASURE_KINDS[name]
+        if kind == "position":
+            value = float(sel["value"].iloc[0])
+            position.append(f"{name} {value * 100:.1f}%" if math.isfinite(value) else f"{name} —")
+        elif kind == "power":
+            by_power = dict(zip(sel["power"], sel["value"], strict=True))
+            out.add_row(name, *[_fmt(by_power.get(p)) for p in powers])
+        else:
+            skipped.append(name)
+    if position:
+        console.print(f"{label} at {last}: " + " · ".join(position))
+    if out.row_count:
+        console.print(out)
+    if skipped:
+        err_console.print(
+            f"[dim]{', '.join(skipped)}: power x power tables; see --json/--csv, `boardeval diplomacy fear`, "
+            "or `boardeval diplomacy chart`[/dim]"
+        )
+
+
+@app.command("fear")
+def fear_cmd(
+    game: Path | None = typer.Argument(None, help="Saved-game file (dynamic table)."),
+    static: bool = typer.Option(False, "--static", help="Windsor's static table from the map's homes."),
+    map_name: str = typer.Option("standard", "--map", help="Map for --static."),
+    phase: str | None = typer.Option(None, "--phase", help="Phase of GAME (default: the last)."),
+    game_index: int | None = typer.Option(None, "--game-index", help="Which game of a JSONL file (from 0)."),
+    as_json: bool = typer.Option(False, "--json", help='Print {"AUSTRIA": {"ENGLAND": 0, ...}, ...}.'),
+) -> None:
+    """The fear table, read "row fears column": static (--static, from the map) or dynamic at a phase.
+
+    Example: boardeval diplomacy fear --static --json
+    """
+    from boardeval.diplomacy import compute_measures, load_map_graph, static_fear
+
+    if static:
+        if game is not None:
+            raise ParamsError("give either --static or a GAME file, not both")
+        graph = load_map_graph(map_name)
+        powers = list(graph.powers)
+        grid = static_fear(map_name)
+        title = f"static fear on {map_name} (row fears column)"
+    elif game is not None:
+        record = _pick_game(game, game_index)
+        gm = compute_measures(record)
+        powers = list(gm.powers)
+        chosen = phase or gm.phases[-1]
+        if chosen not in gm.phases:
+            raise ParamsError(
+                f"unknown phase {chosen!r}: {record.game_id} has {gm.phases[0]} .. {gm.phases[-1]}"
+            )
+        grid = gm.fear_dynamic[gm.phases.index(chosen)]
+        title = f"dynamic fear in {record.game_id} at {chosen} (row fears column)"
+    else:
+        raise ParamsError("give --static, or a GAME file for the dynamic fear table")
+    data = {a: {b: int(grid[i, j]) for j, b in enumerate(powers) if i != j} for i, a in enumerate(powers)}
+    if as_json:
+        print_json(data)
+        return
+    out = Table(title=title, title_justify="left")
+    out.add_column("fears →")
+    for p in powers:
+        out.add_column(p[:3].title(), justify="right")
+    for a in powers:
+        out.add_row(a.title(), *["·" if a == b else str(data[a][b]) for b in powers])
+    console.print(out)
+
+
+@app.command("chart")
+def chart_cmd(
+    game: Path = typer.Argument(..., help="Saved-game .json or .jsonl file."),
+    measure: str = typer.Option(..., "--measure", "-m", help="The measure to draw."),
+    out: Path = typer.Option(..., "--out", "-o", help="Output file: .svg or .png."),
+    phase: str | None = typer.Option(None, "--phase", help="Phase of a heatmap (default: last)."),
+    game_index: int | None = typer.Option(None, "--game-index", help="Which game of a JSONL file (from 0)."),
+) -> None:
+    """Draw a measure: one line per power over the phases, or a heatmap for fear/stab tables.
+
+    Example: boardeval diplomacy chart game.json --measure personal_progress --out progress.svg
+    """
+    from boardeval.diplomacy import chart_measure, measures_table, validate_measures
+
+    name = validate_measures([measure])[0]
+    if out.suffix.lower() not in (".svg", ".png"):
+        raise ParamsError(f"--out {str(out)!r} must end in .svg or .png")
+    record = _pick_game(game, game_index)
+    table = measures_table(record, [name])
+    path = chart_measure(table, name, out, phase=phase, title=f"{name.replace('_', ' ')} — {record.game_id}")
+    console.print(f"wrote {path}")
+
+
+@app.command("random-game")
+def random_game_cmd(
+    seed: int = typer.Option(..., "--seed", help="Seed (int >= 0): same seed, same game."),
+    out: Path = typer.Option(..., "--out", "-o", help="Output JSONL file (one saved game a line)."),
+    map_name: str = typer.Option("standard", "--map", help="Map (any map the engine ships)."),
+    max_phases: int = typer.Option(40, "--max-phases", help="At most this many phases in the record."),
+    games: int = typer.Option(1, "--games", help="Number of games; game i uses seed + i."),
+) -> None:
+    """Play seeded games of uniformly random legal orders with the engine and save them as JSONL.
+
+    Example: boardeval diplomacy random-game --seed 7 --max-phases 30 --out random.jsonl
+    """
+    from boardeval.diplomacy import random_game, save_records
+
+    if seed < 0:
+        raise ParamsError(f"--seed must be >= 0, got {seed}")
+    if games < 1:
+        raise ParamsError(f"--games must be >= 1, got {games}")
+    if max_phases < 1:
+        raise ParamsError(f"--max-phases must be >= 1, got {max_phases}")
+    if not out.parent.exists():
+        raise ParamsError(f"--out {str(out)!r}: folder {str(out.parent)!r} does not exist")
+    played = []
+    interrupted = False
+    with progress_bar("random games", enabled=games > 1) as progress:
+        try:
+            for i in range(games):
+                played.append(random_game(seed + i, map_name=map_name, max_phases=max_phases))
+                if progress is not None:
+                    progress(i + 1, games, f"seed {seed + i}")
+        except KeyboardInterrupt:
+            interrupted = True
+    count = save_records(played, out)
+    console.print(
+        f"wrote {count} game(s) to {out}" + (" (interrupted: the finished games)" if interrupted else "")
+    )

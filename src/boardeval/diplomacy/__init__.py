@@ -25,6 +25,7 @@ from boardeval.diplomacy.measures import (
     compute_measures,
     measures_table,
     static_fear,
+    table_rows,
     validate_measures,
 )
 from boardeval.diplomacy.plain import plain_measures
@@ -111,5 +112,6 @@ __all__: list[str] = [
     "start_position",
     "static_fear",
     "table_figure",
+    "table_rows",
     "validate_measures",
 ]

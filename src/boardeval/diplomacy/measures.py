@@ -59,6 +59,7 @@ __all__ = [
     "compute_measures",
     "measures_table",
     "static_fear",
+    "table_rows",
     "validate_measures",
 ]
 
@@ -483,3 +484,24 @@ def measures_table(
     chosen = validate_measures(measures)
     gm = record if isinstance(record, GameMeasures) else compute_measures(record, map_name)
     return _blocks(gm, chosen)
+
+
+def table_rows(table: pd.DataFrame) -> list[dict[str, object]]:
+    """The tidy table as JSON-ready rows ``{"phase", "power", "measure", "other", "value"}``.
+
+    Undefined values (NaN, and infinite distances) become None; everything else is a plain float.
+    """
+    values = table["value"].to_numpy(dtype=np.float64)
+    finite = np.isfinite(values)
+    return [
+        {"phase": ph, "power": pw, "measure": m, "other": o, "value": float(v) if ok else None}
+        for ph, pw, m, o, v, ok in zip(
+            table["phase"].tolist(),
+            table["power"].tolist(),
+            table["measure"].tolist(),
+            table["other"].tolist(),
+            values.tolist(),
+            finite.tolist(),
+            strict=True,
+        )
+    ]

@@ -368,18 +368,19 @@ def random_game(
 
     Every phase, each power picks, for each of its orderable locations, one order uniformly from
     ``game.get_all_possible_orders()`` (lists sorted first, so the choice does not depend on set order),
-    with a numpy Generator from ``make_rng(seed)``.  Stops after ``max_phases`` processed phases or when
-    the game is done.  Same seed and map, same game.
+    with a numpy Generator from ``make_rng(seed)``.  Stops when the record holds ``max_phases`` phases
+    (the last one unplayed, as the engine exports it) or when the game is done.  Same seed and map,
+    same game.
     """
     from boardeval.core import ParamsError, make_rng
     from diplomacy import Game
 
-    if max_phases < 0:
-        raise ParamsError(f"max_phases must be >= 0, got {max_phases}")
+    if max_phases < 1:
+        raise ParamsError(f"max_phases must be >= 1, got {max_phases}")
     graph = load_map_graph(map_name)  # validates the name with a clear error
     rng = make_rng(seed)
     game = Game(map_name=graph.name, game_id=game_id or f"random-{graph.name}-{seed}")
-    for _ in range(max_phases):
+    for _ in range(max_phases - 1):
         if game.is_game_done:
             break
         possible = game.get_all_possible_orders()
