@@ -179,11 +179,11 @@ def board_svg(
             colour = _RED if num in (6, 8) else _INK
             tr = r * 0.34
             out.append(
-                f'<circle cx="{_f(cx)}" cy="{_f(cy + r * 0.05)}" r="{_f(tr)}" fill="{_TOKEN}" '
+                f'<circle class="token" cx="{_f(cx)}" cy="{_f(cy + r * 0.05)}" r="{_f(tr)}" fill="{_TOKEN}" '
                 f'stroke="#9c8a5c" stroke-width="1.2"/>'
             )
             out.append(
-                f'<text x="{_f(cx)}" y="{_f(cy + r * 0.11)}" text-anchor="middle" '
+                f'<text class="number" x="{_f(cx)}" y="{_f(cy + r * 0.11)}" text-anchor="middle" '
                 f'font-size="{_f(r * (0.3 if num < 10 else 0.27))}" font-weight="bold" fill="{colour}">'
                 f"{num}</text>"
             )
@@ -192,7 +192,7 @@ def board_svg(
             for k in range(pips):
                 dx = (k - (pips - 1) / 2) * gap
                 out.append(
-                    f'<circle cx="{_f(cx + dx)}" cy="{_f(cy + r * 0.24)}" r="{_f(r * 0.026)}" '
+                    f'<circle class="pip" cx="{_f(cx + dx)}" cy="{_f(cy + r * 0.24)}" r="{_f(r * 0.026)}" '
                     f'fill="{colour}"/>'
                 )
             out.append(

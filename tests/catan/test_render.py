@@ -1,0 +1,112 @@
+"""SVG rendering: well-formed, self-contained, hooks for the web app, tokens/pips/ports/heatmap right."""
+
+from __future__ import annotations
+
+import math
+import xml.etree.ElementTree as ET
+
+import pytest
+from rich.console import Console
+
+from boardeval.catan import Board, evaluate_spots
+from boardeval.catan.board import PIPS, PORT_SPOTS
+from boardeval.catan.render import board_svg
+from boardeval.catan.terminal import board_renderable
+from boardeval.core import CatanError
+
+SPEC_CODE = "O10-S2-W9-G12-B6-S4-B10-G9-W11-D-W3-O8-W8-O3-G4-S5-B5-G6-S11~3S3W3B3GO"
+NS = "{http://www.w3.org/2000/svg}"
+
+
+def _parse(svg: str) -> ET.Element:
+    return ET.fromstring(svg)
+
+
+def _all(root: ET.Element, tag: str, cls: str | None = None) -> list[ET.Element]:
+    return [e for e in root.iter(NS + tag) if cls is None or e.get("class") == cls]
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_structure(seed: int) -> None:
+    board = Board.random(seed)
+    root = _parse(board_svg(board))
+    hexes = [g for g in _all(root, "g", "hex")]
+    assert sorted(int(g.get("data-hex", -1)) for g in hexes) == list(range(19))
+    spots = _all(root, "circle", "spot")
+    assert sorted(int(c.get("data-spot", -1)) for c in spots) == list(range(54))
+    assert len(_all(root, "g", "port")) == 9
+    assert len(_all(root, "circle", "token")) == 18
+    assert len(_all(root, "circle", "pip")) == 58
+    numbers = _all(root, "text", "number")
+    assert sorted(int(t.text or 0) for t in numbers) == sorted(n for n in board.numbers if n is not None)
+    for t in numbers:
+        red = t.get("fill") == "#c62828"
+        assert red == (int(t.text or 0) in (6, 8))
+    labels = [t.text for g in _all(root, "g", "port") for t in g.iter(NS + "text")]
+    assert labels.count("3:1") == 4 and labels.count("2:1") == 5
+
+
+def test_self_contained() -> None:
+    svg = board_svg(Board.parse(SPEC_CODE), evaluate_spots(Board.parse(SPEC_CODE)))
+    for bad in ("http://", "https://", "@import", "<image", "@font-face", "<script"):
+        assert bad not in svg.replace('xmlns="http://www.w3.org/2000/svg"', "")
+
+
+def test_port_and_spot_geometry_agree() -> None:
+    """Port piers end on the two spot circles of their slot; spot circles sit on hex corners."""
+    board = Board.parse(SPEC_CODE)
+    root = _parse(board_svg(board))
+    spot_xy = {
+        int(c.get("data-spot", -1)): (float(c.get("cx", 0)), float(c.get("cy", 0)))
+        for c in _all(root, "circle", "spot")
+    }
+    for g in _all(root, "g", "port"):
+        slot = int(g.get("data-port", -1))
+        ends = sorted((float(ln.get("x2", 0)), float(ln.get("y2", 0))) for ln in g.iter(NS + "line"))
+        want = sorted(spot_xy[s] for s in PORT_SPOTS[slot])
+        for (x1, y1), (x2, y2) in zip(ends, want, strict=True):
+            assert math.hypot(x1 - x2, y1 - y2) < 0.2
+    # spot 9 touches hexes 0, 3, 4: it is a vertex of each of their polygons (within rounding)
+    polys = {int(g.get("data-hex", -1)): g.find(NS + "polygon") for g in _all(root, "g", "hex")}
+    x9, y9 = spot_xy[9]
+    for h in (0, 3, 4):
+        poly = polys[h]
+        assert poly is not None
+        pts = [tuple(map(float, p.split(","))) for p in (poly.get("points") or "").split()]
+        assert min(math.hypot(px - x9, py - y9) for px, py in pts) < 56 * 0.05  # polygons are inset 3%
+
+
+def test_heatmap_colours_and_labels() -> None:
+    board = Board.parse(SPEC_CODE)
+    table = evaluate_spots(board)
+    root = _parse(board_svg(board, table, label_top=4))
+    circles = {int(c.get("data-spot", -1)): c for c in _all(root, "circle", "spot")}
+    best, worst = table.ranked()[0], table.ranked()[-1]
+    assert circles[best].get("fill") == "#fde725"  # top of the gradient
+    assert circles[worst].get("fill") == "#313695"  # bottom
+    assert float(circles[best].get("data-score", 0)) == pytest.approx(float(table.scores[best]), abs=1e-3)
+    ranks = {int(t.get("data-spot", -1)): t.text for t in _all(root, "text", "spot-rank")}
+    assert ranks == {s: str(k + 1) for k, s in enumerate(table.top(4))}
+    assert len(_all(root, "g", "legend")) == 1
+
+
+def test_heatmap_of_another_board_rejected() -> None:
+    with pytest.raises(CatanError, match="different board"):
+        board_svg(Board.random(1), evaluate_spots(Board.random(2)))
+
+
+def test_tooltips_name_hexes() -> None:
+    board = Board.parse(SPEC_CODE)
+    root = _parse(board_svg(board))
+    g0 = next(g for g in _all(root, "g", "hex") if g.get("data-hex") == "0")
+    title = g0.find(NS + "title")
+    assert title is not None and title.text == f"hex 0: ore 10 ({PIPS[10]} pips)"
+
+
+def test_terminal_renderable() -> None:
+    console = Console(width=100, record=True, color_system=None)
+    console.print(board_renderable(Board.parse(SPEC_CODE)))
+    text = console.export_text()
+    lines = [ln for ln in text.splitlines() if "O10" in ln]
+    assert lines and all(tok in lines[0] for tok in ("O10", "S2", "W9"))
+    assert "2:1 sheep" in text and "(26,37)" in text
