@@ -34,12 +34,15 @@ FEATURE_LABELS: Final[dict[str, str]] = {
     "double_threats": "double threats",
     "fork_threats": "fork threats",
     "mobility": "mobility",
-    "blocked": "blocked men",
+    "blocked": "opposing men blocked",
     "connectivity": "connectivity",
     "initiative": "initiative",
 }
 """Plain-language names of the features for explanations."""
 
+_PLURAL: Final[frozenset[str]] = frozenset(
+    {"mills", "open_mills", "threats", "double_threats", "fork_threats", "blocked"}
+)
 _COLOUR = ("white", "black")
 
 
@@ -63,18 +66,17 @@ def _delta(before: Mapping[str, float], after: Mapping[str, float]) -> dict[str,
 def _move_summary(
     me: str, opp: str, change: Mapping[str, Mapping[str, float]], weights: Mapping[str, float]
 ) -> str:
-    """One sentence listing the raw changes of a turn, own gains first."""
-    parts: list[str] = []
-    for f in FEATURES:
-        if weights[f] == 0.0:
-            continue
-        mine = change[me][f]
-        theirs = change[opp][f]
-        if mine:
-            parts.append(f"own {FEATURE_LABELS[f]} {mine:+g}")
-        if theirs:
-            parts.append(f"opponent {FEATURE_LABELS[f]} {theirs:+g}")
-    return ", ".join(parts) if parts else "no feature changes"
+    """One phrase listing the raw changes of a turn: the mover's first, then the opponent's."""
+    halves: list[str] = []
+    for who, colour in (("you", me), ("opponent", opp)):
+        parts = [
+            f"{FEATURE_LABELS[f]} {change[colour][f]:+g}"
+            for f in FEATURES
+            if weights[f] != 0.0 and change[colour][f]
+        ]
+        if parts:
+            halves.append(f"{who}: {', '.join(parts)}")
+    return "; ".join(halves) if halves else "no feature changes"
 
 
 def why_panel(
@@ -148,7 +150,8 @@ def why_panel(
         )
         last = ranking[-1] if len(ranking) > 1 else (quiet[0] if quiet else None)
         if last is not None and last != ranking[0]:
-            explanation.append(f"{head.capitalize()} matter more than {FEATURE_LABELS[last]} here.")
+            verb = "matter" if ranking[0] in _PLURAL else "matters"
+            explanation.append(f"{head.capitalize()} {verb} more than {FEATURE_LABELS[last]} here.")
     if quiet:
         explanation.append(
             "Not a factor in this position: " + ", ".join(FEATURE_LABELS[f] for f in quiet) + "."

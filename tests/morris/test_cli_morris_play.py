@@ -1,0 +1,144 @@
+"""CLI: ``boardeval morris eval|best|play|match`` output shapes, piped play, bad input -> one line, exit 2."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from typer.testing import CliRunner
+
+from boardeval.cli.main import app
+from boardeval.morris.features import features
+from boardeval.morris.rules import Position
+
+START = "........................ w 9 9"
+runner = CliRunner()
+
+
+def run(*args: str, stdin: str | None = None) -> tuple[int, str, str]:
+    result = runner.invoke(app, ["morris", *args], input=stdin)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_eval_json_shape() -> None:
+    code, out, _ = run("eval", "--moves", "d2 f4 b4", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert set(data) >= {"phase", "features", "breakdown", "score"}
+    assert data["phase"] == "placing"
+    pos = Position.from_moves("d2 f4 b4")
+    fw, fb = features(pos)
+    assert data["features"] == {"white": fw.to_dict(), "black": fb.to_dict()}
+    assert data["score"] == pytest.approx(data["breakdown"]["total"])
+    assert all("scale" not in t for t in data["breakdown"]["terms"])
+    # the same position given as text
+    code2, out2, _ = run("eval", pos.text(), "--json")
+    assert code2 == 0 and json.loads(out2)["score"] == data["score"]
+
+
+def test_eval_human_output() -> None:
+    code, out, _ = run("eval", START)
+    assert code == 0
+    assert "score" in out and "material" in out
+
+
+def test_best_json_shape() -> None:
+    pos_text = "WW.BB................... w 7 7"  # white a7 d7, black b6 d6, placing: g7 closes a mill
+    code, out, _ = run("best", pos_text, "--depth", "2", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert set(data) >= {"move", "score", "pv", "nodes", "why"}
+    assert data["move"].startswith("g7x")
+    assert data["pv"][0] == data["move"]
+    assert data["nodes"] > 0
+    assert data["why"]["candidates"][0]["move"] == data["move"]
+    assert "scale" not in json.dumps(data["why"])
+
+
+def test_best_with_time_limit_and_human_output() -> None:
+    code, out, _ = run("best", START, "--time", "0.05")
+    assert code == 0
+    assert "best:" in out and "Top candidate turns" in out
+
+
+def test_match_json() -> None:
+    code, out, _ = run(
+        "match", "--white", "ai:depth=1", "--black", "random", "--games", "2", "--seed", "5",
+        "--alternate", "--variant", "openspiel", "--json",
+    )  # fmt: skip
+    assert code == 0
+    data = json.loads(out)
+    assert data["games"] == 2
+    assert data["wins"] + data["draws"] + data["losses"] == 2
+    assert data["player_a"] == "ai:depth=1" and data["player_b"] == "random"
+
+
+def test_match_human_output() -> None:
+    code, out, _ = run("match", "--white", "random", "--black", "random", "--games", "1", "--seed", "2")
+    assert code == 0
+    assert "wins" in out and "losses" in out
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("eval", "WWW w 9 9"), "bad position"),
+        (("eval",), "give a position text"),
+        (("eval", START, "--moves", "d2"), "either a position text or --moves"),
+        (("eval", "--moves", "d2 d2"), "d2 is occupied"),
+        (("eval", START, "--profile", "nosuch"), "unknown weight profile"),
+        (("eval", START, "--variant", "chess"), "variant"),
+        (("best", START, "--depth", "0"), "depth"),
+        (("best", START, "--time", "-1"), "time limit"),
+        (("play", "--colour", "green"), "--colour must be white or black"),
+        (("match", "--white", "minimax"), "player 'minimax'"),
+        (("match", "--games", "0"), "number of games"),
+        (("match", "--seed", "-1"), "--seed"),
+    ],
+)
+def test_bad_input_exits_2_with_one_line(args: tuple[str, ...], message: str) -> None:
+    code, out, err = run(*args)
+    assert code == 2, (out, err)
+    lines = [ln for ln in err.splitlines() if ln.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: ")
+    assert message in " ".join(lines)
+    assert "Traceback" not in err
+
+
+def _cli(args: list[str], stdin: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-c", "from boardeval.cli.main import main; main()", "morris", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_play_with_piped_stdin() -> None:
+    """A real pipe: place d2, ask why, play an illegal turn (reported, game goes on), undo, quit."""
+    proc = _cli(["play", "--depth", "1"], "d2\nwhy\nd2\nundo\nb4\nquit\n")
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    assert out.count("AI plays") == 2  # after d2, and again after b4 (undo took d2 and the reply back)
+    assert "Top candidate turns" in out  # the why-panel
+    assert "undone" in out and "bye" in out
+    assert "illegal turn d2" in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_play_as_black_until_end_of_input() -> None:
+    proc = _cli(["play", "--colour", "black", "--depth", "1"], "")
+    assert proc.returncode == 0, proc.stderr
+    assert "AI plays" in proc.stdout  # the AI (white) moved first
+    assert "end of input" in proc.stdout
+
+
+def test_bad_input_one_red_line_in_a_real_process() -> None:
+    proc = _cli(["best", "WWW w 9 9"], "")
+    assert proc.returncode == 2
+    lines = [ln for ln in proc.stderr.splitlines() if ln.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: bad position")
+    assert "Traceback" not in proc.stderr
