@@ -251,7 +251,9 @@ class Turn:
         src = point_index(src_s) if src_s else None
         dst = point_index(dst_s)
         rem = point_index(rem_s) if rem_s else None
-        return make_turn(src, dst, rem) if src != dst and rem not in (src, dst) else cls(src, dst, rem)
+        if src == dst or (rem is not None and rem in (src, dst)):
+            return cls(src, dst, rem)  # raises the NotationError that explains the problem
+        return make_turn(src, dst, rem)
 
     @property
     def is_placement(self) -> bool:
@@ -763,7 +765,8 @@ def _validate(pos: Position) -> None:
         total = pos.men[s].bit_count() + h
         if total > MEN_PER_SIDE:
             raise PositionError(
-                f"{prefix} {name} has {pos.men[s].bit_count()} men on board + {h} in hand = {total} > 9"
+                f"{prefix} {name} has {pos.men[s].bit_count()} on board + {h} in hand = {total} men, "
+                "more than 9"
             )
     if pos.side == WHITE and hw != hb:
         raise PositionError(
