@@ -4,4 +4,74 @@ from __future__ import annotations
 
 import typer
 
+from boardeval.cli.common import console, print_json
+from boardeval.core import ParamsError
+from boardeval.morris import Position, Variant, perft, perft_divide
+
 app = typer.Typer(no_args_is_help=True)
+
+
+def _parse_depth(text: str) -> int:
+    try:
+        depth = int(text.strip())
+    except ValueError:
+        raise ParamsError(f"--depth must be a non-negative integer, got {text!r}") from None
+    if depth < 0:
+        raise ParamsError(f"--depth must be a non-negative integer, got {text!r}")
+    return depth
+
+
+@app.command("perft")
+def perft_command(
+    depth: str = typer.Option(..., "--depth", "-d", help="Plies to count (1..6 run in under a second)."),
+    removal_plies: bool = typer.Option(
+        False, "--removal-plies", help="Count a removal as its own ply (OpenSpiel's actions), not turn-plies."
+    ),
+    position: str | None = typer.Option(
+        None,
+        "--position",
+        "-p",
+        help="Position text, e.g. '........................ w 9 9' (default: start).",
+    ),
+    moves: str | None = typer.Option(
+        None, "--moves", "-m", help="Turns played from the start, e.g. 'd2 f4'."
+    ),
+    variant: str = typer.Option(
+        "standard", "--variant", help="Rules: standard | openspiel [,flying=no,max_turns=N,no_mill_turns=N]."
+    ),
+    divide: bool = typer.Option(False, "--divide", help="Also print the count below each first turn."),
+    json_out: bool = typer.Option(False, "--json", help="Print JSON instead of the bare count."),
+) -> None:
+    """Count the leaf nodes of the game tree DEPTH plies deep (the move-generator check).
+
+    Prints just the count, so scripts can compare it with a table (start position, turn-plies:
+    24, 552, 12144, 255024, 5140800, 99274176).
+    """
+    n = _parse_depth(depth)
+    rules = Variant.parse(variant)
+    if position is not None and moves is not None:
+        raise ParamsError("give either --position or --moves, not both")
+    if moves is not None:
+        pos = Position.from_moves(moves, rules)
+    elif position is not None:
+        pos = Position.parse(position, rules)
+    else:
+        pos = Position.start(rules)
+    count = perft(pos, n, removal_plies)
+    parts = perft_divide(pos, n, removal_plies) if divide else None
+    if json_out:
+        data: dict[str, object] = {
+            "position": pos.text(),
+            "variant": rules.text(),
+            "depth": n,
+            "convention": "removal-plies" if removal_plies else "turn-plies",
+            "count": count,
+        }
+        if parts is not None:
+            data["divide"] = parts
+        print_json(data)
+        return
+    if parts is not None:
+        for turn, sub in parts.items():
+            console.print(f"{turn}: {sub}")
+    console.print(str(count))

@@ -29,7 +29,7 @@ from boardeval.morris.board import (
     points_of,
     popcount,
 )
-from boardeval.morris.perft import perft
+from boardeval.morris.perft import perft, perft_divide, perft_generic
 from boardeval.morris.rules import (
     BLACK,
     OPENSPIEL,
@@ -46,6 +46,7 @@ from boardeval.morris.rules import (
     Variant,
     VariantError,
     make_turn,
+    zobrist_of,
 )
 
 __all__ += [
@@ -82,10 +83,13 @@ __all__ += [
     "make_turn",
     "mill_closers",
     "perft",
+    "perft_divide",
+    "perft_generic",
     "point_index",
     "point_name",
     "points_of",
     "popcount",
+    "zobrist_of",
 ]
 # ---- end of section (engine) ----
 
