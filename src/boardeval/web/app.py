@@ -1,26 +1,124 @@
-"""FastAPI application factory. Pages and the JSON API under ``/api`` call only the public library."""
+"""FastAPI application factory. Pages and the JSON API under ``/api`` call only the public library.
+
+Error policy (the same everywhere): a library input error (:class:`~boardeval.core.BoardevalError`) and a
+pydantic validation error answer 422 with one readable ``detail`` sentence; an oversized body 413; an
+unknown job 404; a full job queue 429. A 5xx would be a bug, never the answer to bad input.
+
+``/docs`` (Swagger UI) and ``/redoc`` work offline: their JavaScript and CSS come from the
+``fastapi-offline`` package and are served by this app; ``/openapi.json`` is the machine-readable schema.
+"""
 
 from __future__ import annotations
 
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import fastapi_offline
 from fastapi import FastAPI, Request
-from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.exceptions import RequestValidationError
+from fastapi.openapi.docs import get_redoc_html, get_swagger_ui_html
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from boardeval import __version__
 from boardeval.core import BoardevalError
+from boardeval.web import catan, diplomacy, jobs_api, morris, pages
+from boardeval.web.common import HERE, MAX_UPLOAD_BYTES, BodySizeLimit, readable_validation_errors, templates
+from boardeval.web.jobs import JobManager
 
 __all__ = ["create_app"]
 
+log = logging.getLogger("boardeval.web")
+_DOCS_STATIC = Path(fastapi_offline.__file__).resolve().parent / "static"
 
-def create_app() -> FastAPI:
-    """Build the app: routers per game, and 422 answers for every library input error."""
-    app = FastAPI(title="boardeval", version=__version__)
+DESCRIPTION = """
+The JSON API behind the boardeval pages. Every number comes with its explanation (a breakdown of named
+terms, weights and contributions). Bad input answers 4xx with a readable `detail`; long jobs run in the
+background: `POST /api/jobs/...` returns an id, `GET /api/jobs/{id}` its state, progress and result.
+"""
+
+
+def create_app(
+    *, job_workers: int = 2, max_pending_jobs: int = 8, max_upload_bytes: int = MAX_UPLOAD_BYTES
+) -> FastAPI:
+    """Build the app: pages and API routers per game, background jobs, offline docs, error handlers."""
+    manager = JobManager(workers=job_workers, max_pending=max_pending_jobs)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        yield
+        manager.shutdown()
+
+    app = FastAPI(
+        title="boardeval",
+        version=__version__,
+        description=DESCRIPTION,
+        docs_url=None,
+        redoc_url=None,
+        lifespan=lifespan,
+    )
+    app.state.jobs = manager
+    app.state.max_upload_bytes = max_upload_bytes
+    app.add_middleware(BodySizeLimit, limit=max_upload_bytes)
+    app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
+    app.mount("/static-docs", StaticFiles(directory=str(_DOCS_STATIC)), name="static-docs")
 
     @app.exception_handler(BoardevalError)
     async def _bad_input(request: Request, exc: BoardevalError) -> JSONResponse:
         return JSONResponse(status_code=422, content={"detail": str(exc)})
 
-    @app.get("/", response_class=HTMLResponse)
-    def index() -> str:
-        return "<!doctype html><title>boardeval</title><h1>boardeval</h1>"
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        return JSONResponse(status_code=422, content=readable_validation_errors(exc))
 
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        if exc.status_code == 404 and not request.url.path.startswith("/api/") and _is_page(request):
+            return templates.TemplateResponse(
+                request,
+                "error.html",
+                {"status": 404, "message": f"No page at {request.url.path}."},
+                status_code=404,
+            )
+        return JSONResponse(
+            status_code=exc.status_code, content={"detail": exc.detail}, headers=getattr(exc, "headers", None)
+        )
+
+    @app.exception_handler(Exception)
+    async def _bug(request: Request, exc: Exception) -> JSONResponse:
+        log.exception("unhandled error on %s %s", request.method, request.url.path)
+        return JSONResponse(status_code=500, content={"detail": f"internal error: {type(exc).__name__}"})
+
+    @app.get("/docs", include_in_schema=False)
+    def swagger() -> HTMLResponse:
+        return get_swagger_ui_html(
+            openapi_url="/openapi.json",
+            title="boardeval API",
+            swagger_js_url="/static-docs/swagger-ui-bundle.js",
+            swagger_css_url="/static-docs/swagger-ui.css",
+            swagger_favicon_url="/static/favicon.svg",
+        )
+
+    @app.get("/redoc", include_in_schema=False)
+    def redoc() -> HTMLResponse:
+        return get_redoc_html(
+            openapi_url="/openapi.json",
+            title="boardeval API",
+            redoc_js_url="/static-docs/redoc.standalone.js",
+            redoc_favicon_url="/static/favicon.svg",
+            with_google_fonts=False,
+        )
+
+    app.include_router(pages.router)
+    app.include_router(catan.router)
+    app.include_router(morris.router)
+    app.include_router(diplomacy.router)
+    app.include_router(jobs_api.router)
     return app
+
+
+def _is_page(request: Request) -> bool:
+    return "text/html" in request.headers.get("accept", "")

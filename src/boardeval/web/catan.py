@@ -1,0 +1,191 @@
+"""Catan page and API: boards as SVG with the spot heatmap, spot and energy breakdowns, edits, generators.
+
+The server keeps no board: a board travels as its share code (``/catan?board=CODE``), and every answer is
+recomputed from it. Generation runs as a background job (``POST /api/jobs/catan/generate``) because the
+CP-SAT optimum and long annealing runs can take seconds; fast methods finish in milliseconds all the same.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Literal
+from urllib.parse import quote
+
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import HTMLResponse, Response
+from pydantic import BaseModel, Field
+
+from boardeval import __version__
+from boardeval.catan import (
+    Board,
+    board_energy,
+    board_svg,
+    evaluate_spots,
+)
+from boardeval.core import BoardevalError
+from boardeval.web.common import templates
+
+__all__ = ["board_view", "router"]
+
+router = APIRouter(tags=["catan"])
+
+MAX_SEED = 2**32 - 1
+METHODS = ("random", "anneal", "tournament", "cp")
+CodeQuery = Query(..., min_length=1, max_length=200, description="board share code")
+
+
+class SpotView(BaseModel):
+    spot: int
+    score: float
+    rank: int = Field(description="1 = best spot on the board")
+    breakdown: dict[str, Any] = Field(description="the five metrics, weights and contributions")
+
+
+class BoardView(BaseModel):
+    """A board with everything the page shows: SVG with heatmap, energy and every spot's breakdown."""
+
+    code: str
+    share_url: str
+    svg: str
+    energy: dict[str, Any] = Field(description="energy breakdown (lower is fairer)")
+    spots: list[SpotView]
+    board: dict[str, Any] = Field(description="the board as named JSON (hexes, ports)")
+
+
+class SwapIn(BaseModel):
+    """Swap two hexes (resource and number move together), two numbers, or two ports."""
+
+    board: str = Field(..., min_length=1, max_length=200)
+    kind: Literal["hexes", "numbers", "ports"] = "hexes"
+    a: int = Field(..., ge=0, le=18)
+    b: int = Field(..., ge=0, le=18)
+
+
+class ParseIn(BaseModel):
+    """A pasted board: a share code or the board JSON."""
+
+    text: str = Field(..., min_length=1, max_length=100_000)
+
+
+def board_view(board: Board) -> BoardView:
+    """Evaluate a board: spots (one vectorised call), energy, and the SVG with the heatmap."""
+    table = evaluate_spots(board)
+    scores = [float(s) for s in table.scores]
+    order = sorted(range(len(scores)), key=lambda s: -scores[s])
+    rank = {s: r + 1 for r, s in enumerate(order)}
+    code = board.code()
+    return BoardView(
+        code=code,
+        share_url="/catan?board=" + quote(code, safe=""),
+        svg=board_svg(board, heatmap=table),
+        energy=board_energy(board).to_dict(),
+        spots=[
+            SpotView(spot=s, score=scores[s], rank=rank[s], breakdown=table.breakdown(s).to_dict())
+            for s in range(len(scores))
+        ],
+        board=board.to_json(),
+    )
+
+
+def _rule_names() -> list[str]:
+    """Rule names for the form's hints (empty while the generator router is not installed)."""
+    try:
+        from boardeval.web.catan_gen import rule_names
+    except ImportError:
+        return []
+    return rule_names()
+
+
+def _parse_text(text: str) -> Board:
+    stripped = text.strip()
+    if stripped.startswith("{"):
+        return Board.from_json(stripped)
+    return Board.parse(stripped)
+
+
+@router.get("/catan", response_class=HTMLResponse, include_in_schema=False)
+def catan_page(request: Request, board: str | None = Query(None, max_length=200)) -> Response:
+    error = None
+    initial: BoardView | None = None
+    if board:
+        try:
+            initial = board_view(Board.parse(board))
+        except BoardevalError as exc:
+            error = str(exc)
+    status = 422 if error else 200
+    return templates.TemplateResponse(
+        request,
+        "catan.html",
+        {
+            "page": "catan",
+            "version": __version__,
+            "initial": initial.model_dump() if initial else None,
+            "error": error,
+            "methods": METHODS,
+            "rules": _rule_names(),
+        },
+        status_code=status,
+    )
+
+
+@router.get("/api/catan/board", response_model=BoardView, summary="Evaluate a board from its share code")
+def api_board(board: str = CodeQuery) -> BoardView:
+    return board_view(Board.parse(board))
+
+
+@router.get("/api/catan/random", response_model=BoardView, summary="A uniformly random board")
+def api_random(seed: int = Query(0, ge=0, le=MAX_SEED)) -> BoardView:
+    """Same seed, same board."""
+    return board_view(Board.random(seed))
+
+
+@router.post(
+    "/api/catan/parse", response_model=BoardView, summary="Evaluate a pasted share code or board JSON"
+)
+def api_parse(body: ParseIn) -> BoardView:
+    return board_view(_parse_text(body.text))
+
+
+@router.post("/api/catan/swap", response_model=BoardView, summary="Swap two hexes, numbers or ports")
+def api_swap(body: SwapIn) -> BoardView:
+    """Hexes: resource and number move together. Numbers: only the tokens move (never onto the desert).
+    Ports: two of the 9 port slots (0..8) exchange their kinds."""
+    board = Board.parse(body.board)
+    if body.a == body.b:
+        raise BoardevalError(f"pick two different {body.kind} to swap (both are {body.a})")
+    if body.kind == "hexes":
+        new = board.with_swapped_hexes(body.a, body.b)
+    elif body.kind == "numbers":
+        new = board.with_swapped_numbers(body.a, body.b)
+    else:
+        if max(body.a, body.b) > 8:
+            raise BoardevalError(f"port slots are 0..8, got {body.a} and {body.b}")
+        new = board.with_swapped_ports(body.a, body.b)
+    return board_view(new)
+
+
+@router.get("/api/catan/board.svg", summary="Download the board as SVG")
+def api_svg(board: str = CodeQuery, heatmap: bool = True) -> Response:
+    b = Board.parse(board)
+    svg = board_svg(b, heatmap=evaluate_spots(b) if heatmap else None)
+    return Response(
+        svg,
+        media_type="image/svg+xml",
+        headers={"Content-Disposition": 'attachment; filename="catan-board.svg"'},
+    )
+
+
+@router.get("/api/catan/board.json", summary="Download the board, its spots and energy as JSON")
+def api_json(board: str = CodeQuery) -> Response:
+    b = Board.parse(board)
+    data = {
+        "code": b.code(),
+        "board": b.to_json(),
+        "energy": board_energy(b).to_dict(),
+        "spots": evaluate_spots(b).to_json()["spots"],
+    }
+    return Response(
+        json.dumps(data, indent=2),
+        media_type="application/json",
+        headers={"Content-Disposition": 'attachment; filename="catan-board.json"'},
+    )

@@ -1,0 +1,248 @@
+"""Diplomacy page and API: per-phase measures of a game record as charts and heatmaps, CSV download.
+
+The three human games shipped inside the installed ``diplomacy`` package (its ``tests/network``) are read
+in place, never copied. An uploaded saved game (JSON, or JSONL with one game a line) is measured and
+answered at once; the server keeps nothing of it. Uploads over the app's body limit answer 413.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import tempfile
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+from fastapi import APIRouter, File, Form, HTTPException, Path, Request, UploadFile
+from fastapi.responses import HTMLResponse, Response
+from pydantic import BaseModel, Field
+from starlette.concurrency import run_in_threadpool
+
+from boardeval import __version__
+from boardeval.core import DiplomacyError
+from boardeval.diplomacy import (
+    MEASURE_KINDS,
+    MEASURES,
+    GameMeasures,
+    compute_measures,
+    load_records,
+    measures_table,
+    power_colour,
+    shipped_game_paths,
+)
+from boardeval.web.common import PayloadTooLarge, templates
+
+__all__ = ["router"]
+
+router = APIRouter(tags=["diplomacy"])
+
+MEASURE_LABELS: dict[str, str] = {
+    "progress": "Game progress (sum of squared SCs / R², %)",
+    "progress_as_written": "Game progress, the seed's formula (%)",
+    "progress_from_zero": "Game progress from zero (%)",
+    "personal_progress": "Personal progress (SCs / R)",
+    "tempi": "Tempi (how advanced the units are)",
+    "tempi_change": "Tempi change since the previous phase",
+    "incohesion_1": "1-incohesion",
+    "incohesion_2": "2-incohesion",
+    "incohesion_3": "3-incohesion",
+    "cohesion_1": "1-cohesion",
+    "cohesion_2": "2-cohesion",
+    "cohesion_3": "3-cohesion",
+    "battle_tiedness": "Battle-tiedness (share of units touching an enemy)",
+    "neighbour_effect": "Neighbour effect (+ = weak neighbours)",
+    "fear_static": "Static fear (row fears column)",
+    "fear_dynamic": "Fear (row fears column)",
+    "stab_potential": "Stab potential (row can be stabbed by column)",
+    "fear_mutual": "Mutual fear",
+    "fear_mutual_change": "Change in mutual fear",
+}
+
+
+class GameInfo(BaseModel):
+    id: str
+    name: str
+    phases: int
+
+
+class GameView(BaseModel):
+    """Every measure of one game in compact arrays (``null`` where a measure is undefined)."""
+
+    game: str = Field(description="game id or file name")
+    map: str
+    phases: list[str]
+    powers: list[str]
+    colours: dict[str, str]
+    sc_counts: list[list[int]] = Field(description="[phase][power] supply centres")
+    series: dict[str, dict[str, list[float | None]]] = Field(
+        description="values per phase: per-power measures keyed by power, per-position ones by ''"
+    )
+    tables: dict[str, list[list[list[float | None]]]] = Field(
+        description="[phase][row power][column power] for fear_dynamic, stab_potential, fear_mutual_change"
+    )
+    static_fear: list[list[float | None]]
+    labels: dict[str, str]
+
+
+def _clean(x: Any) -> float | None:
+    v = float(x)
+    return None if math.isnan(v) or math.isinf(v) else round(v, 6)
+
+
+def _game_view(name: str, gm: GameMeasures) -> GameView:
+    powers = list(gm.powers)
+    colours = {p: power_colour(p, i) for i, p in enumerate(powers)}
+    series: dict[str, dict[str, list[float | None]]] = {}
+    tables: dict[str, list[list[list[float | None]]]] = {}
+    for measure in MEASURES:
+        kind = MEASURE_KINDS[measure]
+        if measure in ("fear_static", "fear_mutual"):
+            continue
+        arr = np.asarray(gm.series(measure), dtype=np.float64)
+        if kind == "position":
+            scale = 100.0 if measure.startswith("progress") else 1.0
+            series[measure] = {"": [_clean(v * scale) for v in arr]}
+        elif kind == "power":
+            series[measure] = {p: [_clean(v) for v in arr[:, i]] for i, p in enumerate(powers)}
+        else:
+            tables[measure] = [[[_clean(v) for v in row] for row in phase] for phase in arr]
+    return GameView(
+        game=name,
+        map=gm.map_name,
+        phases=list(gm.phases),
+        powers=powers,
+        colours=colours,
+        sc_counts=[[int(v) for v in row] for row in np.asarray(gm.sc_counts)],
+        series=series,
+        tables=tables,
+        static_fear=[[_clean(v) for v in row] for row in np.asarray(gm.fear_static)],
+        labels={m: MEASURE_LABELS.get(m, m.replace("_", " ")) for m in MEASURES},
+    )
+
+
+def _shipped() -> dict[str, Any]:
+    return {p.stem: p for p in shipped_game_paths()}
+
+
+@lru_cache(maxsize=8)
+def _shipped_measures(game_id: str) -> tuple[str, GameMeasures]:
+    paths = _shipped()
+    if game_id not in paths:
+        raise HTTPException(
+            status_code=404,
+            detail=f"no shipped game {game_id!r}: choose one of {', '.join(sorted(paths)) or '(none)'}",
+        )
+    record = load_records(paths[game_id])[0]
+    return f"{game_id}.json ({record.game_id})", compute_measures(record)
+
+
+@lru_cache(maxsize=8)
+def _shipped_view(game_id: str) -> GameView:
+    name, gm = _shipped_measures(game_id)
+    return _game_view(name, gm)
+
+
+GameId = Path(..., pattern=r"^[A-Za-z0-9_-]{1,32}$", description="shipped game id: 1, 2 or 3")
+
+
+@router.get("/diplomacy", response_class=HTMLResponse, include_in_schema=False)
+def diplomacy_page(request: Request) -> HTMLResponse:
+    return templates.TemplateResponse(
+        request,
+        "diplomacy.html",
+        {
+            "page": "diplomacy",
+            "version": __version__,
+            "games": api_games(),
+            "max_upload_mb": request.app.state.max_upload_bytes // (1024 * 1024),
+        },
+    )
+
+
+@router.get("/api/diplomacy/games", response_model=list[GameInfo], summary="The shipped human games")
+def api_games() -> list[GameInfo]:
+    """The three human games inside the installed ``diplomacy`` package (read in place)."""
+    out = []
+    for gid in sorted(_shipped()):
+        name, gm = _shipped_measures(gid)
+        out.append(GameInfo(id=gid, name=name, phases=len(gm.phases)))
+    return out
+
+
+@router.get(
+    "/api/diplomacy/games/{game_id}", response_model=GameView, summary="All measures of a shipped game"
+)
+def api_game(game_id: str = GameId) -> GameView:
+    return _shipped_view(game_id)
+
+
+@router.get("/api/diplomacy/games/{game_id}/measures.csv", summary="The tidy measures table as CSV")
+def api_game_csv(game_id: str = GameId) -> Response:
+    """Columns ``phase, power, measure, other, value`` (the same table as the CLI's ``--csv``)."""
+    _, gm = _shipped_measures(game_id)
+    return _csv_response(gm, f"diplomacy-game-{game_id}-measures.csv")
+
+
+def _csv_response(gm: GameMeasures, filename: str) -> Response:
+    csv = measures_table(gm).to_csv(index=False)
+    return Response(
+        csv, media_type="text/csv", headers={"Content-Disposition": f'attachment; filename="{filename}"'}
+    )
+
+
+async def _uploaded(request: Request, file: UploadFile, game_index: int) -> tuple[str, GameMeasures]:
+    limit: int = request.app.state.max_upload_bytes
+    data = await file.read(limit + 1)
+    if len(data) > limit:
+        raise PayloadTooLarge(limit, f"the file {file.filename!r}")
+    if not data.strip():
+        raise HTTPException(status_code=422, detail=f"the file {file.filename!r} is empty")
+    name = os.path.basename(file.filename or "upload.json")[:80]
+    suffix = ".jsonl" if name.lower().endswith(".jsonl") else ".json"
+    records = await run_in_threadpool(_load_bytes, data, suffix, name)
+    if not records:
+        raise HTTPException(status_code=422, detail=f"the file {name!r} holds no game")
+    if not 0 <= game_index < len(records):
+        raise HTTPException(
+            status_code=422,
+            detail=f"game_index {game_index} is out of range: {name!r} holds {len(records)} game(s)",
+        )
+    record = records[game_index]
+    return f"{name} ({record.game_id})", await run_in_threadpool(compute_measures, record)
+
+
+def _load_bytes(data: bytes, suffix: str, name: str) -> list[Any]:
+    """Parse an upload with the library's loader (JSON or JSONL by suffix) via a private temp file.
+
+    Error messages name the uploaded file, not the temporary path.
+    """
+    with tempfile.TemporaryDirectory(prefix="boardeval-upload-") as tmp:
+        path = os.path.join(tmp, "game" + suffix)
+        with open(path, "wb") as fh:
+            fh.write(data)
+        try:
+            return list(load_records(path))
+        except DiplomacyError as exc:
+            raise DiplomacyError(str(exc).replace(path, name)) from None
+
+
+@router.post("/api/diplomacy/upload", response_model=GameView, summary="Measure an uploaded saved game")
+async def api_upload(
+    request: Request,
+    file: UploadFile = File(..., description="the engine's saved-game JSON, or JSONL with one game a line"),
+    game_index: int = Form(0, ge=0, le=10_000, description="which game of a JSONL file (0 = first)"),
+) -> GameView:
+    name, gm = await _uploaded(request, file, game_index)
+    return _game_view(name, gm)
+
+
+@router.post("/api/diplomacy/upload.csv", summary="The tidy measures table of an uploaded game as CSV")
+async def api_upload_csv(
+    request: Request,
+    file: UploadFile = File(...),
+    game_index: int = Form(0, ge=0, le=10_000),
+) -> Response:
+    name, gm = await _uploaded(request, file, game_index)
+    stem = os.path.splitext(name.split(" ")[0])[0] or "game"
+    return _csv_response(gm, f"{stem}-measures.csv")

@@ -1,0 +1,36 @@
+"""The start page (a random Catan board with its heatmap and energy, links to the three games) and health."""
+
+from __future__ import annotations
+
+import secrets
+
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import HTMLResponse
+
+from boardeval import __version__
+from boardeval.catan import Board
+from boardeval.web.catan import MAX_SEED, board_view
+from boardeval.web.common import templates
+
+__all__ = ["router"]
+
+router = APIRouter()
+
+
+@router.get("/", response_class=HTMLResponse, include_in_schema=False)
+def index(request: Request, seed: int | None = Query(None, ge=0, le=MAX_SEED)) -> HTMLResponse:
+    """A fresh random board on every visit (its seed is shown, and ``/?seed=N`` shows that one again)."""
+    if seed is None:
+        seed = secrets.randbelow(1_000_000)
+    view = board_view(Board.random(seed))
+    top = sorted(view.spots, key=lambda s: s.rank)[:5]
+    return templates.TemplateResponse(
+        request,
+        "index.html",
+        {"page": "home", "version": __version__, "view": view, "seed": seed, "top": top},
+    )
+
+
+@router.get("/api/health", tags=["meta"], summary="Liveness check")
+def health() -> dict[str, str]:
+    return {"status": "ok", "version": __version__}

@@ -1,0 +1,131 @@
+"""Diplomacy API: the shipped human games (read in place), uploads, CSV, and bad uploads answered 4xx."""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from boardeval.diplomacy import compute_measures, load_records, measures_table, shipped_game_paths
+
+
+def _shipped(i: int) -> Path:
+    return next(p for p in shipped_game_paths() if p.stem == str(i))
+
+
+def test_lists_the_three_shipped_games(client: TestClient) -> None:
+    games = client.get("/api/diplomacy/games").json()
+    assert [g["id"] for g in games] == ["1", "2", "3"]
+    for g in games:
+        assert g["phases"] == len(load_records(_shipped(int(g["id"])))[0].phases)
+
+
+def test_game_view_start_values_match_the_spec(client: TestClient) -> None:
+    """Spec: at the standard start progress is 70/324 = 21.6 %, battle-tiedness Austria = Italy = 1/3."""
+    v = client.get("/api/diplomacy/games/1").json()
+    assert v["phases"][0] == "S1901M" and v["map"] == "standard"
+    assert v["powers"] == ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]
+    assert math.isclose(v["series"]["progress"][""][0], 100 * 70 / 324, rel_tol=1e-6)
+    assert math.isclose(v["series"]["progress_from_zero"][""][0], 0.0, abs_tol=1e-9)
+    bt = {p: v["series"]["battle_tiedness"][p][0] for p in v["powers"]}
+    assert math.isclose(bt["AUSTRIA"], 1 / 3, rel_tol=1e-5) and math.isclose(bt["ITALY"], 1 / 3, rel_tol=1e-5)
+    assert all(bt[p] == 0 for p in ("ENGLAND", "FRANCE", "GERMANY", "RUSSIA", "TURKEY"))
+    assert v["sc_counts"][0] == [3, 3, 3, 3, 3, 4, 3]
+    n = len(v["phases"])
+    for name in ("fear_dynamic", "stab_potential"):
+        table = v["tables"][name]
+        assert len(table) == n and all(len(row) == 7 for row in table[0])
+        assert all(table[0][i][i] is None for i in range(7))
+    assert len(v["static_fear"]) == 7 and v["colours"]["ENGLAND"]
+
+
+def test_game_view_agrees_with_the_library(client: TestClient) -> None:
+    v = client.get("/api/diplomacy/games/2").json()
+    gm = compute_measures(load_records(_shipped(2))[0])
+    t = len(gm.phases) // 2
+    for k, p in enumerate(gm.powers):
+        assert math.isclose(v["series"]["tempi"][p][t], float(gm.tempi[t, k]), abs_tol=1e-9)
+        for j in range(7):
+            want = float(gm.stab_potential[t, k, j])
+            got = v["tables"]["stab_potential"][t][k][j]
+            assert (got is None and math.isnan(want)) or math.isclose(got, want, abs_tol=1e-9)
+
+
+def test_csv_is_the_tidy_table(client: TestClient) -> None:
+    r = client.get("/api/diplomacy/games/3/measures.csv")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("text/csv")
+    lines = r.text.strip().splitlines()
+    assert lines[0] == "phase,power,measure,other,value"
+    assert len(lines) - 1 == len(measures_table(load_records(_shipped(3))[0]))
+
+
+def test_unknown_shipped_game_is_404(client: TestClient) -> None:
+    r = client.get("/api/diplomacy/games/7")
+    assert r.status_code == 404 and "1, 2, 3" in r.json()["detail"]
+    assert client.get("/api/diplomacy/games/..%2F..%2Fetc").status_code in (404, 422)
+
+
+def test_upload_measures_the_same_game(client: TestClient) -> None:
+    data = _shipped(3).read_bytes()
+    r = client.post("/api/diplomacy/upload", files={"file": ("mygame.json", data, "application/json")})
+    assert r.status_code == 200, r.text
+    up = r.json()
+    ref = client.get("/api/diplomacy/games/3").json()
+    assert (
+        up["phases"] == ref["phases"]
+        and up["series"] == ref["series"]
+        and up["game"].startswith("mygame.json")
+    )
+    r = client.post("/api/diplomacy/upload.csv", files={"file": ("mygame.json", data, "application/json")})
+    assert r.status_code == 200 and r.text == client.get("/api/diplomacy/games/3/measures.csv").text
+
+
+def test_upload_jsonl_with_game_index(client: TestClient) -> None:
+    docs = [json.loads(_shipped(i).read_text()) for i in (2, 3)]
+    body = "\n".join(json.dumps(d) for d in docs).encode()
+    r = client.post("/api/diplomacy/upload", files={"file": ("two.jsonl", body)}, data={"game_index": "1"})
+    assert r.status_code == 200, r.text
+    assert r.json()["phases"] == client.get("/api/diplomacy/games/3").json()["phases"]
+    r = client.post("/api/diplomacy/upload", files={"file": ("two.jsonl", body)}, data={"game_index": "2"})
+    assert r.status_code == 422 and "holds 2 game" in r.json()["detail"]
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "fragment"),
+    [
+        ("broken.json", b'{"id": "x", "phases": [', "broken.json"),
+        ("empty.json", b"   ", "empty"),
+        ("list.json", b"[1, 2]", "list.json"),
+        ("binary.json", bytes(range(256)), "binary.json"),
+    ],
+)
+def test_bad_uploads_are_422_naming_the_file(
+    client: TestClient, name: str, content: bytes, fragment: str
+) -> None:
+    r = client.post("/api/diplomacy/upload", files={"file": (name, content)})
+    assert r.status_code == 422, r.text
+    detail = r.json()["detail"]
+    assert fragment in detail and "/tmp" not in detail
+
+
+def test_unknown_power_in_upload_is_422(client: TestClient) -> None:
+    doc = json.loads(_shipped(3).read_text())
+    text = json.dumps(doc).replace('"AUSTRIA"', '"ATLANTIS"', 1)
+    r = client.post("/api/diplomacy/upload", files={"file": ("bad.json", text.encode())})
+    assert r.status_code == 422 and "ATLANTIS" in r.json()["detail"]
+
+
+def test_oversized_upload_is_413(client: TestClient) -> None:
+    big = io.BytesIO(b" " * (5 * 1024 * 1024 + 1))
+    r = client.post("/api/diplomacy/upload", files={"file": ("big.json", big)})
+    assert r.status_code == 413 and "5 MB" in r.json()["detail"]
+    assert client.get("/api/health").status_code == 200
+
+
+def test_upload_without_file_is_422(client: TestClient) -> None:
+    r = client.post("/api/diplomacy/upload", data={"game_index": "0"})
+    assert r.status_code == 422 and r.json()["detail"].startswith("file: ")

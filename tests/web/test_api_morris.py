@@ -1,0 +1,100 @@
+"""Morris API: replaying games statelessly, legal turns, the AI's turn and its why-panel, bad requests."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from boardeval.morris import Position
+
+START = "........................ w 9 9"
+
+
+def _keys(obj: Any) -> set[str]:
+    if isinstance(obj, dict):
+        return set(obj) | {k for v in obj.values() for k in _keys(v)}
+    if isinstance(obj, list):
+        return {k for v in obj for k in _keys(v)}
+    return set()
+
+
+def test_start_state(client: TestClient) -> None:
+    s = client.post("/api/morris/state", json={}).json()
+    assert s["position"] == START and s["side"] == "white" and s["phase"] == "placing"
+    assert len(s["legal"]) == 24 and s["outcome"] == "ongoing"
+    assert s["names"][:3] == ["a7", "d7", "g7"] and s["points"] == ["."] * 24
+
+
+def test_state_matches_the_engine(client: TestClient) -> None:
+    moves = ["d2", "f4", "d1", "b4"]
+    s = client.post("/api/morris/state", json={"moves": moves}).json()
+    pos = Position.from_moves(" ".join(moves))
+    assert s["position"] == pos.text() and s["moves"] == moves
+    assert sorted(s["legal"]) == sorted(str(t) for t in pos.legal_turns())
+    assert s["hand"] == {"white": 7, "black": 7} and s["on_board"] == {"white": 2, "black": 2}
+
+
+def test_closing_a_mill_requires_a_removal(client: TestClient) -> None:
+    s = client.post("/api/morris/state", json={"moves": ["a7", "b6", "d7", "b4"]}).json()
+    closing = [t for t in s["legal"] if t.startswith("g7")]
+    assert sorted(closing) == ["g7xb4", "g7xb6"]
+    after = client.post("/api/morris/state", json={"moves": ["a7", "b6", "d7", "b4", "g7xb6"]}).json()
+    assert after["points"][3] == "." and after["on_board"] == {"white": 3, "black": 1}
+
+
+@pytest.mark.parametrize(
+    ("body", "fragment"),
+    [
+        ({"moves": ["d2", "d2"]}, "turn 2"),
+        ({"moves": ["zz9"]}, "turn 1"),
+        ({"moves": ["a7", "b6", "d7", "b4", "g7"]}, "turn 5"),
+        ({"position": "WWW w 9 9"}, "WWW"),
+        ({"variant": "chess"}, "variant: "),
+        ({"moves": ["d2"] * 1001}, "moves: "),
+        ({"moves": "d2"}, "moves: "),
+    ],
+)
+def test_bad_games_are_422(client: TestClient, body: dict[str, Any], fragment: str) -> None:
+    r = client.post("/api/morris/state", json=body)
+    assert r.status_code == 422, r.text
+    assert fragment in r.json()["detail"]
+
+
+def test_ai_plays_a_legal_turn_and_explains_it(client: TestClient) -> None:
+    moves = ["d2", "f4"]
+    before = client.post("/api/morris/state", json={"moves": moves}).json()
+    ans = client.post("/api/morris/ai", json={"moves": moves, "strength": "easy", "candidates": 3}).json()
+    assert ans["move"] in before["legal"]
+    assert ans["state"]["moves"] == [*moves, ans["move"]] and ans["state"]["side"] == "black"
+    why = ans["why"]
+    assert why["side"] == "white" and why["features"]["white"]["material"] == 9
+    assert 1 <= len(why["candidates"]) <= 3 and why["explanation"]
+    assert "scale" not in _keys(why) and "scales" not in _keys(why)
+
+
+def test_ai_takes_a_mill_when_it_can(client: TestClient) -> None:
+    """White a7, d7 and g7 empty: closing the mill wins a man; any search depth sees it."""
+    ans = client.post("/api/morris/ai", json={"moves": ["a7", "b6", "d7", "b4"], "strength": "medium"}).json()
+    assert ans["move"].startswith("g7x")
+
+
+def test_ai_on_a_finished_game_is_422(client: TestClient) -> None:
+    # Black is down to 2 men on board and none in hand: the game is over.
+    pos = "WWW.........BB.......... b 0 0"
+    r = client.post("/api/morris/ai", json={"position": pos, "moves": []})
+    assert r.status_code == 422 and "over" in r.json()["detail"]
+
+
+def test_ai_bad_strength_is_422(client: TestClient) -> None:
+    r = client.post("/api/morris/ai", json={"strength": "godlike"})
+    assert r.status_code == 422 and r.json()["detail"].startswith("strength: ")
+    r = client.post("/api/morris/ai", json={"candidates": 50})
+    assert r.status_code == 422 and r.json()["detail"].startswith("candidates: ")
+
+
+def test_resume_page_from_url(client: TestClient) -> None:
+    r = client.get("/morris", params={"moves": "d2 f4", "colour": "black"})
+    assert r.status_code == 200 and '"moves": "d2 f4"' in r.text
+    assert client.get("/morris", params={"colour": "green"}).status_code == 422

@@ -1,0 +1,95 @@
+"""App-wide behaviour: health, offline API docs, readable errors, jobs endpoints, body size limit."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from boardeval.web.app import create_app
+
+
+def test_health(client: TestClient) -> None:
+    r = client.get("/api/health")
+    assert r.status_code == 200 and r.json()["status"] == "ok"
+
+
+def test_docs_pages_use_only_local_assets(client: TestClient) -> None:
+    for url in ("/docs", "/redoc"):
+        html = client.get(url).text
+        assets = re.findall(r'(?:src|href)="([^"]+)"', html) + re.findall(r"url: ?'([^']+)'", html)
+        assert assets, url
+        for asset in assets:
+            assert asset.startswith("/"), f"{url} loads {asset} from outside the app"
+        for asset in re.findall(r'(?:src|href)="(/static-docs/[^"]+)"', html):
+            assert client.get(asset).status_code == 200, asset
+    spec = client.get("/openapi.json").json()
+    for path in (
+        "/api/catan/board",
+        "/api/morris/state",
+        "/api/morris/ai",
+        "/api/diplomacy/games",
+        "/api/jobs/{job_id}",
+        "/api/diplomacy/upload",
+    ):
+        assert path in spec["paths"], path
+
+
+def test_pages_have_no_external_assets(client: TestClient) -> None:
+    for url in ("/", "/catan", "/morris", "/diplomacy"):
+        r = client.get(url)
+        assert r.status_code == 200, url
+        for asset in re.findall(r'(?:src|href)="([^"#]+)"', r.text):
+            assert asset.startswith("/") and not asset.startswith("//"), f"{url} refers to {asset}"
+
+
+def test_static_assets_are_served(client: TestClient) -> None:
+    for name in ("app.css", "common.js", "catan.js", "morris.js", "diplomacy.js", "favicon.svg"):
+        assert client.get(f"/static/{name}").status_code == 200, name
+
+
+def test_unknown_page_and_api_path(client: TestClient) -> None:
+    r = client.get("/nowhere", headers={"accept": "text/html"})
+    assert r.status_code == 404 and "No page at /nowhere" in r.text
+    r = client.get("/api/nowhere")
+    assert r.status_code == 404 and r.json()["detail"]
+
+
+def test_malformed_json_body_is_a_readable_422(client: TestClient) -> None:
+    r = client.post("/api/morris/state", content=b"{not json", headers={"content-type": "application/json"})
+    assert r.status_code == 422
+    assert "JSON" in r.json()["detail"]
+
+
+def test_validation_error_names_the_field(client: TestClient) -> None:
+    r = client.get("/api/catan/random", params={"seed": "abc"})
+    assert r.status_code == 422
+    detail = r.json()["detail"]
+    assert detail.startswith("seed: ") and "integer" in detail and "'abc'" in detail
+
+
+def test_declared_oversized_body_is_413_and_server_stays_up(client: TestClient) -> None:
+    big = b"x" * (5 * 1024 * 1024 + 10)
+    r = client.post("/api/morris/state", content=big, headers={"content-type": "application/json"})
+    assert r.status_code == 413 and "5 MB" in r.json()["detail"]
+    assert client.get("/api/health").status_code == 200
+
+
+def test_chunked_oversized_body_is_413() -> None:
+    app = create_app(max_upload_bytes=1024 * 1024)
+
+    def chunks() -> Any:
+        for _ in range(40):
+            yield b"y" * 65536
+
+    with TestClient(app, raise_server_exceptions=False) as c:
+        r = c.post("/api/morris/state", content=chunks(), headers={"content-type": "application/json"})
+        assert r.status_code == 413
+        assert c.get("/api/health").status_code == 200
+
+
+def test_unknown_job_is_404(client: TestClient) -> None:
+    for method in ("GET", "DELETE"):
+        r = client.request(method, "/api/jobs/nope")
+        assert r.status_code == 404 and "no job with id 'nope'" in r.json()["detail"]

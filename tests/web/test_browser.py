@@ -1,0 +1,201 @@
+"""Real-browser tests: Debian's chromium through Playwright against uvicorn on 127.0.0.1.
+
+Each test loads a page, drives it like a person (click, hover, drag the slider) and checks what the page
+shows against the JSON API of the same server. No page may request anything outside the app.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+import pytest
+
+from tests.web.conftest import SCREENSHOTS
+
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
+SHOWS_CODE = "code => document.getElementById('code').textContent === code"
+
+
+def _clean(page: Any) -> None:
+    assert page.outside_requests == [], f"page requested outside the app: {page.outside_requests}"
+    assert page.console_errors == [], f"JavaScript errors: {page.console_errors}"
+
+
+def test_index_shows_a_board_with_heatmap_and_energy(page: Any, live_server: str) -> None:
+    page.goto(live_server + "/?seed=42")
+    assert page.locator("#home-board svg .spot").count() == 54
+    view = httpx.get(live_server + "/api/catan/random", params={"seed": 42}).json()
+    assert page.locator("#home-energy").inner_text() == f"{view['energy']['total']:.1f}"
+    page.screenshot(path=str(SCREENSHOTS / "index.png"), full_page=True)
+    for link in ("/catan", "/morris", "/diplomacy"):
+        assert page.locator(f'a.game-card[href="{link}"]').count() == 1
+    _clean(page)
+
+
+def test_catan_hover_swap_share(page: Any, live_server: str) -> None:
+    expected = httpx.get(live_server + "/api/catan/random", params={"seed": 7}).json()
+    page.goto(live_server + expected["share_url"])
+    page.wait_for_function(SHOWS_CODE, arg=expected["code"])
+    assert page.inner_text("#energy-total") == f"{expected['energy']['total']:.1f}"
+
+    # Hover a spot: its breakdown (five metrics) appears, with the API's numbers.
+    page.hover('#board [data-spot="20"]')
+    page.wait_for_function("() => document.getElementById('spot-id').textContent === '20'")
+    rows = page.locator("#spot table.breakdown tr[data-term]")
+    assert rows.count() == 5
+    spot = expected["spots"][20]
+    names = [t["name"] for t in spot["breakdown"]["terms"]]
+    assert rows.evaluate_all("rs => rs.map(r => r.dataset.term)") == names
+    total = page.locator("#spot table.breakdown tr.total td.num").inner_text()
+    assert total == f"{spot['breakdown']['total']:.2f}"
+    page.screenshot(path=str(SCREENSHOTS / "catan-hover.png"), full_page=True)
+
+    # Edit: swap two hexes by clicking them; the numbers update.
+    page.check('input[name="edit"][value="hexes"]')
+    page.click('#board [data-hex="0"]', position={"x": 20, "y": 30})
+    assert "hex 0 picked" in page.inner_text("#edit-hint")
+    page.click('#board [data-hex="1"]', position={"x": 20, "y": 30})
+    swapped = httpx.post(
+        live_server + "/api/catan/swap", json={"board": expected["code"], "kind": "hexes", "a": 0, "b": 1}
+    ).json()
+    page.wait_for_function(
+        "code => document.getElementById('code').textContent === code", arg=swapped["code"]
+    )
+    assert page.inner_text("#energy-total") == f"{swapped['energy']['total']:.1f}"
+
+    # Share: the URL now names the edited board and reloads it.
+    page.goto(page.url)
+    page.wait_for_selector("#board svg .spot")
+    assert page.inner_text("#code") == swapped["code"]
+    _clean(page)
+
+
+def test_catan_bad_paste_shows_the_reason(page: Any, live_server: str) -> None:
+    page.goto(live_server + "/catan")
+    page.wait_for_selector("#board svg .spot")
+    page.fill("#paste", "W4-B3~333")
+    page.click("#paste-form button")
+    toast = page.locator("#toast")
+    toast.wait_for(state="visible")
+    assert "19" in toast.inner_text()
+    _clean(page)
+
+
+def test_morris_mill_removal_and_why_panel(page: Any, live_server: str) -> None:
+    # White has a7 and d7; black has b6 and b4; white to move: g7 closes the top row.
+    page.goto(live_server + "/morris?moves=" + quote("a7 b6 d7 b4"))
+    page.wait_for_function("() => document.getElementById('status').textContent.startsWith('Your turn')")
+    assert page.locator('[data-point="g7"].target').count() == 1
+    page.click('[data-point="g7"]')
+    page.wait_for_function("() => document.getElementById('status').textContent.startsWith('Mill!')")
+    removable = page.locator(".pt.removable").evaluate_all("gs => gs.map(g => g.dataset.point)")
+    assert sorted(removable) == ["b4", "b6"]
+    page.screenshot(path=str(SCREENSHOTS / "morris-removal.png"), full_page=True)
+    page.click('[data-point="b6"]')
+    # The AI answers; the why-panel explains its move.
+    page.wait_for_function("() => document.getElementById('ai-move').textContent !== '–'")
+    page.wait_for_function("() => document.getElementById('status').textContent.startsWith('Your turn')")
+    moves = page.inner_text("#moves")
+    assert "g7xb6" in moves
+    ai_move = page.inner_text("#ai-move")
+    assert ai_move in moves
+    assert page.locator("#why .why-words li").count() >= 1
+    assert page.locator("#why table.why-candidates tbody tr").count() >= 1
+    assert page.locator("#why table.why-features tr[data-feature='material']").count() == 1
+    assert "scale" not in page.inner_text("#why").lower()
+    assert page.locator('[data-point="b6"] .man').count() in (0, 1)  # black may re-occupy b6
+    assert page.inner_text("#white-board") == "3"
+    page.screenshot(path=str(SCREENSHOTS / "morris-why.png"), full_page=True)
+
+    # Undo takes back the AI's turn and ours.
+    page.click("#undo")
+    page.wait_for_function("() => !document.getElementById('moves').textContent.includes('g7xb6')")
+    assert page.locator('[data-point="g7"] .man').count() == 0
+    _clean(page)
+
+
+def test_morris_drag_to_move(page: Any, live_server: str) -> None:
+    """Moving phase: drag a man to an adjacent empty point; the turn is the drag's source and target."""
+    # 18 placements that close no mill (found by a seeded search with the engine); white to move can
+    # slide a7-a4, d7-g7 or a1-a4, and a1's only move is to a4.
+    placements = [
+        "a1",
+        "d1",
+        "d5",
+        "b4",
+        "b6",
+        "f4",
+        "d3",
+        "d6",
+        "d7",
+        "c3",
+        "a7",
+        "c5",
+        "e5",
+        "e3",
+        "b2",
+        "d2",
+        "f2",
+        "e4",
+    ]
+    state = httpx.post(live_server + "/api/morris/state", json={"moves": placements}).json()
+    assert state["phase"] == "moving" and state["side"] == "white"
+    page.goto(live_server + "/morris?moves=" + quote(" ".join(placements)))
+    page.wait_for_function("() => document.getElementById('status').textContent.startsWith('Your turn')")
+    legal_from_a1 = [t for t in state["legal"] if t.startswith("a1-")]
+    assert legal_from_a1 == ["a1-a4"]
+    src = page.locator('[data-point="a1"] circle').first.bounding_box()
+    dst = page.locator('[data-point="a4"] circle').first.bounding_box()
+    page.mouse.move(src["x"] + src["width"] / 2, src["y"] + src["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(dst["x"] + dst["width"] / 2, dst["y"] + dst["height"] / 2, steps=8)
+    page.mouse.up()
+    page.wait_for_function("() => document.getElementById('moves').textContent.includes('a1-a4')")
+    _clean(page)
+
+
+def test_diplomacy_charts_and_phase_slider(page: Any, live_server: str) -> None:
+    page.goto(live_server + "/diplomacy")
+    page.wait_for_selector("#charts svg[data-measure]")
+    view = httpx.get(live_server + "/api/diplomacy/games/1").json()
+    charts = page.locator("#charts svg[data-measure]")
+    assert charts.count() == len(view["series"])
+    # one line per power in a per-power chart
+    assert page.locator('#charts svg[data-measure="tempi"] path').count() == len(view["powers"])
+    assert page.inner_text("#phase-name") == view["phases"][0]
+    first = page.inner_text("#heat-fear")
+    page.locator("#phase").fill("30")
+    page.wait_for_function(
+        "p => document.getElementById('phase-name').textContent === p", arg=view["phases"][30]
+    )
+    fear = view["tables"]["fear_dynamic"][30]
+    cell = page.locator('#heat-fear td[data-row="AUSTRIA"][data-col="RUSSIA"]').inner_text()
+    assert float(cell) == pytest.approx(fear[0][5], abs=0.051)
+    assert page.inner_text("#heat-fear") != first
+    page.screenshot(path=str(SCREENSHOTS / "diplomacy.png"), full_page=True)
+    page.select_option("#game", "2")
+    page.wait_for_function("() => document.getElementById('game-info').textContent.startsWith('2.json')")
+    _clean(page)
+
+
+def test_api_docs_work_offline(page: Any, live_server: str) -> None:
+    page.goto(live_server + "/docs")
+    page.wait_for_selector(".swagger-ui .info .title")
+    assert "boardeval" in page.inner_text(".swagger-ui .info .title")
+    assert page.locator(".opblock").count() >= 10
+    _clean(page)
+
+
+def _wait_job(base: str, job_id: str) -> dict[str, Any]:
+    import time
+
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        job: dict[str, Any] = httpx.get(f"{base}/api/jobs/{job_id}").json()
+        if job["state"] in ("done", "failed", "cancelled"):
+            assert job["state"] == "done", job
+            return job
+        time.sleep(0.05)
+    raise AssertionError("job did not finish")
