@@ -1,0 +1,298 @@
+"""Bounded load run against the web app on 127.0.0.1: requests/s, p95 latency, count of 5xx (must be 0).
+
+Starts ``uvicorn boardeval.web.app:create_app`` in a subprocess on a free loopback port, then a few client
+threads (httpx) send a fixed, seeded mix of good and bad requests over the main endpoints (Catan board
+views and edits, Morris replay and AI turns, Diplomacy game views, uploads, jobs, pages). The run stops by
+itself after ``--requests`` requests or ``--seconds`` seconds, whichever comes first, and stops the server.
+
+    .venv/bin/python benchmarks/web_load.py [--requests 1200] [--threads 4] [--seconds 120]
+
+Only loopback addresses are ever contacted. Exit status 1 if any response was a 5xx (or a transport error).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+HOST = "127.0.0.1"
+SEED_CODE = "O10-S2-W9-G12-B6-S4-B10-G9-W11-D-W3-O8-W8-O3-G4-S5-B5-G6-S11~3S3W3B3GO"
+
+Request = tuple[str, str, dict[str, Any], int]  # name, method, httpx kwargs, expected status class (2 or 4)
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind((HOST, 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def request_mix(rng: random.Random, has_generate: bool) -> list[tuple[float, Any]]:
+    """(weight, factory) pairs; each factory draws one request. About a third are bad on purpose."""
+    moves = ["d2", "f4", "d1", "b4", "a1", "g1"]
+    mix: list[tuple[float, Any]] = [
+        (
+            8,
+            lambda: (
+                "catan.random",
+                "GET",
+                {"url": "/api/catan/random", "params": {"seed": rng.randrange(10**6)}},
+                2,
+            ),
+        ),
+        (6, lambda: ("catan.board", "GET", {"url": "/api/catan/board", "params": {"board": SEED_CODE}}, 2)),
+        (
+            5,
+            lambda: (
+                "catan.bad_code",
+                "GET",
+                {"url": "/api/catan/board", "params": {"board": SEED_CODE.replace("O10", "O7")}},
+                4,
+            ),
+        ),
+        (
+            4,
+            lambda: (
+                "catan.swap",
+                "POST",
+                {
+                    "url": "/api/catan/swap",
+                    "json": {
+                        "board": SEED_CODE,
+                        "kind": rng.choice(["hexes", "numbers"]),
+                        "a": rng.choice([0, 1, 2]),
+                        "b": rng.choice([3, 4, 5]),
+                    },
+                },
+                2,
+            ),
+        ),
+        (
+            3,
+            lambda: (
+                "catan.bad_swap",
+                "POST",
+                {"url": "/api/catan/swap", "json": {"board": SEED_CODE, "kind": "hexes", "a": 0, "b": 99}},
+                4,
+            ),
+        ),
+        (3, lambda: ("catan.svg", "GET", {"url": "/api/catan/board.svg", "params": {"board": SEED_CODE}}, 2)),
+        (
+            8,
+            lambda: (
+                "morris.state",
+                "POST",
+                {"url": "/api/morris/state", "json": {"moves": moves[: rng.randrange(len(moves) + 1)]}},
+                2,
+            ),
+        ),
+        (
+            5,
+            lambda: (
+                "morris.illegal",
+                "POST",
+                {"url": "/api/morris/state", "json": {"moves": ["d2", "d2"]}},
+                4,
+            ),
+        ),
+        (
+            3,
+            lambda: (
+                "morris.ai",
+                "POST",
+                {"url": "/api/morris/ai", "json": {"moves": moves[:2], "strength": "easy"}},
+                2,
+            ),
+        ),
+        (3, lambda: ("diplomacy.game", "GET", {"url": f"/api/diplomacy/games/{rng.choice('123')}"}, 2)),
+        (2, lambda: ("diplomacy.unknown", "GET", {"url": "/api/diplomacy/games/9"}, 4)),
+        (
+            2,
+            lambda: (
+                "diplomacy.bad_upload",
+                "POST",
+                {"url": "/api/diplomacy/upload", "files": {"file": ("broken.json", b'{"phases": [')}},
+                4,
+            ),
+        ),
+        (
+            1,
+            lambda: (
+                "diplomacy.too_big",
+                "POST",
+                {"url": "/api/diplomacy/upload", "files": {"file": ("big.json", b" " * (5 * 2**20 + 1))}},
+                4,
+            ),
+        ),
+        (2, lambda: ("validation", "GET", {"url": "/api/catan/random", "params": {"seed": "abc"}}, 4)),
+        (2, lambda: ("jobs.unknown", "GET", {"url": "/api/jobs/nope"}, 4)),
+        (2, lambda: ("page.index", "GET", {"url": "/", "params": {"seed": rng.randrange(1000)}}, 2)),
+        (2, lambda: ("page.catan", "GET", {"url": "/catan", "params": {"board": SEED_CODE}}, 2)),
+    ]
+    if has_generate:
+        mix.append(
+            (
+                2,
+                lambda: (
+                    "jobs.generate",
+                    "POST",
+                    {
+                        "url": "/api/jobs/catan/generate",
+                        "json": {"method": "random", "seed": rng.randrange(1000)},
+                    },
+                    2,
+                ),
+            )
+        )
+    return mix
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument(
+        "--requests", type=int, default=1200, help="total requests (at least 1,000 for the report)"
+    )
+    ap.add_argument("--threads", type=int, default=4, help="concurrent client threads")
+    ap.add_argument("--seconds", type=float, default=120.0, help="stop after this many seconds in any case")
+    ap.add_argument("--seed", type=int, default=1, help="seed of the request mix")
+    args = ap.parse_args()
+    if args.requests < 1 or args.threads < 1 or args.seconds <= 0:
+        ap.error("--requests, --threads and --seconds must be positive")
+
+    port = free_port()
+    base = f"http://{HOST}:{port}"
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "uvicorn",
+            "boardeval.web.app:create_app",
+            "--factory",
+            "--host",
+            HOST,
+            "--port",
+            str(port),
+            "--log-level",
+            "warning",
+            "--no-access-log",
+        ],
+        env=env,
+        cwd=str(Path(__file__).resolve().parents[1]),
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                if httpx.get(base + "/api/health", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > deadline or server.poll() is not None:
+                print("error: the server did not start", file=sys.stderr)
+                return 1
+            time.sleep(0.1)
+        has_generate = "/api/jobs/catan/generate" in httpx.get(base + "/openapi.json").json()["paths"]
+        # warm the caches (diplomacy game views, first-import costs) so the figures show steady state
+        for gid in "123":
+            httpx.get(f"{base}/api/diplomacy/games/{gid}", timeout=60)
+        return run(base, args, has_generate)
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+
+
+def run(base: str, args: argparse.Namespace, has_generate: bool) -> int:
+    lock = threading.Lock()
+    issued = 0
+    stop_at = time.monotonic() + args.seconds
+    latencies: list[float] = []
+    statuses: Counter[int] = Counter()
+    by_name: Counter[str] = Counter()
+    surprises: list[str] = []
+    errors: list[str] = []
+
+    def worker(k: int) -> None:
+        nonlocal issued
+        rng = random.Random(args.seed * 1000 + k)
+        mix = request_mix(rng, has_generate)
+        weights = [w for w, _ in mix]
+        with httpx.Client(base_url=base, timeout=60) as client:
+            while True:
+                with lock:
+                    if issued >= args.requests or time.monotonic() > stop_at:
+                        return
+                    issued += 1
+                name, method, kwargs, expect = rng.choices(mix, weights)[0][1]()
+                t0 = time.perf_counter()
+                try:
+                    r = client.request(method, **kwargs)
+                    status = r.status_code
+                except httpx.HTTPError as exc:
+                    with lock:
+                        errors.append(f"{name}: {type(exc).__name__}: {exc}")
+                    continue
+                dt = time.perf_counter() - t0
+                with lock:
+                    latencies.append(dt)
+                    statuses[status] += 1
+                    by_name[name] += 1
+                    if status // 100 != expect and not (status == 429 and name == "jobs.generate"):
+                        surprises.append(f"{name}: {status} {r.text[:120]}")
+
+    t_start = time.perf_counter()
+    threads = [threading.Thread(target=worker, args=(k,)) for k in range(args.threads)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    elapsed = time.perf_counter() - t_start
+
+    n = len(latencies)
+    five = sum(c for s, c in statuses.items() if s >= 500)
+    q = statistics.quantiles(latencies, n=100) if n >= 2 else [0.0] * 99
+    load = os.getloadavg()
+    print(
+        f"web load run: {n} requests in {elapsed:.1f} s with {args.threads} client threads "
+        f"against {base} (loadavg {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}, {os.cpu_count()} cores)"
+    )
+    print(f"requests per second : {n / elapsed:.1f}")
+    print(
+        f"latency p50 / p95 / max : {1000 * q[49]:.1f} / {1000 * q[94]:.1f} / {1000 * max(latencies):.1f} ms"
+    )
+    print(f"status codes        : {json.dumps(dict(sorted(statuses.items())))}")
+    print(
+        f"good / bad requests : {sum(c for s, c in statuses.items() if s < 400)} / "
+        f"{sum(c for s, c in statuses.items() if 400 <= s < 500)}"
+    )
+    print(f"5xx responses       : {five}  (target: 0)")
+    print(f"transport errors    : {len(errors)}")
+    print("per endpoint        : " + ", ".join(f"{k} {v}" for k, v in sorted(by_name.items())))
+    if surprises:
+        print(f"unexpected status classes ({len(surprises)}):")
+        for line in surprises[:10]:
+            print("   ", line)
+    for line in errors[:10]:
+        print("   ", line)
+    return 1 if five or errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
