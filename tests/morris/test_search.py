@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -80,13 +82,13 @@ def test_losing_side_sees_the_loss() -> None:
     assert res.score == -(WIN_SCORE - 2)
 
 
-@pytest.mark.parametrize("depth", [1, 2, 3])
+@pytest.mark.parametrize("depth", [1, 2, 3, 4])
 def test_tt_and_iterative_deepening_agree_with_plain_alpha_beta(depth: int) -> None:
     """Same score as table-free, order-free alpha-beta at the same depth (exact-depth table cutoffs).
 
     OpenSpiel variant (no repetition rule, so values are path independent).
     """
-    count = {1: 16, 2: 12, 3: 5}[depth]
+    count = {1: 16, 2: 12, 3: 6, 4: 3}[depth]
     for i in range(count):
         pos = random_position(100 + i, (i * 37) % 90, OPENSPIEL)
         if pos.is_over():
@@ -158,3 +160,23 @@ def test_seeded_randomness_is_reproducible() -> None:
     moves = {str(search(Position.start(), 2, rng=s).move) for s in range(8)}
     assert len(moves) > 1
     assert str(search(Position.start(), 2, rng=5).move) == str(search(Position.start(), 2, rng=5).move)
+
+
+def test_no_stale_table_entry_hides_a_repetition_draw(data_dir: Path) -> None:
+    """Regression: a recorded AI (Black, depth 2) vs random game that ended in threefold repetition.
+
+    At the last decision Black is far ahead; d2-d1 lets White repeat the position a third time (a draw,
+    score 0), while d2-b2 keeps +7.9 after White's reply. An AI that reused its table from earlier moves
+    played d2-d1, trusting a value computed before the position had repeated.
+    """
+    moves = (data_dir / "morris_repetition_game.txt").read_text().split()
+    searcher = Searcher()
+    for back in range(8, 0, -2):  # Black's last four decisions, one searcher (as in a match)
+        pos = Position.from_moves(moves[:-back])
+        res = searcher.search(pos, 2)
+    assert pos.repetitions == 2
+    assert str(res.move) != "d2-d1"
+    assert res.score > 5
+    pos.push(Turn.parse("d2-d1"))
+    pos.push(Turn.parse("f4-f2"))
+    assert pos.status().reason == "threefold repetition"

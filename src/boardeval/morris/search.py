@@ -15,10 +15,14 @@ Design choices:
   entries would be more accurate but would make the result depend on search order; with exact-depth cutoffs
   a depth-``d`` search returns exactly the plain alpha-beta value at depth ``d`` (tested), and deeper
   entries still supply the first move to try.
-* The key includes the turn counter when the turn limit (``Variant.max_turns``) lies within the horizon,
-  because the same placement of men is then a draw on one path and not on another. Threefold repetition is
-  path dependent too; the search reports it as a draw when the engine does (``Position.status``) but the
-  table may carry such a draw score to another path -- the usual, accepted engine compromise.
+* Path-dependent draw rules. The key includes the turn counter when the turn limit
+  (``Variant.max_turns``) lies within the horizon, and the quiet-turn counter when the no-mill limit does,
+  because the same men are then a draw on one path and not on another. Threefold repetition depends on the
+  history: the key includes how often the node's position already occurred, and with that rule on the
+  table is cleared at the start of every search, so a value computed before a position had repeated is
+  never reused once it has (a real failure seen in a game: the AI, far ahead, walked into a repetition
+  because a stale entry from its previous move hid the draw). Inside one search two paths to the same
+  position with different repetition histories can still share an entry -- the usual engine compromise.
 * Ties between equal root moves are broken by a seeded shuffle when ``rng`` is given (matches), otherwise
   by the deterministic move ordering.
 """
@@ -134,7 +138,7 @@ class Searcher:
 
     def __init__(self, weights: Mapping[str, float] | None = None, *, tt_size: int = 1 << 20) -> None:
         self.evaluator = weights if isinstance(weights, Evaluator) else Evaluator(weights)
-        self.tt: dict[int | tuple[int, int], tuple[int, int, float, Turn | None]] = {}
+        self.tt: dict[int | tuple[int, ...], tuple[int, int, float, Turn | None]] = {}
         self.tt_size = tt_size
         self.nodes = 0
         self._deadline: float | None = None
@@ -145,11 +149,16 @@ class Searcher:
 
     # ---- the tree -------------------------------------------------------------------------------------
 
-    def _key(self, pos: Position, depth: int) -> int | tuple[int, int]:
-        limit = pos.variant.max_turns
-        if limit is not None and pos.turns + depth >= limit:
-            return (pos.zobrist, pos.turns)
-        return pos.zobrist
+    def _key(self, pos: Position, depth: int) -> int | tuple[int, ...]:
+        v = pos.variant
+        key: tuple[int, ...] = (pos.zobrist,)
+        if v.max_turns is not None and pos.turns + depth >= v.max_turns:
+            key += (pos.turns,)
+        if v.no_mill_turns is not None and pos.quiet_turns + depth >= v.no_mill_turns:
+            key += (-1 - pos.quiet_turns,)
+        if v.threefold_repetition:
+            key += (-100 - pos.repetitions,)
+        return key[0] if len(key) == 1 else key
 
     def _ordered(self, pos: Position, hint: Turn | None) -> list[Turn]:
         turns = pos.legal_turns()
@@ -272,6 +281,8 @@ class Searcher:
         max_depth, limit = _check_depth(depth, time_limit)
         start = time.perf_counter()
         self.nodes = 0
+        if pos.variant.threefold_repetition:
+            self.tt.clear()  # entries from earlier searches may predate a repetition (see module docstring)
         term = terminal_score(pos)
         if term is not None:
             return SearchResult(None, term, (), 0, 0, 0.0)
@@ -321,6 +332,8 @@ class Searcher:
             raise ParamsError(f"number of moves must be an integer >= 1, got {n!r}")
         max_depth, _ = _check_depth(depth, None)
         self.nodes = 0
+        if pos.variant.threefold_repetition:
+            self.tt.clear()
         out: list[MoveScore] = []
         for turn in self._ordered(pos, None):
             pos.push(turn)
