@@ -7,6 +7,7 @@ the same player is still to move -- the removal. We expand those sub-states into
 from __future__ import annotations
 
 import random
+from collections import Counter
 from typing import Any
 
 import pytest
@@ -53,9 +54,22 @@ def _outcome(returns: list[float]) -> str:
     return "draw"
 
 
-def _play_random_game(rng: random.Random) -> int:
+def _blocking_choice(pos: Position, turns: list[Turn], rng: random.Random) -> Turn:
+    """A turn leaving the opponent the fewest legal turns (drives games into blocked endings)."""
+    scored = []
+    for turn in turns:
+        pos.push(turn)
+        scored.append((len(pos.legal_turns()), turn))
+        pos.pop()
+    low = min(n for n, _ in scored)
+    return rng.choice([t for n, t in scored if n == low])
+
+
+def _play_game(rng: random.Random, blocking: bool) -> tuple[int, str, bool]:
+    """One seeded game checked step by step; returns (turns, end reason, reached the flying phase)."""
     pos = Position.start(OPENSPIEL)
     state = GAME.new_initial_state()
+    flew = False
     while True:
         ours = pos.legal_turns()
         theirs = openspiel_turns(state) if not state.is_terminal() else {}
@@ -63,24 +77,35 @@ def _play_random_game(rng: random.Random) -> int:
         assert len(ours) == len(set(ours))
         if not ours:
             break
-        turn = rng.choice(ours)
+        flew = flew or pos.phase() == "flying"
+        if blocking and rng.random() < 0.7:
+            turn = _blocking_choice(pos, ours, rng)
+        elif blocking:  # keep men on the board: mostly turns without removal
+            quiet = [t for t in ours if t.remove is None]
+            turn = rng.choice(quiet if quiet and rng.random() < 0.8 else ours)
+        else:
+            turn = rng.choice(ours)
         pos.push(turn)
         state = theirs[turn]
     status = pos.status()
     assert state.is_terminal() and pos.is_over()
     assert status.outcome == _outcome(state.returns()), (pos.text(), status, state.returns())
     assert pos.turns == int(str(state).split("Turn number: ")[1].split()[0])
-    return pos.turns
+    return pos.turns, status.reason.split(" ", 1)[1], flew
 
 
 @pytest.mark.slow
 def test_random_games_agree_with_openspiel() -> None:
-    """1,000 seeded random games: same legal turn set at every step, same end (winner/draw, turn count)."""
+    """1,000 seeded games (half uniform random turns, half a blocking policy): at every step the same set
+    of legal turns, and the same end (winner or draw, turn count)."""
     rng = random.Random(20261123)
-    lengths = [_play_random_game(rng) for _ in range(N_GAMES)]
-    # the sample must exercise every ending: decisive games and the 200-turn draw
-    assert max(lengths) == 200
-    assert min(lengths) < 200
+    results = [_play_game(rng, blocking=i % 2 == 1) for i in range(N_GAMES)]
+    reasons = Counter(reason for _, reason, _ in results)
+    # the sample exercises every ending and the flying phase
+    assert reasons["has fewer than 3 men"] >= 100
+    assert reasons["has no legal move"] >= 100
+    assert reasons["turns"] >= 20 and max(n for n, _, _ in results) == 200
+    assert sum(flew for _, _, flew in results) >= 300
 
 
 def openspiel_perft(state: Any, depth: int, removal_plies: bool) -> int:
