@@ -1,0 +1,159 @@
+"""Game records: the shipped human games, JSON/JSONL, live games, seeded random games, bad records."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from boardeval.core import DiplomacyError
+from boardeval.diplomacy import (
+    GameRecord,
+    RecordFormatError,
+    RecordStateError,
+    Unit,
+    UnknownPowerError,
+    UnknownProvinceError,
+    load_records,
+    random_game,
+    record_from_game,
+    record_from_saved,
+    save_records,
+    shipped_game_paths,
+    start_position,
+)
+
+
+def test_human_games_load(human_games: list[GameRecord]) -> None:
+    assert [len(g.phases) for g in human_games] == [57, 53, 52]
+    first = human_games[0].phases[0]
+    assert first.phase == "S1901M"
+    assert Unit("F", "STP/SC") in first.units[5]  # Russia
+    # Retreat phases keep dislodged units, flagged.
+    dislodged = [u for g in human_games for p in g.phases for us in p.units for u in us if u.dislodged]
+    assert len(dislodged) == 38 + 36 + 19
+    # Game 1 ends with Italy on 16 centres.
+    assert len(human_games[0].phases[-1].centers[4]) == 16
+
+
+def test_shipped_games_are_read_in_place() -> None:
+    for path in shipped_game_paths():
+        assert "site-packages" in str(path) or "dist-packages" in str(path)
+
+
+@pytest.mark.parametrize("text", ["A BUD", "F STP/SC", "*F SEV"])
+def test_unit_round_trip(text: str) -> None:
+    assert Unit.parse(text).format() == text
+
+
+def test_unit_parse_errors() -> None:
+    with pytest.raises(ValueError, match="malformed unit"):
+        Unit.parse("X BUD")
+    with pytest.raises(ValueError, match="malformed unit"):
+        Unit.parse("A")
+
+
+def test_start_position() -> None:
+    start = start_position("standard")
+    assert start.phase == "S1901M"
+    assert sum(len(c) for c in start.centers) == 22
+    assert sum(len(u) for u in start.units) == 22
+
+
+def _saved(units: dict[str, list[str]] | None = None, centers: Any = None, **extra: Any) -> dict[str, Any]:
+    state = {"units": units or {"AUSTRIA": ["A VIE"]}, "centers": centers or {"AUSTRIA": ["VIE"]}}
+    saved: dict[str, Any] = {"id": "g1", "map": "standard", "phases": [{"name": "S1901M", "state": state}]}
+    saved.update(extra)
+    return saved
+
+
+def test_unknown_power_names_game_phase_field() -> None:
+    with pytest.raises(UnknownPowerError) as info:
+        record_from_saved(_saved(units={"PRUSSIA": ["A BER"]}))
+    message = str(info.value)
+    assert "game 'g1'" in message and "phase 'S1901M'" in message and "state.units.PRUSSIA" in message
+    assert isinstance(info.value, DiplomacyError)
+
+
+def test_unknown_province() -> None:
+    with pytest.raises(UnknownProvinceError, match=r"state\.units\.AUSTRIA\[1\]: unknown province 'XYZ'"):
+        record_from_saved(_saved(units={"AUSTRIA": ["A VIE", "A XYZ"]}))
+    with pytest.raises(UnknownProvinceError, match="not a supply centre"):
+        record_from_saved(_saved(centers={"AUSTRIA": ["GAL"]}))
+
+
+def test_units_where_they_cannot_stand() -> None:
+    with pytest.raises(UnknownProvinceError, match="an army cannot stand at 'NTH'"):
+        record_from_saved(_saved(units={"ENGLAND": ["A NTH"]}))
+    with pytest.raises(UnknownProvinceError, match="a fleet cannot stand at 'SPA'"):
+        record_from_saved(_saved(units={"FRANCE": ["F SPA"]}))  # needs a coast
+    with pytest.raises(UnknownProvinceError, match="a fleet cannot stand at 'MUN'"):
+        record_from_saved(_saved(units={"GERMANY": ["F MUN"]}))
+
+
+def test_phase_without_state() -> None:
+    saved = {"id": "g2", "map": "standard", "phases": [{"name": "S1901M"}]}
+    with pytest.raises(RecordStateError, match="game 'g2', phase 'S1901M', state: phase has no state"):
+        record_from_saved(saved)
+    saved = {"id": "g2", "map": "standard", "phases": [{"name": "F1901M", "state": {"units": {}}}]}
+    with pytest.raises(RecordStateError, match=r"phase 'F1901M', state\.centers"):
+        record_from_saved(saved)
+
+
+def test_bad_structure() -> None:
+    with pytest.raises(RecordFormatError, match="no phases"):
+        record_from_saved({"id": "g3", "map": "standard", "phases": []})
+    with pytest.raises(RecordFormatError, match="unknown map 'narnia'"):
+        record_from_saved({"id": "g3", "map": "narnia", "phases": []})
+    with pytest.raises(RecordFormatError, match="must be a JSON object"):
+        record_from_saved([1, 2])
+    with pytest.raises(RecordStateError, match="owned by both"):
+        record_from_saved(_saved(centers={"AUSTRIA": ["VIE"], "ITALY": ["VIE"]}))
+    with pytest.raises(RecordStateError, match=r"state\.units\.AUSTRIA: expected a list"):
+        record_from_saved(_saved(units={"AUSTRIA": "A VIE"}))  # type: ignore[dict-item]
+
+
+def test_truncated_json_file(tmp_path: Path) -> None:
+    text = shipped_game_paths()[2].read_text(encoding="utf-8")
+    broken = tmp_path / "truncated.json"
+    broken.write_text(text[: len(text) // 2], encoding="utf-8")
+    with pytest.raises(RecordFormatError, match=r"truncated\.json: broken JSON"):
+        load_records(broken)
+    with pytest.raises(RecordFormatError, match="no such file"):
+        load_records(tmp_path / "missing.json")
+    empty = tmp_path / "empty.json"
+    empty.write_text("  \n", encoding="utf-8")
+    with pytest.raises(RecordFormatError, match="empty"):
+        load_records(empty)
+
+
+def test_jsonl_with_a_broken_line(tmp_path: Path) -> None:
+    good = json.dumps(_saved())
+    path = tmp_path / "games.jsonl"
+    path.write_text(good + "\n" + good[:-5] + "\n", encoding="utf-8")
+    with pytest.raises(RecordFormatError, match="broken JSON on line 2"):
+        load_records(path)
+
+
+def test_random_games_are_seeded(tmp_path: Path) -> None:
+    a = record_from_game(random_game(11, max_phases=12))
+    b = record_from_game(random_game(11, max_phases=12))
+    c = record_from_game(random_game(12, max_phases=12))
+    assert len(a.phases) == 12
+    assert a.phases == b.phases
+    assert a.phases != c.phases
+    # JSONL round trip, several games a file.
+    path = tmp_path / "two.jsonl"
+    assert save_records([random_game(11, max_phases=12), random_game(12, max_phases=5)], path) == 2
+    loaded = load_records(path)
+    assert [g.game_id for g in loaded] == ["random-standard-11", "random-standard-12"]
+    assert loaded[0].phases == a.phases
+    assert len(loaded[1].phases) == 5
+
+
+def test_random_game_on_another_map() -> None:
+    game = record_from_game(random_game(3, map_name="ancmed", max_phases=6))
+    assert game.map_name == "ancmed" and len(game.phases) == 6
+    assert game.phases[0].phase == "S0001M"
