@@ -63,7 +63,8 @@ def _print_board(pos: Position) -> None:
 def _render_why(panel: dict[str, Any]) -> None:
     """The why-panel as Rich tables (raw features only; no scales)."""
     feats = panel["features"]
-    table = Table(title=f"Raw features ({panel['phase']} phase, {panel['side']} to move)")
+    console.print(f"[bold]Why[/bold] ({panel['phase']} phase, {panel['side']} to move)")
+    table = Table(title="Raw features")
     table.add_column("feature")
     table.add_column("white", justify="right")
     table.add_column("black", justify="right")
@@ -79,7 +80,9 @@ def _render_why(panel: dict[str, Any]) -> None:
         for c in panel["candidates"]:
             cand.add_row(c["move"], f"{c['score']:+.2f}", " ".join(c["pv"]), escape(c["summary"]))
         console.print(cand)
-    for sentence in panel["explanation"]:
+    # the per-candidate sentences repeat the table above; print the general ones only
+    general = panel["explanation"][: len(panel["explanation"]) - len(panel["candidates"])]
+    for sentence in general:
         console.print(f"- {escape(sentence)}")
 
 
