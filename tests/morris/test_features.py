@@ -76,6 +76,9 @@ def test_start_position_is_all_zero_but_material() -> None:
     assert w.material == 9
     assert all(v == 0 for k, v in w.to_dict().items() if k != "material")
     assert list(w.to_dict()) == list(FEATURES)
+    for pos in random_positions(10, seed=2):
+        for side in features(pos):
+            assert side.values() == tuple(side.to_dict().values())
 
 
 def test_mills_open_mills_connectivity_by_hand() -> None:

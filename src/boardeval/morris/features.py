@@ -38,7 +38,7 @@ hand (when the variant allows flying), else "moving". The phase of a position is
 
 from __future__ import annotations
 
-from dataclasses import astuple, dataclass, fields
+from dataclasses import dataclass, fields
 from typing import Final
 
 from boardeval.morris.board import ADJ_MASK, MILL_MASKS, MILLS, RING, RING_WEIGHT
@@ -102,7 +102,18 @@ class SideFeatures:
 
     def values(self) -> tuple[float, ...]:
         """The raw values in :data:`FEATURES` order."""
-        return astuple(self)
+        return (
+            self.material,
+            self.mills,
+            self.open_mills,
+            self.threats,
+            self.double_threats,
+            self.fork_threats,
+            self.mobility,
+            self.blocked,
+            self.connectivity,
+            self.initiative,
+        )
 
 
 def side_phase(pos: Position, side: int) -> str:
