@@ -20,6 +20,13 @@
     $("download-svg").href = "/api/catan/board.svg?board=" + encodeURIComponent(v.code);
     $("download-json").href = "/api/catan/board.json?board=" + encodeURIComponent(v.code);
     if (pushUrl !== false) history.replaceState(null, "", v.share_url);
+    const top = v.spots.slice().sort((a, b) => a.rank - b.rank).slice(0, 6);
+    const res = s => ((s.breakdown.extras || {}).hexes || []).join(", ");
+    $("top-spots").innerHTML = `<table class="data top-spots"><thead><tr><th>rank</th><th>spot</th><th>hexes</th>` +
+      `<th>raw production</th><th>score</th></tr></thead><tbody>` + top.map(s =>
+        `<tr data-spot-row="${s.spot}" style="cursor:pointer"><td>${s.rank}</td><td>${s.spot}</td><td>${res(s)}</td>` +
+        `<td class="num">${BE.fmt(s.breakdown.terms[0].raw)}</td><td class="num">${BE.fmt(s.score, 2)}</td></tr>`).join("") +
+      `</tbody></table>`;
     const best = v.spots.find(s => s.rank === 1);
     showSpot(selectedSpot !== null ? selectedSpot : (best ? best.spot : 0));
     updateEditHint();
@@ -123,6 +130,10 @@
     $("board").addEventListener("mouseover", onBoardOver);
     $("board").addEventListener("click", onBoardClick);
     $("generate-form").addEventListener("submit", generate);
+    $("top-spots").addEventListener("click", evt => {
+      const row = evt.target.closest("[data-spot-row]");
+      if (row) { selectedSpot = Number(row.getAttribute("data-spot-row")); showSpot(selectedSpot); }
+    });
     $("paste-form").addEventListener("submit", paste);
     $("cancel").addEventListener("click", () => { if (currentJob) BE.api("DELETE", "/api/jobs/" + currentJob); });
     $("fairness").addEventListener("input", () => {
