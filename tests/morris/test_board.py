@@ -26,6 +26,7 @@ from boardeval.morris.board import (
     iter_bits,
     mask_of,
     mill_closers,
+    neighbours,
     point_index,
     point_name,
     points_of,
@@ -135,3 +136,4 @@ def test_bit_tricks_match_the_definition_on_random_boards() -> None:
         assert in_mills(w) == _slow_in_mills(w)
         assert mill_closers(w, empty) == _slow_closers(w, empty)
         assert mill_closers(b, empty) == _slow_closers(b, empty)
+        assert neighbours(w) == mask_of([q for p in iter_bits(w) for q in ADJACENT[p]])

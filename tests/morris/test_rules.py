@@ -388,6 +388,7 @@ def test_legal_turns_are_unique_and_counted() -> None:
         for pos in random_walk(seed)[::5]:
             turns = pos.legal_turns()
             assert len(turns) == len(set(turns)) == pos.count_turns()
+            assert pos.has_move() == bool(turns) or pos.status().is_over
             for t in turns:
                 assert all(POINT_NAMES[p] in str(t) for p in (t.dst, t.src, t.remove) if p is not None)
 

@@ -45,6 +45,7 @@ __all__ = [
     "iter_bits",
     "mask_of",
     "mill_closers",
+    "neighbours",
     "point_index",
     "point_name",
     "points_of",
@@ -150,6 +151,23 @@ def _byte_tables(order: tuple[int, ...], inverse: bool) -> tuple[tuple[int, ...]
     return tuple(tables)
 
 
+def _neighbour_tables() -> tuple[tuple[int, ...], ...]:
+    """Three 256-entry tables: the union of the neighbours of the points set in one byte of a board."""
+    tables = []
+    for byte in range(3):
+        table = []
+        for v in range(256):
+            out = 0
+            for b in range(8):
+                if v >> b & 1:
+                    out |= sum(1 << q for q in _ADJ_LISTS[8 * byte + b])
+            table.append(out)
+        tables.append(tuple(table))
+    return tuple(tables)
+
+
+_ADJ_LISTS = [[b for a, b in EDGES if a == p] + [a for a, b in EDGES if b == p] for p in range(N_POINTS)]
+_NB0, _NB1, _NB2 = _neighbour_tables()
 _TO_V0, _TO_V1, _TO_V2 = _byte_tables(VERTICAL_ORDER, inverse=False)
 _FROM_V0, _FROM_V1, _FROM_V2 = _byte_tables(VERTICAL_ORDER, inverse=True)
 
@@ -199,6 +217,11 @@ def mask_of(points: list[int] | tuple[int, ...] | set[int]) -> int:
     for p in points:
         m |= 1 << p
     return m
+
+
+def neighbours(mask: int) -> int:
+    """The points adjacent to at least one point of ``mask`` (three table look-ups)."""
+    return _NB0[mask & 0xFF] | _NB1[(mask >> 8) & 0xFF] | _NB2[mask >> 16]
 
 
 def _to_vertical(x: int) -> int:

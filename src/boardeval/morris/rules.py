@@ -39,6 +39,8 @@ from boardeval.morris.board import (
     NotationError,
     in_mills,
     iter_bits,
+    mill_closers,
+    neighbours,
     point_index,
 )
 
@@ -547,22 +549,16 @@ class Position:
             return True
         return v.threefold_repetition and self._history[self._irrev :].count(self.zobrist) >= 3
 
-    def _moves(self) -> list[tuple[int | None, int]]:
-        """(src, dst) pairs of the side to move, ignoring removals and game end."""
+    def has_move(self) -> bool:
+        """True if the side to move has a placement or move (ignoring game end by other reasons)."""
         s = self.side
+        if self.hand[s]:
+            return True  # at most 17 men are on the board while a side still places
         own = self.men[s]
         empty = FULL_MASK ^ (own | self.men[s ^ 1])
-        if self.hand[s]:
-            return [(None, p) for p in iter_bits(empty)]
-        out: list[tuple[int | None, int]] = []
-        fly = self.variant.flying and own.bit_count() == 3
-        for src in iter_bits(own):
-            targets = empty if fly else ADJ_MASK[src] & empty
-            while targets:
-                low = targets & -targets
-                out.append((src, low.bit_length() - 1))
-                targets ^= low
-        return out
+        if self.variant.flying and own.bit_count() == 3:
+            return bool(empty)
+        return bool(neighbours(own) & empty)
 
     def legal_turns(self) -> list[Turn]:
         """All legal turns of the side to move, one per distinct removal; [] once the game is over."""
@@ -571,20 +567,59 @@ class Position:
         s = self.side
         own = self.men[s]
         opp = self.men[s ^ 1]
+        empty = FULL_MASK ^ (own | opp)
+        turns = _TURNS
         out: list[Turn] = []
         append = out.append
         removable: list[int] | None = None
-        for src, dst in self._moves():
-            after = (own if src is None else own ^ BIT[src]) | BIT[dst]
-            m0, m1 = POINT_MILL_MASKS[dst]
-            if (after & m0 == m0 or after & m1 == m1) and opp:
-                if removable is None:
-                    free = opp & ~in_mills(opp)
-                    removable = iter_bits(free if free else opp)
-                for rem in removable:
-                    append(_TURNS[_turn_key(src, dst, rem)])  # type: ignore[arg-type]
-            else:
-                append(_TURNS[_turn_key(src, dst, None)])  # type: ignore[arg-type]
+        if self.hand[s]:
+            closers = mill_closers(own, empty) if opp else 0
+            targets = empty
+            while targets:
+                low = targets & -targets
+                targets ^= low
+                dst = low.bit_length() - 1
+                if low & closers:
+                    if removable is None:
+                        free = opp & ~in_mills(opp)
+                        removable = iter_bits(free if free else opp)
+                    for rem in removable:
+                        append(turns[dst * 25 + rem + 1])  # type: ignore[arg-type]
+                else:
+                    append(turns[dst * 25])  # type: ignore[arg-type]
+            return out
+        fly = self.variant.flying and own.bit_count() == 3
+        mill_masks = POINT_MILL_MASKS
+        sources = own
+        while sources:
+            sb = sources & -sources
+            sources ^= sb
+            src = sb.bit_length() - 1
+            targets = empty if fly else ADJ_MASK[src] & empty
+            if not targets:
+                continue
+            base = own ^ sb
+            # flying: one bit-trick pass over all targets; sliding (<= 4 targets): test the 2 lines of each
+            closers = (mill_closers(base, empty) & targets if fly else -1) if opp else 0
+            key0 = (src + 1) * 600
+            while targets:
+                low = targets & -targets
+                targets ^= low
+                dst = low.bit_length() - 1
+                if closers == -1:
+                    after = base | low
+                    m0, m1 = mill_masks[dst]
+                    closes = after & m0 == m0 or after & m1 == m1
+                else:
+                    closes = bool(low & closers)
+                if closes:
+                    if removable is None:
+                        free = opp & ~in_mills(opp)
+                        removable = iter_bits(free if free else opp)
+                    for rem in removable:
+                        append(turns[key0 + dst * 25 + rem + 1])  # type: ignore[arg-type]
+                else:
+                    append(turns[key0 + dst * 25])  # type: ignore[arg-type]
         return out
 
     def count_turns(self) -> int:
@@ -705,7 +740,7 @@ class Position:
         winner: Outcome = "black" if s == WHITE else "white"
         if self.men[s].bit_count() + self.hand[s] < 3:
             return Status(winner, f"{name} has fewer than 3 men")
-        if not self._moves():
+        if not self.has_move():
             return Status(winner, f"{name} has no legal move")
         v = self.variant
         if v.max_turns is not None and self.turns >= v.max_turns:
@@ -718,7 +753,7 @@ class Position:
 
     def is_over(self) -> bool:
         """True once the game has ended (won, lost or drawn)."""
-        return self._drawn_or_lost() or not self._moves()
+        return self._drawn_or_lost() or not self.has_move()
 
 
 def _explain_bad_text(text: str) -> str:
