@@ -129,3 +129,17 @@ def test_oversized_upload_is_413(client: TestClient) -> None:
 def test_upload_without_file_is_422(client: TestClient) -> None:
     r = client.post("/api/diplomacy/upload", data={"game_index": "0"})
     assert r.status_code == 422 and r.json()["detail"].startswith("file: ")
+
+
+def test_library_chart_downloads(client: TestClient) -> None:
+    r = client.get("/api/diplomacy/games/3/chart.svg", params={"measure": "tempi"})
+    assert r.status_code == 200 and r.headers["content-type"].startswith("image/svg+xml")
+    assert "<svg" in r.text[:500] and "attachment" in r.headers["content-disposition"]
+    r = client.get(
+        "/api/diplomacy/games/3/chart.svg", params={"measure": "stab_potential", "phase": "F1901M"}
+    )
+    assert r.status_code == 200 and "<svg" in r.text[:500]
+    r = client.get("/api/diplomacy/games/3/chart.svg", params={"measure": "fear_dynamic", "phase": "W2999A"})
+    assert r.status_code == 422 and "W2999A" in r.json()["detail"]
+    r = client.get("/api/diplomacy/games/3/chart.svg", params={"measure": "happiness"})
+    assert r.status_code == 422 and "happiness" in r.json()["detail"]

@@ -10,11 +10,12 @@ from __future__ import annotations
 import math
 import os
 import tempfile
+import threading
 from functools import lru_cache
 from typing import Any
 
 import numpy as np
-from fastapi import APIRouter, File, Form, HTTPException, Path, Request, UploadFile
+from fastapi import APIRouter, File, Form, HTTPException, Path, Query, Request, UploadFile
 from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
@@ -25,11 +26,13 @@ from boardeval.diplomacy import (
     MEASURE_KINDS,
     MEASURES,
     GameMeasures,
+    chart_measure,
     compute_measures,
     load_records,
     measures_table,
     power_colour,
     shipped_game_paths,
+    validate_measures,
 )
 from boardeval.web.common import PayloadTooLarge, templates
 
@@ -246,3 +249,38 @@ async def api_upload_csv(
     name, gm = await _uploaded(request, file, game_index)
     stem = os.path.splitext(name.split(" ")[0])[0] or "game"
     return _csv_response(gm, f"{stem}-measures.csv")
+
+
+_CHART_LOCK = threading.Lock()  # matplotlib's global state is not thread-safe
+
+
+@lru_cache(maxsize=64)
+def _chart_svg(game_id: str, measure: str, phase: str | None) -> str:
+    _, gm = _shipped_measures(game_id)
+    table = measures_table(gm, [measure])
+    with _CHART_LOCK, tempfile.TemporaryDirectory(prefix="boardeval-chart-") as tmp:
+        out = chart_measure(table, measure, os.path.join(tmp, "chart.svg"), phase=phase, title=None)
+        return out.read_text(encoding="utf-8")
+
+
+@router.get(
+    "/api/diplomacy/games/{game_id}/chart.svg", summary="One measure drawn by the library (matplotlib)"
+)
+def api_game_chart(
+    game_id: str = GameId,
+    measure: str = Query(..., max_length=40, description="a measure name, e.g. tempi or fear_dynamic"),
+    phase: str | None = Query(None, max_length=12, description="phase of a table measure (default: last)"),
+) -> Response:
+    """A time series (one line per power) or, for power x power tables, a heatmap at ``phase``."""
+    chosen = validate_measures([measure])[0]
+    _, gm = _shipped_measures(game_id)
+    if phase is not None and phase not in gm.phases:
+        raise HTTPException(
+            status_code=422,
+            detail=f"phase {phase!r} is not in game {game_id} ({gm.phases[0]} .. {gm.phases[-1]})",
+        )
+    svg = _chart_svg(game_id, chosen, phase)
+    fname = f"diplomacy-{game_id}-{chosen}{'-' + phase if phase else ''}.svg"
+    return Response(
+        svg, media_type="image/svg+xml", headers={"Content-Disposition": f'attachment; filename="{fname}"'}
+    )

@@ -68,8 +68,8 @@
   function showPhase(t) {
     if (!view) return;
     $("phase-name").textContent = view.phases[t];
-    $("heat-fear").innerHTML = heat(view.tables.fear_dynamic[t]);
-    $("heat-stab").innerHTML = heat(view.tables.stab_potential[t]);
+    $("heat-fear").innerHTML = heat(view.tables.fear_dynamic[t]) + chartLink("fear_dynamic", view.phases[t]);
+    $("heat-stab").innerHTML = heat(view.tables.stab_potential[t]) + chartLink("stab_potential", view.phases[t]);
     $("heat-mutual").innerHTML = view.tables.fear_mutual_change ? heat(view.tables.fear_mutual_change[t]) : "";
     let sc = `<table class="data"><thead><tr><th>power</th><th>SCs</th><th>tempi</th><th>battle-tied</th></tr></thead><tbody>`;
     view.powers.forEach((p, i) => {
@@ -86,13 +86,21 @@
     });
   }
 
+  /* A download link to the library's matplotlib chart of a measure (shipped games only). */
+  function chartLink(measure, phase) {
+    if (!source || source.kind !== "shipped") return "";
+    const q = `measure=${encodeURIComponent(measure)}` + (phase ? `&phase=${encodeURIComponent(phase)}` : "");
+    return `<a class="chart-link" href="/api/diplomacy/games/${encodeURIComponent(source.id)}/chart.svg?${q}" ` +
+      `download title="the library's matplotlib chart (SVG)">SVG</a>`;
+  }
+
   function render(v) {
     view = v;
     $("game-info").textContent = `${v.game} · map ${v.map} · ${v.phases.length} phases (${v.phases[0]} … ${v.phases[v.phases.length - 1]})`;
     $("legend").innerHTML = v.powers.map(p => `<span style="--c:${v.colours[p]}">${p.toLowerCase()}</span>`).join("");
     $("heat-static").innerHTML = heat(v.static_fear);
     let html = "";
-    for (const m of Object.keys(v.series)) html += `<div class="card chart">${lineChart(m, v.series[m])}</div>`;
+    for (const m of Object.keys(v.series)) html += `<div class="card chart">${chartLink(m, null)}${lineChart(m, v.series[m])}</div>`;
     $("charts").innerHTML = html;
     const slider = $("phase");
     slider.max = String(v.phases.length - 1);
@@ -113,8 +121,9 @@
     fd.append("file", f); fd.append("game_index", $("game-index").value || "0");
     $("game-info").textContent = "measuring " + f.name + "…";
     try {
-      render(await BE.api("POST", "/api/diplomacy/upload", fd));
+      const v = await BE.api("POST", "/api/diplomacy/upload", fd);
       source = { kind: "upload", file: f, index: $("game-index").value || "0" };
+      render(v);
     } catch (e) { $("game-info").textContent = e.message; }
   }
 
