@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pickle
 import random
 
 import pytest
@@ -196,6 +197,20 @@ def test_copy_is_independent() -> None:
     twin.play("d7")
     assert pos.text() != twin.text() and pos.history == [Turn.parse("a7"), Turn.parse("b6")]
     assert twin.pop() == Turn.parse("d7") and twin.text() == pos.text()
+
+
+def test_positions_and_turns_pickle() -> None:
+    """Process pools (core.map_jobs) send positions and turns to workers."""
+    pos = Position.from_moves("a7 b6 d7 d6 g7xb6", OPENSPIEL)
+    again = pickle.loads(pickle.dumps(pos))
+    assert (again.text(), again.zobrist, again.history, again.variant) == (
+        pos.text(),
+        pos.zobrist,
+        pos.history,
+        OPENSPIEL,
+    )
+    turn = pickle.loads(pickle.dumps(Turn.parse("a1-a4xd7")))
+    assert turn == Turn.parse("a1-a4xd7") and hash(turn) == turn.key == Turn.parse("a1-a4xd7").key
 
 
 def test_pop_without_history_is_an_error() -> None:
