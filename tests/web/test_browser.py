@@ -15,6 +15,7 @@ import pytest
 from tests.web.conftest import SCREENSHOTS
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
+YOUR_TURN_BLACK = "() => document.getElementById('status').textContent.startsWith('Your turn (black')"
 SHOWS_CODE = "code => document.getElementById('code').textContent === code"
 
 
@@ -153,6 +154,25 @@ def test_morris_drag_to_move(page: Any, live_server: str) -> None:
     page.mouse.move(dst["x"] + dst["width"] / 2, dst["y"] + dst["height"] / 2, steps=8)
     page.mouse.up()
     page.wait_for_function("() => document.getElementById('moves').textContent.includes('a1-a4')")
+    _clean(page)
+
+
+def test_morris_playing_black_lets_the_ai_open(page: Any, live_server: str) -> None:
+    page.goto(live_server + "/morris")
+    page.wait_for_function("() => document.getElementById('status').textContent.startsWith('Your turn')")
+    page.select_option("#colour", "black")
+    page.wait_for_function(YOUR_TURN_BLACK)
+    assert page.inner_text("#moves").startswith("1. ")
+    assert page.locator(".man.white").count() == 1 and "colour=black" in page.url
+    target = page.locator(".pt.target").first.get_attribute("data-point")
+    page.click(f'[data-point="{target}"]')
+    page.wait_for_function("() => document.querySelectorAll('.man.white').length === 2")
+    page.wait_for_function(YOUR_TURN_BLACK)
+    page.click("#new-game")
+    page.wait_for_function(
+        "() => document.querySelectorAll('.man.white').length === 1"
+        " && document.querySelectorAll('.man.black').length === 0"
+    )
     _clean(page)
 
 
