@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from boardeval.core import ParamsError
+from boardeval.core import JobsInterrupted, ParamsError
 from boardeval.morris.perft import perft, perft_divide, perft_generic
 from boardeval.morris.rules import OPENSPIEL, STANDARD, Position, Variant
 
@@ -108,3 +108,18 @@ def test_depth_zero_and_bad_depth() -> None:
     for bad in (-1, 2.5, True, "3"):
         with pytest.raises(ParamsError, match="depth"):
             perft(pos, bad)  # type: ignore[arg-type]
+
+
+def test_progress_reports_first_turns_and_ctrl_c_keeps_partial_counts() -> None:
+    calls: list[tuple[int, int, str]] = []
+    pos = Position.start(OPENSPIEL)
+    assert perft(pos, 4, progress=lambda d, t, m: calls.append((d, t, m))) == 255024
+    assert [c[:2] for c in calls] == [(i, 24) for i in range(1, 25)] and calls[0][2] == "a7"
+
+    def stop_after_three(done: int, total: int, message: str) -> None:
+        if done == 3:
+            raise KeyboardInterrupt
+
+    with pytest.raises(JobsInterrupted) as info:
+        perft(pos, 4, True, progress=stop_after_three)
+    assert info.value.total == 24 and list(info.value.done.values()) == [255024 // 24] * 3

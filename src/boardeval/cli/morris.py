@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from boardeval.cli.common import console, print_json
+from boardeval.cli.common import console, print_json, progress_bar
 from boardeval.core import ParamsError
 from boardeval.morris import Position, Variant, perft, perft_divide
 
@@ -45,7 +45,7 @@ def perft_command(
     """Count the leaf nodes of the game tree DEPTH plies deep (the move-generator check).
 
     Prints just the count, so scripts can compare it with a table (start position, turn-plies:
-    24, 552, 12144, 255024, 5140800, 99274176).
+    24, 552, 12144, 255024, 5140800, 99274176). From depth 6 on a progress bar runs on stderr; Ctrl-C stops.
     """
     n = _parse_depth(depth)
     rules = Variant.parse(variant)
@@ -57,8 +57,15 @@ def perft_command(
         pos = Position.parse(position, rules)
     else:
         pos = Position.start(rules)
-    count = perft(pos, n, removal_plies)
-    parts = perft_divide(pos, n, removal_plies) if divide else None
+    # depth >= 6 takes seconds to minutes: show a progress bar over the first turns (Ctrl-C stops)
+    with progress_bar(f"perft {n}", enabled=n >= 6 and not json_out) as progress:
+        if divide:
+            split = perft_divide(pos, n, removal_plies, progress=progress)
+            parts: dict[str, int] | None = split
+            count = sum(split.values()) if n else 1
+        else:
+            parts = None
+            count = perft(pos, n, removal_plies, progress=progress)
     if json_out:
         data: dict[str, object] = {
             "position": pos.text(),

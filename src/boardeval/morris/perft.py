@@ -27,9 +27,7 @@ history rule (threefold repetition, ``no_mill_turns``) are counted by :func:`per
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-from boardeval.core import ParamsError
+from boardeval.core import JobsInterrupted, ParamsError, Progress, report
 from boardeval.morris.board import ADJ_MASK, FULL_MASK, in_mills, mill_closers
 from boardeval.morris.rules import Position
 
@@ -41,13 +39,33 @@ def _check_depth(depth: int) -> None:
         raise ParamsError(f"perft depth must be a non-negative integer, got {depth!r}")
 
 
-def perft(pos: Position, depth: int, removal_plies: bool = False, *, cache: bool = True) -> int:
+def perft(
+    pos: Position,
+    depth: int,
+    removal_plies: bool = False,
+    *,
+    cache: bool = True,
+    progress: Progress | None = None,
+) -> int:
     """Number of leaf nodes ``depth`` plies below ``pos`` (``pos`` is left unchanged).
 
     ``removal_plies``: count a removal as its own ply (OpenSpiel's convention) instead of turn-plies.
     ``cache``: use the transposition cache and the two-ply closed form (exact either way).
+    ``progress``: called ``(done, total, first turn)`` after each first turn; then Ctrl-C raises
+    :class:`~boardeval.core.JobsInterrupted` with the counts of the first turns already finished.
     """
     _check_depth(depth)
+    if progress is not None:
+        return (
+            sum(perft_divide(pos, depth, removal_plies, cache=cache, progress=progress).values())
+            if depth
+            else 1
+        )
+    return _count(pos, depth, removal_plies, _RawPerft(pos.variant.flying, cache))
+
+
+def _count(pos: Position, depth: int, removal_plies: bool, counter: _RawPerft) -> int:
+    """Perft of ``pos`` with a given raw counter (whose cache may be shared between calls)."""
     if depth == 0:
         return 1
     v = pos.variant
@@ -58,37 +76,50 @@ def perft(pos: Position, depth: int, removal_plies: bool = False, *, cache: bool
         return 0
     s = pos.side
     left = depth + 1 if v.max_turns is None else v.max_turns - pos.turns
-    counter = _RawPerft(v.flying, cache)
     if removal_plies:
         return counter.actions(pos.men[s], pos.men[s ^ 1], pos.hand[s], pos.hand[s ^ 1], False, depth, left)
     return counter.turns(pos.men[s], pos.men[s ^ 1], pos.hand[s], pos.hand[s ^ 1], depth, left)
 
 
-def perft_divide(pos: Position, depth: int, removal_plies: bool = False) -> dict[str, int]:
+def perft_divide(
+    pos: Position,
+    depth: int,
+    removal_plies: bool = False,
+    *,
+    cache: bool = True,
+    progress: Progress | None = None,
+) -> dict[str, int]:
     """Perft split by first turn (``{"d2": n, ...}``), for locating a move-generator difference.
 
-    With ``removal_plies`` the first ply is the placement/move alone (mill turns are grouped under it).
+    With ``removal_plies`` the first ply is the placement/move alone (mill turns are grouped under it,
+    e.g. ``"g7"`` for ``g7xb6`` and ``g7xd6``). One cache is shared by all first turns.
     """
     _check_depth(depth)
     if depth == 0:
         return {}
     out: dict[str, int] = {}
     work = pos.copy()
-    for turn in work.legal_turns():
-        if removal_plies and turn.remove is not None:
-            key = str(turn).split("x")[0]
-            if depth == 1:
-                out[key] = 1
-            elif depth == 2:
-                out[key] = out.get(key, 0) + 1
+    counter = _RawPerft(pos.variant.flying, cache)
+    turns = work.legal_turns()
+    try:
+        for i, turn in enumerate(turns):
+            if removal_plies and turn.remove is not None:
+                key = str(turn).split("x")[0]
+                if depth == 1:
+                    out[key] = 1
+                elif depth == 2:
+                    out[key] = out.get(key, 0) + 1
+                else:
+                    work.push(turn)
+                    out[key] = out.get(key, 0) + _count(work, depth - 2, True, counter)
+                    work.pop()
             else:
                 work.push(turn)
-                out[key] = out.get(key, 0) + perft(work, depth - 2, True)
+                out[str(turn)] = _count(work, depth - 1, removal_plies, counter)
                 work.pop()
-        else:
-            work.push(turn)
-            out[str(turn)] = perft(work, depth - 1, removal_plies)
-            work.pop()
+            report(progress, i + 1, len(turns), str(turn))
+    except KeyboardInterrupt:
+        raise JobsInterrupted(dict(enumerate(out.values())), len(turns)) from None
     return out
 
 
@@ -291,6 +322,3 @@ class _RawPerft:
         if memo is not None:
             memo[key] = total
         return total
-
-
-PerftFunction = Callable[[Position, int, bool], int]
