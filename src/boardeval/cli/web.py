@@ -6,6 +6,8 @@ import typer
 
 from boardeval.core import ParamsError
 
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
 
 def register(app: typer.Typer) -> None:
     """Add the ``web`` command to the root group."""
@@ -15,9 +17,21 @@ def register(app: typer.Typer) -> None:
         host: str = typer.Option("127.0.0.1", help="Interface to bind (local by default)."),
         port: int = typer.Option(8000, help="TCP port."),
     ) -> None:
-        """Serve the web app (Catan boards, Morris play-and-explain, Diplomacy charts)."""
+        """Serve the web app (Catan boards, Morris play-and-explain, Diplomacy charts).
+
+        Pages at http://HOST:PORT/, the JSON API under /api, its reference at /docs (works offline).
+        """
         if not 0 < port < 65536:
             raise ParamsError(f"--port must be in 1..65535, got {port}")
+        if not host.strip():
+            raise ParamsError("--host must name an interface, e.g. 127.0.0.1")
+        if host not in LOOPBACK:
+            from boardeval.cli.common import err_console
+
+            err_console.print(
+                f"[yellow]warning: serving on {host}: the app has no login, anyone who can reach this "
+                "address can use it[/yellow]"
+            )
         import uvicorn
 
         uvicorn.run("boardeval.web.app:create_app", factory=True, host=host, port=port, log_level="info")
