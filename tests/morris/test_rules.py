@@ -151,6 +151,12 @@ def test_position_rejects_bad_turn_count_and_types() -> None:
         Position.parse(board("a7", "a1") + " w 8 8", turns=1)
     with pytest.raises(PositionError, match="hold both sides"):
         Position((1, 1), (0, 0), WHITE)
+    with pytest.raises(PositionError, match="men must be a pair of integers"):
+        Position(("1", 2), (0, 0), WHITE)  # type: ignore[arg-type]
+    with pytest.raises(PositionError, match="side to move must be 0"):
+        Position((1, 2), (0, 0), True)
+    with pytest.raises(PositionError, match="side to move must be 0"):
+        Position((1, 2), (0, 0), 2)
     with pytest.raises(PositionError, match="must be text"):
         Position.parse(None)  # type: ignore[arg-type]
 

@@ -399,8 +399,17 @@ class Position:
         ``turns`` defaults to the number of placements made (``18 - hands``), the fewest turns that can lead
         to the position; it only matters for the ``max_turns`` draw rule.
         """
-        self.men = [int(men[0]), int(men[1])]
-        self.hand = [int(hand[0]), int(hand[1])]
+        for name, pair in (("men", men), ("hand", hand)):
+            if (
+                not isinstance(pair, (tuple, list))
+                or len(pair) != 2
+                or not all(isinstance(x, int) and not isinstance(x, bool) for x in pair)
+            ):
+                raise PositionError(f"{name} must be a pair of integers (white, black), got {pair!r}")
+        if not isinstance(side, int) or isinstance(side, bool):
+            raise PositionError(f"side to move must be 0 (white) or 1 (black), got {side!r}")
+        self.men = [men[0], men[1]]
+        self.hand = [hand[0], hand[1]]
         self.side = side
         self.variant = variant
         self.turns = 2 * MEN_PER_SIDE - self.hand[0] - self.hand[1] if turns is None else turns
@@ -494,7 +503,11 @@ class Position:
         return self.men[side].bit_count() + self.hand[side]
 
     def phase(self, side: int | None = None) -> Phase:
-        """ "placing" (men in hand), "flying" (exactly 3 men, none in hand, flying allowed) or "moving"."""
+        """The phase of ``side`` (default: the side to move): placing, moving or flying.
+
+        "placing" while it has men in hand, "flying" with exactly 3 men and none in hand (if the variant
+        allows flying), else "moving".
+        """
         s = self.side if side is None else side
         if self.hand[s]:
             return "placing"
