@@ -18,6 +18,7 @@ from boardeval.catan.spots import (
     port_strengths,
     resource_strengths,
     spot_metrics_from_production,
+    spot_scores_batch,
 )
 from boardeval.core import CatanError, ParamsError
 
@@ -209,3 +210,29 @@ def test_params_missing_field_and_bad_toml(tmp_path: Path) -> None:
         SpotParams.load(f)
     with pytest.raises(ParamsError, match="does not exist"):
         SpotParams.load(tmp_path / "nope.toml")
+
+
+@pytest.mark.parametrize("with_params", [False, True])
+def test_batch_equals_single(with_params: bool) -> None:
+    boards = [Board.random(s) for s in range(200)]
+    params = (
+        SpotParams(
+            base_resource_strength=(0.5, 1.5, 1.0, 2.0, 0.3),
+            dampening_factor=0.8,
+            port_bonus=2.5,
+            prime_variate_bonus=1.0,
+            parity_preference=1.2,
+            eval_weights=(0.5, 2.0, 1.5, 1.0, 0.7),
+        )
+        if with_params
+        else None
+    )
+    res = np.stack([b.resource_index for b in boards])
+    pips = np.stack([b.pips for b in boards])
+    ports = np.stack([b.port_index for b in boards])
+    batch = spot_scores_batch(res, pips, ports, params)
+    single = np.stack([evaluate_spots(b, params).scores for b in boards])
+    assert batch.shape == (200, 54)
+    assert np.allclose(batch, single, rtol=1e-12, atol=1e-12)
+    with pytest.raises(CatanError, match="batch arrays"):
+        spot_scores_batch(res[0], pips[0], ports[0])

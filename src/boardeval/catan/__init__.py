@@ -74,6 +74,7 @@ from boardeval.catan.spots import (
     port_strengths,
     resource_strengths,
     spot_metrics_from_production,
+    spot_scores_batch,
 )
 
 __all__ += [
@@ -90,6 +91,7 @@ __all__ += [
     "port_strengths",
     "resource_strengths",
     "spot_metrics_from_production",
+    "spot_scores_batch",
 ]
 from boardeval.catan.catanatron_io import (
     from_catanatron_map,

@@ -35,13 +35,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from boardeval.catan.board import (
-    COMPLEMENT,
     DESERT,
     N_SPOTS,
     PIPS,
@@ -63,6 +63,7 @@ __all__ = [
     "port_strengths",
     "resource_strengths",
     "spot_metrics_from_production",
+    "spot_scores_batch",
 ]
 
 FloatArray = npt.NDArray[np.float64]
@@ -71,7 +72,6 @@ IntArray = npt.NDArray[np.int64]
 SCARCITY_CAP = 20.0
 """Scarcity of a resource absent from the board, and the clip bound of the pairwise ratio."""
 
-_ONE_HOT = np.vstack([np.eye(5, dtype=np.int64), np.zeros((1, 5), dtype=np.int64)])
 """Row k = one-hot of resource index k; row 5 (the desert) is all zeros."""
 
 
@@ -90,19 +90,25 @@ def resource_strengths(totals: Sequence[float], params: SpotParams | None = None
     t = [float(x) for x in totals]
     if len(t) != 5:
         raise CatanError(f"totals must have 5 entries (W, B, S, G, O), got {len(t)}")
-    scarcity = [1.0 / x if x > 0 else SCARCITY_CAP for x in t]
-    pairwise = []
-    for r in range(5):
-        c = COMPLEMENT[r]
-        if c is None:
-            pairwise.append(1.0)
-        elif t[r] == 0:
-            pairwise.append(SCARCITY_CAP if t[c] > 0 else 1.0)
-        else:
-            pairwise.append(min(SCARCITY_CAP, max(1.0 / SCARCITY_CAP, t[c] / t[r])))
-    raw = [p.base_resource_strength[r] * scarcity[r] * pairwise[r] for r in range(5)]
-    strength = [x**p.dampening_factor for x in raw]
+    scarcity, pairwise, raw, strength = _strength_parts(t, p.base_resource_strength, p.dampening_factor)
     return {"scarcity": scarcity, "pairwise": pairwise, "raw": raw, "strength": strength}
+
+
+def _pair(own: float, comp: float) -> float:
+    if own == 0:
+        return SCARCITY_CAP if comp > 0 else 1.0
+    return min(SCARCITY_CAP, max(1.0 / SCARCITY_CAP, comp / own))
+
+
+def _strength_parts(
+    t: list[float], base: tuple[float, ...], damp: float
+) -> tuple[list[float], list[float], list[float], list[float]]:
+    """The seed's per-resource strengths for totals ``t`` (W, B, S, G, O); lean, no validation."""
+    w, b, _, g, o = t
+    scarcity = [1.0 / x if x > 0 else SCARCITY_CAP for x in t]
+    pairwise = [_pair(w, b), _pair(b, w), 1.0, _pair(g, o), _pair(o, g)]
+    raw = [base[r] * scarcity[r] * pairwise[r] for r in range(5)]
+    return scarcity, pairwise, raw, [x**damp for x in raw]
 
 
 def port_strengths(totals: Sequence[float], strength: Sequence[float]) -> dict[str, float]:
@@ -196,21 +202,59 @@ class SpotTable:
     """Every spot of a board evaluated at once, with the figures behind the scores (numpy arrays).
 
     ``production`` (54, 5) pips per spot and resource; ``totals`` (5,) board pips per resource;
-    ``scarcity``, ``pairwise``, ``raw_strength``, ``strength`` (5,); ``port_strength`` (9,) per slot;
-    ``metrics`` (54, 5) in :data:`METRIC_NAMES` order; ``scores`` (54,).
+    ``strength`` (5,) dampened strengths; ``scarcity``, ``pairwise``, ``raw_strength`` (5,);
+    ``port_strength`` (9,) per slot; ``metrics`` (54, 5) in :data:`METRIC_NAMES` order; ``scores`` (54,).
+    Resource axes are in :data:`RESOURCES` order. The supporting arrays are derived on first access
+    (the hot path computes only what the scores need). Treat the arrays as read-only.
     """
 
     board: Board
     params: SpotParams
-    production: FloatArray
-    totals: FloatArray
-    scarcity: FloatArray
-    pairwise: FloatArray
-    raw_strength: FloatArray
-    strength: FloatArray
-    port_strength: FloatArray
     metrics: FloatArray
     scores: FloatArray
+    _prod_rows: FloatArray  # (5, 54) production, rows in _ROWS order (W, G, B, O, S)
+    _totals: list[float]  # RESOURCES order
+    _port_strength: list[float]  # per slot
+
+    @cached_property
+    def production(self) -> FloatArray:
+        """(54, 5) pips per spot and resource."""
+        return np.ascontiguousarray(self._prod_rows[_CANON_FROM_ROWS].T)
+
+    @cached_property
+    def totals(self) -> FloatArray:
+        """(5,) board pips per resource."""
+        return np.array(self._totals)
+
+    @cached_property
+    def _parts(self) -> tuple[list[float], list[float], list[float], list[float]]:
+        p = self.params
+        return _strength_parts(self._totals, p.base_resource_strength, p.dampening_factor)
+
+    @cached_property
+    def strength(self) -> FloatArray:
+        """(5,) dampened strength per resource."""
+        return np.array(self._parts[3])
+
+    @cached_property
+    def scarcity(self) -> FloatArray:
+        """(5,) ``1 / total[r]`` (20 for an absent resource)."""
+        return np.array(self._parts[0])
+
+    @cached_property
+    def pairwise(self) -> FloatArray:
+        """(5,) the erratum's pairwise ratio ``total[comp(r)] / total[r]``, clipped; 1 for sheep."""
+        return np.array(self._parts[1])
+
+    @cached_property
+    def raw_strength(self) -> FloatArray:
+        """(5,) ``base * scarcity * pairwise`` before dampening."""
+        return np.array(self._parts[2])
+
+    @cached_property
+    def port_strength(self) -> FloatArray:
+        """(9,) strength of the port in each slot (3:1 -> 1; 2:1 of r -> D[r] / second highest D)."""
+        return np.array(self._port_strength)
 
     def __len__(self) -> int:
         return int(self.scores.shape[0])
@@ -263,50 +307,106 @@ class SpotTable:
 
 
 def evaluate_spots(board: Board, params: SpotParams | None = None) -> SpotTable:
-    """Evaluate all 54 spots in one vectorised pass (incidence matrix x per-hex production)."""
+    """Evaluate all 54 spots in one vectorised pass (incidence matrix x per-hex production).
+
+    Production is computed resource-major, ``(5, 19) @ (19, 54)``, with the rows ordered W, G, B, O, S so
+    that the two complement pairs are the slices ``[0:2]`` and ``[2:4]``. Below it, the same buffer holds
+    ``sign(production)``, so ONE matmul gives metric 1 (sum of production), metric 2 (strength-weighted
+    production) and the prime key ``100 * distinct_resources + metric_1``: since a spot touches at most 3
+    hexes of at most 5 pips (metric 1 <= 15 < 100), ``key >= 310`` exactly when the spot has 3 distinct
+    resources and metric 1 >= 10. The per-resource figures (5 numbers) are plain Python, since numpy's
+    per-call overhead exceeds the work. About fourteen numpy calls in all.
+    """
     p = params or SpotParams.default()
-    hex_prod = _ONE_HOT[board.resource_index] * board.pips[:, None]  # (19, 5)
-    production = (SPOT_HEX_MATRIX @ hex_prod).astype(np.float64)  # (54, 5)
-    totals = hex_prod.sum(axis=0).astype(np.float64)  # (5,)
-    scarcity, pairwise, raw, strength = _strength_arrays(totals, p)
-
-    d = totals * strength
-    ordered = np.sort(d)[::-1]
+    hex_prod = _ROW_ONEHOT[:, board.resource_index]  # (6, 19) 0/1; the desert -> row 5
+    hex_prod *= board.pips
+    w, g, b, o, sh = hex_prod[:5].sum(axis=1).tolist()
+    totals = [w, b, sh, g, o]  # RESOURCES order
+    st = _strength_parts(totals, p.base_resource_strength, p.dampening_factor)[3]
+    d = [totals[r] * st[r] for r in range(5)]
+    ordered = sorted(d, reverse=True)
     norm = ordered[1] if ordered[1] > 0 else (ordered[0] if ordered[0] > 0 else 1.0)
-    kind_strength = np.append(d / norm, 1.0)  # index 5 (= -1) is the generic 3:1 port
-    port_strength = kind_strength[board.port_index]  # (9,)
+    d.append(norm)  # port_index -1 (generic 3:1 port) -> strength norm / norm = 1
+    port_strength = [d[k] / norm for k in board.port_index.tolist()]
+    bonus = p.port_bonus
 
-    m1 = production.sum(axis=1)
-    m2 = production @ strength
-    has_port = SPOT_PORT >= 0
-    m3 = np.where(has_port, port_strength[SPOT_PORT] * p.port_bonus, 0.0)
-    distinct = (production > 0).sum(axis=1)
-    m4 = np.where((m1 >= 10) & (distinct >= 3), p.prime_variate_bonus, 0.0)
-    m5 = p.parity_preference * (
-        np.minimum(production[:, 0], production[:, 1]) + np.minimum(production[:, 3], production[:, 4])
-    )
-    metrics = np.stack([m1, m2, m3, m4, m5], axis=1)
-    scores = metrics @ np.asarray(p.eval_weights, dtype=np.float64)
-    for a in (production, totals, scarcity, pairwise, raw, strength, port_strength, metrics, scores):
-        a.setflags(write=False)
-    return SpotTable(
-        board, p, production, totals, scarcity, pairwise, raw, strength, port_strength, metrics, scores
-    )
+    buf = np.empty((10, N_SPOTS))
+    prod = np.matmul(hex_prod[:5], _HEX_SPOT_F, out=buf[:5])  # (5, 54), rows W, G, B, O, S
+    np.sign(prod, out=buf[5:])
+    lin = np.array([_PRIME_KEY, _ONES_ZEROS, [st[0], st[3], st[1], st[4], st[2], 0.0, 0.0, 0.0, 0.0, 0.0]])
+    m = np.empty((6, N_SPOTS))  # the prime key, then metrics 1..5
+    np.dot(lin, buf, out=m[0:3])
+    np.take(np.array([x * bonus for x in port_strength] + [0.0]), _SPOT_SLOT, out=m[3])
+    np.multiply(m[0] >= _PRIME_THRESHOLD, p.prime_variate_bonus, out=m[4])
+    par = p.parity_preference
+    np.dot([par, par], np.minimum(prod[0:2], prod[2:4]), out=m[5])  # min(W, B) + min(G, O)
+    scores = np.dot(p.eval_weights, m[1:])
+    return SpotTable(board, p, m[1:].T, scores, buf[:5], totals, port_strength)
 
 
-_COMP_INDEX = np.array([1, 0, 2, 4, 3])
-_HAS_COMP = np.array([True, True, False, True, True])
+_ROWS = (0, 3, 1, 4, 2)
+"""Internal production row order, as resource indices: W, G, B, O, S (complement pairs as slices)."""
+_ROW_ONEHOT = np.zeros((6, 6))
+for _row, _res in enumerate(_ROWS):
+    _ROW_ONEHOT[_row, _res] = 1.0
+_CANON_FROM_ROWS = np.array([_ROWS.index(r) for r in range(5)])
+_HEX_SPOT_F = np.ascontiguousarray(SPOT_HEX_MATRIX.T, dtype=np.float64)
+_SPOT_SLOT = np.where(SPOT_PORT >= 0, SPOT_PORT, 9)
+"""Port slot per spot, 9 (-> a 0 appended after the 9 slots) for spots without a port."""
+_ONES_ZEROS = [1.0] * 5 + [0.0] * 5
+_PRIME_KEY = [1.0] * 5 + [100.0] * 5
+_PRIME_THRESHOLD = 310.0
+assert max(len(h) for h in SPOT_HEXES) * max(PIPS.values()) < 100  # the prime key trick's premise
 
 
-def _strength_arrays(
-    totals: FloatArray, p: SpotParams
-) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
+def spot_scores_batch(
+    resource_index: npt.ArrayLike,
+    pips: npt.ArrayLike,
+    port_index: npt.ArrayLike,
+    params: SpotParams | None = None,
+) -> FloatArray:
+    """Scores of all 54 spots for a batch of boards at once, shape (B, 54): for generators and sweeps.
+
+    Inputs are stacked board arrays: ``resource_index`` and ``pips`` (B, 19) (``Board.resource_index``,
+    ``Board.pips``), ``port_index`` (B, 9) (``Board.port_index``: resource index, -1 for 3:1). Same
+    formulas as :func:`evaluate_spots` (tests check equality), with the per-resource strengths computed
+    in numpy over the batch; the per-call overhead is paid once per batch instead of once per board.
+    """
+    p = params or SpotParams.default()
+    res = np.asarray(resource_index)
+    pip = np.asarray(pips, dtype=np.float64)
+    ports = np.asarray(port_index)
+    if res.ndim != 2 or res.shape != pip.shape or ports.ndim != 2 or ports.shape[0] != res.shape[0]:
+        raise CatanError(
+            f"batch arrays must be (B, 19), (B, 19), (B, 9); got {res.shape}, {pip.shape}, {ports.shape}"
+        )
+    n = res.shape[0]
+    hex_prod = np.zeros((n, 6, res.shape[1]))
+    np.put_along_axis(hex_prod, res[:, None, :], pip[:, None, :], axis=1)  # (B, 6, 19), desert row 5
+    prod = hex_prod[:, :5] @ _HEX_SPOT_CANON  # (B, 5, 54) in RESOURCES order
+    totals = hex_prod[:, :5].sum(axis=2)  # (B, 5)
     with np.errstate(divide="ignore", invalid="ignore"):
         scarcity = np.where(totals > 0, 1.0 / totals, SCARCITY_CAP)
-        comp = totals[_COMP_INDEX]
+        comp = totals[:, _COMP_INDEX]
         ratio = np.clip(comp / totals, 1.0 / SCARCITY_CAP, SCARCITY_CAP)
     ratio = np.where(totals > 0, ratio, np.where(comp > 0, SCARCITY_CAP, 1.0))
     pairwise = np.where(_HAS_COMP, ratio, 1.0)
-    raw = np.asarray(p.base_resource_strength, dtype=np.float64) * scarcity * pairwise
-    strength = raw**p.dampening_factor
-    return scarcity, pairwise, raw, strength
+    strength = (np.asarray(p.base_resource_strength) * scarcity * pairwise) ** p.dampening_factor
+    d = totals * strength
+    ordered = np.sort(d, axis=1)
+    norm = np.where(ordered[:, -2] > 0, ordered[:, -2], np.where(ordered[:, -1] > 0, ordered[:, -1], 1.0))
+    kind = np.concatenate([d / norm[:, None], np.ones((n, 1)), np.zeros((n, 1))], axis=1)  # 5 = 3:1, 6 = none
+    slot_kind = np.concatenate([np.where(ports < 0, 5, ports), np.full((n, 1), 6)], axis=1)  # (B, 10)
+    port_metric = np.take_along_axis(kind, slot_kind, axis=1)[:, _SPOT_SLOT] * p.port_bonus  # (B, 54)
+    m1 = prod.sum(axis=1)
+    m2 = np.einsum("br,brs->bs", strength, prod)
+    distinct = (prod > 0).sum(axis=1)
+    m4 = np.where((m1 >= 10) & (distinct >= 3), p.prime_variate_bonus, 0.0)
+    m5 = p.parity_preference * (np.minimum(prod[:, 0], prod[:, 1]) + np.minimum(prod[:, 3], prod[:, 4]))
+    w = p.eval_weights
+    return w[0] * m1 + w[1] * m2 + w[2] * port_metric + w[3] * m4 + w[4] * m5
+
+
+_HEX_SPOT_CANON = _HEX_SPOT_F
+_COMP_INDEX = np.array([1, 0, 2, 4, 3])
+_HAS_COMP = np.array([True, True, False, True, True])
