@@ -197,6 +197,34 @@ def test_diplomacy_charts_and_phase_slider(page: Any, live_server: str) -> None:
     page.screenshot(path=str(SCREENSHOTS / "diplomacy.png"), full_page=True)
     page.select_option("#game", "2")
     page.wait_for_function("() => document.getElementById('game-info').textContent.startsWith('2.json')")
+    with page.expect_download() as dl:
+        page.click("#download-csv")
+    csv_path = dl.value.path()
+    assert csv_path is not None
+    with open(csv_path, encoding="utf-8") as fh:
+        assert fh.readline().strip() == "phase,power,measure,other,value"
+    _clean(page)
+
+
+def test_diplomacy_upload(page: Any, live_server: str) -> None:
+    """Upload a saved game (the installed package's own file, read in place) and a broken one."""
+    from boardeval.diplomacy import shipped_game_paths
+
+    game3 = next(p for p in shipped_game_paths() if p.stem == "3")
+    page.goto(live_server + "/diplomacy")
+    page.wait_for_selector("#charts svg[data-measure]")
+    page.set_input_files("#upload", str(game3))
+    page.click("#upload-form button")
+    page.wait_for_function("() => document.getElementById('game-info').textContent.startsWith('3.json')")
+    assert page.locator("#charts .chart-link").count() == 0  # library charts only for shipped games
+    page.set_input_files(
+        "#upload",
+        files=[{"name": "broken.json", "mimeType": "application/json", "buffer": b'{"id": "x", "phases": ['}],
+    )
+    page.click("#upload-form button")
+    page.locator("#toast").wait_for(state="visible")
+    assert "broken.json" in page.inner_text("#toast")
+    assert page.locator("#charts svg[data-measure]").count() > 0  # the previous game stays on screen
     _clean(page)
 
 
