@@ -1,0 +1,625 @@
+"""Board constraints ("rules"): named, parameterised, checkable on any board, encodable for CP-SAT.
+
+A rule is written as text, ``name`` or ``name=PARAM`` (kebab case), on the CLI (``--rule max-spot-pips=12``)
+and in the library (:func:`parse_rule`). Every rule has
+
+* a **checker** that lists its violations on a board, in plain Python/numpy over the board model (it knows
+  nothing of any solver, so it independently re-checks what the generators produce), and
+* a **CP-SAT encoding** over :class:`BoardVars`, the one-hot model of a board that ``generate.cp`` solves.
+
+The rules (spec section 4; seed 004 for wood-brick and the 6/8 resources)::
+
+    no-same-resource-neighbours    no two neighbouring hexes of the same resource (desert excluded)
+    no-68-neighbours               no 6 or 8 next to another 6 or 8
+    no-equal-number-neighbours     no two neighbouring hexes with the same number
+    2-12-apart                     the 2 and the 12 are not neighbours
+    wood-brick-apart               no wood hex next to a brick hex (seed 004's lumber/brick rule)
+    68-different-resources         the four 6s and 8s lie on four different resources
+    max-spot-pips=N                every spot's adjacent pips sum to at most N (12 bans 6-8-5 spots)
+    min-spot-pips=N                every spot touching three land hexes has at least N pips
+    max-cluster=N                  no connected group of more than N same-resource hexes
+    desert=any|centre|coast        where the desert may lie (coast = the 12 outer hexes)
+    resource-pips-band=LO..HI      each resource's total pips on the board lies in LO..HI
+    no-port-own-resource           no 2:1 port touches a hex of its own resource
+
+Choices (documented here because the spec leaves them open):
+
+* ``wood-brick-apart`` bans wood–brick contacts only; wood–wood and brick–brick pairs are the business of
+  ``no-same-resource-neighbours`` / ``max-cluster`` (seed 004's MiniZinc bans both at once).
+* ``min-spot-pips`` applies to the 24 spots touching three land hexes; the desert counts as a land hex
+  with 0 pips there (a spot next to the desert is a poor spot, which is what the rule is about).
+* ``max-cluster=N`` is encoded exactly: a same-resource component of more than N hexes exists iff some
+  connected set of N+1 hexes is all one resource, so every connected (N+1)-set gets a CP constraint.
+* ``resource-pips-band`` bounds totals (not per-hex means), so ore and brick (3 hexes) compete with the
+  4-hex resources on raw production, which is what players feel.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import numpy.typing as npt
+
+from boardeval.catan.board import (
+    CENTRE_HEX,
+    DESERT_INDEX,
+    HEX_EDGES,
+    HEX_NEIGHBOURS,
+    N_HEXES,
+    N_PORTS,
+    NUMBER_TOKENS,
+    PIPS,
+    PORT_SPOTS,
+    RESOURCE_NAMES,
+    RESOURCES,
+    SPOT_HEXES,
+    TILE_COUNTS,
+    Board,
+)
+from boardeval.core import CatanError
+
+if TYPE_CHECKING:
+    from ortools.sat.python import cp_model
+
+__all__ = [
+    "COAST_HEXES",
+    "RULES",
+    "BoardVars",
+    "Rule",
+    "RuleError",
+    "RuleSpec",
+    "check_rules",
+    "parse_rule",
+    "parse_rules",
+    "rule_violations",
+]
+
+IntArray = npt.NDArray[np.int64]
+
+
+class RuleError(CatanError):
+    """An unknown rule name or a bad rule parameter; the message quotes the rule text."""
+
+
+NUMBERS: tuple[int, ...] = tuple(sorted(PIPS))
+"""The ten token values 2..6, 8..12."""
+TOKEN_COUNT: dict[int, int] = {n: NUMBER_TOKENS.count(n) for n in NUMBERS}
+PORT_LETTERS: tuple[str, ...] = ("3", *RESOURCES)
+COAST_HEXES: tuple[int, ...] = tuple(h for h in range(N_HEXES) if len(HEX_NEIGHBOURS[h]) < 6)
+"""The 12 outer hexes (fewer than six land neighbours): ``desert=coast`` puts the desert on one."""
+LAND3_SPOTS: tuple[int, ...] = tuple(s for s, hexes in enumerate(SPOT_HEXES) if len(hexes) == 3)
+"""Spots touching three land hexes (24 on the base board)."""
+_LETTERS = (*RESOURCES, "D")
+
+
+def _port_hexes() -> tuple[tuple[int, ...], ...]:
+    """For each port slot, the land hexes touching either of its two spots."""
+    return tuple(tuple(sorted({h for s in pair for h in SPOT_HEXES[s]})) for pair in PORT_SPOTS)
+
+
+PORT_HEXES = _port_hexes()
+
+
+def _connected_sets(size: int) -> tuple[frozenset[int], ...]:
+    """Every connected set of ``size`` hexes of the base board (each once)."""
+    found: set[frozenset[int]] = {frozenset([h]) for h in range(N_HEXES)}
+    for _ in range(size - 1):
+        grown: set[frozenset[int]] = set()
+        for s in found:
+            for h in s:
+                for nb in HEX_NEIGHBOURS[h]:
+                    if nb not in s:
+                        grown.add(s | {nb})
+        found = grown
+    return tuple(sorted(found, key=sorted))
+
+
+connected_sets = cache(_connected_sets)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# The CP-SAT view of a board
+# ---------------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class BoardVars:
+    """One-hot CP-SAT variables for a whole board, with the base game's counts already posted.
+
+    ``res[h][r]``: hex h holds resource r (0..4 in ``RESOURCES`` order, 5 = desert);
+    ``num[h][n]``: hex h holds token n (n in 2..12 without 7; the desert holds none);
+    ``port[k][p]``: slot k holds port letter p (``"3"`` or a resource letter);
+    ``pips[h]``: linear expression of hex h's pips; ``hot[h]``: hex h holds a 6 or an 8.
+    ``both(h, r, n)`` gives (and caches) a literal for "hex h is resource r AND has token n".
+    """
+
+    model: cp_model.CpModel
+    res: list[dict[int, Any]]
+    num: list[dict[int, Any]]
+    port: list[dict[str, Any]]
+    pips: list[Any]
+    hot: list[Any]
+    _and: dict[tuple[int, int, int], Any] = field(default_factory=dict)
+
+    @classmethod
+    def new(cls, model: cp_model.CpModel) -> BoardVars:
+        """Post the variables and the tile/token/port counts of the base game on ``model``."""
+        res = [{r: model.new_bool_var(f"res{h}_{r}") for r in range(6)} for h in range(N_HEXES)]
+        num = [{n: model.new_bool_var(f"num{h}_{n}") for n in NUMBERS} for h in range(N_HEXES)]
+        port = [{p: model.new_bool_var(f"port{k}_{p}") for p in PORT_LETTERS} for k in range(N_PORTS)]
+        for h in range(N_HEXES):
+            model.add_exactly_one(res[h].values())
+            # a numbered hex holds exactly one token; the desert none
+            model.add(sum(num[h].values()) + res[h][DESERT_INDEX] == 1)
+        for r, letter in enumerate(_LETTERS):
+            model.add(sum(res[h][r] for h in range(N_HEXES)) == TILE_COUNTS[letter])
+        for n in NUMBERS:
+            model.add(sum(num[h][n] for h in range(N_HEXES)) == TOKEN_COUNT[n])
+        for k in range(N_PORTS):
+            model.add_exactly_one(port[k].values())
+        for p in PORT_LETTERS:
+            model.add(sum(port[k][p] for k in range(N_PORTS)) == (4 if p == "3" else 1))
+        pips = [sum(PIPS[n] * num[h][n] for n in NUMBERS) for h in range(N_HEXES)]
+        hot = []
+        for h in range(N_HEXES):
+            lit = model.new_bool_var(f"hot{h}")
+            model.add(lit == num[h][6] + num[h][8])
+            hot.append(lit)
+        return cls(model, res, num, port, pips, hot)
+
+    def both(self, h: int, r: int, n: int) -> Any:
+        """A literal equal to ``res[h][r] AND num[h][n]``."""
+        key = (h, r, n)
+        if key not in self._and:
+            lit = self.model.new_bool_var(f"and{h}_{r}_{n}")
+            a, b = self.res[h][r], self.num[h][n]
+            self.model.add_implication(lit, a)
+            self.model.add_implication(lit, b)
+            self.model.add_bool_or([a.Not(), b.Not(), lit])
+            self._and[key] = lit
+        return self._and[key]
+
+    def resource_pips(self, r: int) -> Any:
+        """Linear expression: total pips on the hexes of resource r."""
+        return sum(PIPS[n] * self.both(h, r, n) for h in range(N_HEXES) for n in NUMBERS)
+
+    def add_hint(self, board: Board) -> None:
+        """Hint the solver with a board (a warm start)."""
+        for h in range(N_HEXES):
+            for r in range(6):
+                self.model.add_hint(self.res[h][r], int(board.resource_index[h]) == r)
+            for n in NUMBERS:
+                self.model.add_hint(self.num[h][n], board.numbers[h] == n)
+        for k in range(N_PORTS):
+            for p in PORT_LETTERS:
+                self.model.add_hint(self.port[k][p], board.ports[k] == p)
+
+    def read(self, solver: cp_model.CpSolver) -> Board:
+        """The board of the solver's current solution."""
+        res = [next(r for r in range(6) if solver.boolean_value(self.res[h][r])) for h in range(N_HEXES)]
+        nums = [next((n for n in NUMBERS if solver.boolean_value(self.num[h][n])), 0) for h in range(N_HEXES)]
+        ports = "".join(
+            next(p for p in PORT_LETTERS if solver.boolean_value(self.port[k][p])) for k in range(N_PORTS)
+        )
+        return Board.from_arrays(res, nums, ports)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Rules
+# ---------------------------------------------------------------------------------------------------------
+
+Checker = Callable[[Board, Any], list[str]]
+Encoder = Callable[[BoardVars, Any], None]
+ParamParser = Callable[[str | None, str], Any]
+
+
+@dataclass(frozen=True)
+class RuleSpec:
+    """A rule family: its name, what its parameter looks like, the checker and the CP-SAT encoder."""
+
+    name: str
+    summary: str
+    param_help: str | None
+    parse_param: ParamParser
+    checker: Checker
+    encoder: Encoder
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One rule with its parameter (``Rule("max-spot-pips", 12)``); ``str(rule)`` is its text."""
+
+    name: str
+    param: Any = None
+
+    def __post_init__(self) -> None:
+        if self.name not in RULES:
+            raise RuleError(_unknown(self.name))
+
+    @property
+    def spec(self) -> RuleSpec:
+        return RULES[self.name]
+
+    @property
+    def text(self) -> str:
+        """The rule as typed on the CLI (``max-spot-pips=12``)."""
+        if self.param is None:
+            return self.name
+        if isinstance(self.param, tuple):
+            return f"{self.name}={self.param[0]}..{self.param[1]}"
+        return f"{self.name}={self.param}"
+
+    def __str__(self) -> str:
+        return self.text
+
+    def violations(self, board: Board) -> list[str]:
+        """What breaks the rule on ``board`` (empty when it holds), one readable line per violation."""
+        return self.spec.checker(board, self.param)
+
+    def holds(self, board: Board) -> bool:
+        return not self.violations(board)
+
+    def encode(self, bv: BoardVars) -> None:
+        """Post this rule on a CP-SAT board model."""
+        self.spec.encoder(bv, self.param)
+
+
+def _unknown(text: str) -> str:
+    return f"unknown rule {text!r}; valid rules: {', '.join(_rule_usage())}"
+
+
+def _rule_usage() -> list[str]:
+    return [s.name if s.param_help is None else f"{s.name}={s.param_help}" for s in RULES.values()]
+
+
+def parse_rule(text: str | Rule) -> Rule:
+    """Parse ``name`` or ``name=PARAM`` into a :class:`Rule` (a Rule passes through).
+
+    Raises :class:`RuleError` quoting the text and listing the valid rules when the name is unknown or
+    the parameter is missing or malformed.
+    """
+    if isinstance(text, Rule):
+        return text
+    if not isinstance(text, str):
+        raise RuleError(f"a rule must be text such as 'max-spot-pips=12', got {text!r}")
+    raw = text.strip()
+    name, eq, param = raw.partition("=")
+    name = name.strip().lower()
+    spec = RULES.get(name)
+    if spec is None:
+        raise RuleError(_unknown(raw))
+    value = spec.parse_param(param.strip() if eq else None, raw)
+    return Rule(name, value)
+
+
+def parse_rules(texts: Iterable[str | Rule]) -> tuple[Rule, ...]:
+    """Parse several rules; the same rule text twice is kept once."""
+    out: list[Rule] = []
+    for t in texts:
+        rule = parse_rule(t)
+        if rule not in out:
+            out.append(rule)
+    return tuple(out)
+
+
+def rule_violations(board: Board, rules: Iterable[str | Rule]) -> dict[str, list[str]]:
+    """Each rule's text -> its violations on ``board`` (an empty list when it holds)."""
+    return {r.text: r.violations(board) for r in parse_rules(rules)}
+
+
+def check_rules(board: Board, rules: Iterable[str | Rule]) -> dict[str, bool]:
+    """Each rule's text -> whether it holds on ``board``."""
+    return {name: not v for name, v in rule_violations(board, rules).items()}
+
+
+# -- parameter parsers --------------------------------------------------------------------------------------
+
+
+def _no_param(param: str | None, text: str) -> None:
+    if param is not None:
+        raise RuleError(f"rule {text!r} takes no parameter")
+
+
+def _int_param(lo: int, hi: int) -> ParamParser:
+    def parse(param: str | None, text: str) -> int:
+        if param is None or param == "":
+            raise RuleError(f"rule {text!r} needs a value, e.g. '{text.split('=')[0]}={hi // 2}'")
+        try:
+            value = int(param)
+        except ValueError:
+            raise RuleError(f"rule {text!r}: {param!r} is not an integer") from None
+        if not lo <= value <= hi:
+            raise RuleError(f"rule {text!r}: value must be in {lo}..{hi}, got {value}")
+        return value
+
+    return parse
+
+
+def _band_param(param: str | None, text: str) -> tuple[int, int]:
+    if param is None or ".." not in param:
+        raise RuleError(f"rule {text!r} needs a band LO..HI, e.g. 'resource-pips-band=9..14'")
+    lo_s, _, hi_s = param.partition("..")
+    try:
+        lo, hi = int(lo_s), int(hi_s)
+    except ValueError:
+        raise RuleError(f"rule {text!r}: {param!r} is not a band of two integers LO..HI") from None
+    if not 0 <= lo <= hi <= 58:
+        raise RuleError(f"rule {text!r}: need 0 <= LO <= HI <= 58 (58 pips in all), got {lo}..{hi}")
+    return (lo, hi)
+
+
+def _desert_param(param: str | None, text: str) -> str:
+    choices = {"any": "any", "centre": "centre", "center": "centre", "coast": "coast"}
+    if param is None or param.lower() not in choices:
+        raise RuleError(f"rule {text!r}: desert must be one of any, centre, coast")
+    return choices[param.lower()]
+
+
+# -- checkers and encoders ----------------------------------------------------------------------------------
+
+
+def _edges() -> list[tuple[int, int]]:
+    return [(int(a), int(b)) for a, b in HEX_EDGES.tolist()]
+
+
+def _name(letter: str) -> str:
+    return RESOURCE_NAMES[letter]
+
+
+def _check_same_resource(board: Board, _: None) -> list[str]:
+    r = board.resources
+    return [f"hexes {a} and {b} are both {_name(r[a])}" for a, b in _edges() if r[a] == r[b] and r[a] != "D"]
+
+
+def _enc_same_resource(bv: BoardVars, _: None) -> None:
+    for a, b in _edges():
+        for r in range(5):
+            bv.model.add(bv.res[a][r] + bv.res[b][r] <= 1)
+
+
+def _check_68(board: Board, _: None) -> list[str]:
+    n = board.numbers
+    return [
+        f"hexes {a} and {b} hold {n[a]} and {n[b]}" for a, b in _edges() if n[a] in (6, 8) and n[b] in (6, 8)
+    ]
+
+
+def _enc_68(bv: BoardVars, _: None) -> None:
+    for a, b in _edges():
+        bv.model.add(bv.hot[a] + bv.hot[b] <= 1)
+
+
+def _check_equal_numbers(board: Board, _: None) -> list[str]:
+    n = board.numbers
+    return [f"hexes {a} and {b} both hold {n[a]}" for a, b in _edges() if n[a] is not None and n[a] == n[b]]
+
+
+def _enc_equal_numbers(bv: BoardVars, _: None) -> None:
+    for a, b in _edges():
+        for v in NUMBERS:
+            if TOKEN_COUNT[v] > 1:
+                bv.model.add(bv.num[a][v] + bv.num[b][v] <= 1)
+
+
+def _check_2_12(board: Board, _: None) -> list[str]:
+    n = board.numbers
+    return [f"hexes {a} and {b} hold the 2 and the 12" for a, b in _edges() if {n[a], n[b]} == {2, 12}]
+
+
+def _enc_2_12(bv: BoardVars, _: None) -> None:
+    for a, b in _edges():
+        bv.model.add(bv.num[a][2] + bv.num[b][12] <= 1)
+        bv.model.add(bv.num[a][12] + bv.num[b][2] <= 1)
+
+
+def _check_wood_brick(board: Board, _: None) -> list[str]:
+    r = board.resources
+    return [f"wood and brick touch at hexes {a} and {b}" for a, b in _edges() if {r[a], r[b]} == {"W", "B"}]
+
+
+def _enc_wood_brick(bv: BoardVars, _: None) -> None:
+    w, b = RESOURCES.index("W"), RESOURCES.index("B")
+    for x, y in _edges():
+        bv.model.add(bv.res[x][w] + bv.res[y][b] <= 1)
+        bv.model.add(bv.res[x][b] + bv.res[y][w] <= 1)
+
+
+def _check_68_resources(board: Board, _: None) -> list[str]:
+    by_res: dict[str, list[int]] = {}
+    for h, (r, n) in enumerate(zip(board.resources, board.numbers, strict=True)):
+        if n in (6, 8):
+            by_res.setdefault(r, []).append(h)
+    return [
+        f"{_name(r)} holds {len(hs)} of the 6s and 8s (hexes {', '.join(map(str, hs))})"
+        for r, hs in by_res.items()
+        if len(hs) > 1
+    ]
+
+
+def _enc_68_resources(bv: BoardVars, _: None) -> None:
+    for r in range(5):
+        bv.model.add(sum(bv.both(h, r, 6) + bv.both(h, r, 8) for h in range(N_HEXES)) <= 1)
+
+
+def _spot_pips(board: Board) -> list[int]:
+    p = board.pips
+    return [int(sum(p[h] for h in hexes)) for hexes in SPOT_HEXES]
+
+
+def _check_max_spot(board: Board, limit: int) -> list[str]:
+    n = board.numbers
+    out = []
+    for s, total in enumerate(_spot_pips(board)):
+        if total > limit:
+            nums = "-".join(str(n[h]) for h in SPOT_HEXES[s] if n[h] is not None)
+            out.append(f"spot {s} ({nums}) has {total} pips > {limit}")
+    return out
+
+
+def _enc_max_spot(bv: BoardVars, limit: int) -> None:
+    for hexes in SPOT_HEXES:
+        bv.model.add(sum(bv.pips[h] for h in hexes) <= limit)
+
+
+def _check_min_spot(board: Board, limit: int) -> list[str]:
+    n = board.numbers
+    totals = _spot_pips(board)
+    out = []
+    for s in LAND3_SPOTS:
+        if totals[s] < limit:
+            nums = "-".join("D" if n[h] is None else str(n[h]) for h in SPOT_HEXES[s])
+            out.append(f"spot {s} ({nums}) has {totals[s]} pips < {limit}")
+    return out
+
+
+def _enc_min_spot(bv: BoardVars, limit: int) -> None:
+    for s in LAND3_SPOTS:
+        bv.model.add(sum(bv.pips[h] for h in SPOT_HEXES[s]) >= limit)
+
+
+def clusters(board: Board) -> list[tuple[str, tuple[int, ...]]]:
+    """Connected same-resource groups of hexes (desert excluded), largest first."""
+    seen: set[int] = set()
+    out: list[tuple[str, tuple[int, ...]]] = []
+    r = board.resources
+    for start in range(N_HEXES):
+        if start in seen or r[start] == "D":
+            continue
+        group, stack = [], [start]
+        seen.add(start)
+        while stack:
+            h = stack.pop()
+            group.append(h)
+            for nb in HEX_NEIGHBOURS[h]:
+                if nb not in seen and r[nb] == r[start]:
+                    seen.add(nb)
+                    stack.append(nb)
+        out.append((r[start], tuple(sorted(group))))
+    return sorted(out, key=lambda g: -len(g[1]))
+
+
+def _check_cluster(board: Board, limit: int) -> list[str]:
+    return [
+        f"{_name(letter)} cluster of {len(hexes)} hexes ({', '.join(map(str, hexes))}) > {limit}"
+        for letter, hexes in clusters(board)
+        if len(hexes) > limit
+    ]
+
+
+def _enc_cluster(bv: BoardVars, limit: int) -> None:
+    size = limit + 1
+    biggest = max(TILE_COUNTS[letter] for letter in RESOURCES)
+    if size > biggest:
+        return  # no resource has that many hexes: always satisfied
+    for group in connected_sets(size):
+        for r, letter in enumerate(RESOURCES):
+            if TILE_COUNTS[letter] >= size:
+                bv.model.add(sum(bv.res[h][r] for h in group) <= size - 1)
+
+
+def _check_desert(board: Board, where: str) -> list[str]:
+    d = board.desert
+    if where == "centre" and d != CENTRE_HEX:
+        return [f"the desert is on hex {d}, not the centre (hex {CENTRE_HEX})"]
+    if where == "coast" and d not in COAST_HEXES:
+        return [f"the desert is on hex {d}, not on the coast"]
+    return []
+
+
+def _enc_desert(bv: BoardVars, where: str) -> None:
+    if where == "centre":
+        bv.model.add(bv.res[CENTRE_HEX][DESERT_INDEX] == 1)
+    elif where == "coast":
+        bv.model.add(sum(bv.res[h][DESERT_INDEX] for h in COAST_HEXES) == 1)
+
+
+def resource_pip_totals(board: Board) -> dict[str, int]:
+    """Total pips per resource letter."""
+    totals = dict.fromkeys(RESOURCES, 0)
+    for r, p in zip(board.resources, board.pips.tolist(), strict=True):
+        if r != "D":
+            totals[r] += int(p)
+    return totals
+
+
+def _check_band(board: Board, band: tuple[int, int]) -> list[str]:
+    lo, hi = band
+    return [
+        f"{_name(letter)} has {total} pips, outside {lo}..{hi}"
+        for letter, total in resource_pip_totals(board).items()
+        if not lo <= total <= hi
+    ]
+
+
+def _enc_band(bv: BoardVars, band: tuple[int, int]) -> None:
+    lo, hi = band
+    for r in range(5):
+        total = bv.resource_pips(r)
+        bv.model.add(total >= lo)
+        bv.model.add(total <= hi)
+
+
+def _check_port_own(board: Board, _: None) -> list[str]:
+    out = []
+    for k, p in enumerate(board.ports):
+        if p == "3":
+            continue
+        own = [h for h in PORT_HEXES[k] if board.resources[h] == p]
+        if own:
+            out.append(
+                f"the 2:1 {_name(p)} port (slot {k}) touches {_name(p)} hex {', '.join(map(str, own))}"
+            )
+    return out
+
+
+def _enc_port_own(bv: BoardVars, _: None) -> None:
+    for k in range(N_PORTS):
+        for r, letter in enumerate(RESOURCES):
+            for h in PORT_HEXES[k]:
+                bv.model.add(bv.port[k][letter] + bv.res[h][r] <= 1)
+
+
+def _specs() -> dict[str, RuleSpec]:
+    specs = [
+        RuleSpec("no-same-resource-neighbours", "no two neighbouring hexes share a resource", None,
+                 _no_param, _check_same_resource, _enc_same_resource),
+        RuleSpec("no-68-neighbours", "no 6 or 8 next to another 6 or 8", None,
+                 _no_param, _check_68, _enc_68),
+        RuleSpec("no-equal-number-neighbours", "no two neighbouring hexes share a number", None,
+                 _no_param, _check_equal_numbers, _enc_equal_numbers),
+        RuleSpec("2-12-apart", "the 2 and the 12 are not neighbours", None,
+                 _no_param, _check_2_12, _enc_2_12),
+        RuleSpec("wood-brick-apart", "no wood hex next to a brick hex", None,
+                 _no_param, _check_wood_brick, _enc_wood_brick),
+        RuleSpec("68-different-resources", "the four 6s and 8s on four different resources", None,
+                 _no_param, _check_68_resources, _enc_68_resources),
+        RuleSpec("max-spot-pips", "every spot has at most N pips", "N",
+                 _int_param(0, 15), _check_max_spot, _enc_max_spot),
+        RuleSpec("min-spot-pips", "every 3-hex spot has at least N pips", "N",
+                 _int_param(0, 15), _check_min_spot, _enc_min_spot),
+        RuleSpec("max-cluster", "no same-resource group larger than N hexes", "N",
+                 _int_param(1, 4), _check_cluster, _enc_cluster),
+        RuleSpec("desert", "where the desert lies", "any|centre|coast",
+                 _desert_param, _check_desert, _enc_desert),
+        RuleSpec("resource-pips-band", "each resource's total pips in LO..HI", "LO..HI",
+                 _band_param, _check_band, _enc_band),
+        RuleSpec("no-port-own-resource", "no 2:1 port touches a hex of its resource", None,
+                 _no_param, _check_port_own, _enc_port_own),
+    ]  # fmt: skip
+    return {s.name: s for s in specs}
+
+
+RULES: Mapping[str, RuleSpec] = _specs()
+"""Rule name -> its spec (summary, parameter, checker, CP-SAT encoder)."""
+
+
+def rules_text(rules: Sequence[Rule]) -> str:
+    """``a, b and c`` for messages."""
+    names = [r.text for r in rules]
+    if not names:
+        return "(no rules)"
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
