@@ -69,7 +69,7 @@ def test_fast_equals_generic_on_random_positions(variant: Variant) -> None:
                 expected = perft_generic(pos, depth, removal_plies)
                 assert perft(pos, depth, removal_plies) == expected, (pos.text(), depth, removal_plies)
                 assert perft(pos, depth, removal_plies, cache=False) == expected, (pos.text(), depth)
-    assert len(phases) >= 2
+    assert phases == {"placing", "moving", "flying"} or variant.flying is False
 
 
 def test_history_rules_use_the_generic_count() -> None:
