@@ -148,6 +148,7 @@ BAD_CODES = [
     (SPEC_CODE.replace("O10-", "O13-", 1), "number 13 out of range"),
     (SPEC_CODE.replace("O10-", "Oten-", 1), "'ten' is not a number"),
     (SPEC_CODE.replace("O10-", "-", 1), "empty"),
+    (SPEC_CODE.replace("S2-", "S02-", 1), "leading zero"),
     (SPEC_CODE.replace("O10-", "W10-", 1), "3 ore tiles (O) expected, got 2"),
     (SPEC_CODE.replace("S2-", "S3-", 1), "1 x 2 expected, got 0"),
     (SPEC_CODE.replace("~3S3W3B3GO", "~3S3W3B3G"), "9 ports expected, got 8 in '3S3W3B3G'"),

@@ -463,6 +463,8 @@ class Board:
                 raise BoardParseError(f"hex {i} {cell!r} has no number (only the desert has none)")
             if not digits.isascii() or not digits.isdigit():
                 raise BoardParseError(f"hex {i} {cell!r}: {digits!r} is not a number")
+            if digits[0] == "0":
+                raise BoardParseError(f"hex {i} {cell!r}: write the number without a leading zero")
             numbers.append(_check_number(int(digits), f"hex {i} {cell!r}"))
         for k, ch in enumerate(port_part):
             if ch not in _PORT_LETTERS:
