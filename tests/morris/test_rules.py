@@ -97,6 +97,11 @@ def test_bad_turn_text(text: str, match: str) -> None:
 
 def test_turn_rejects_bad_indices() -> None:
     with pytest.raises(NotationError, match=r"0\.\.23"):
+        make_turn(None, 30)
+    with pytest.raises(NotationError, match="must change point"):
+        make_turn(3, 3)
+    assert make_turn(0, 1, 2) is make_turn(0, 1, 2) == Turn(0, 1, 2)
+    with pytest.raises(NotationError, match=r"0\.\.23"):
         Turn(None, 24)
     with pytest.raises(NotationError, match=r"0\.\.23"):
         Turn(-1, 3)

@@ -289,11 +289,17 @@ _TURNS = _build_turn_table()
 
 
 def make_turn(src: int | None, dst: int, remove: int | None = None) -> Turn:
-    """The shared :class:`Turn` instance for these points (no allocation; points must be valid)."""
-    turn = _TURNS[_turn_key(src, dst, remove)]
-    if turn is None:  # pragma: no cover - only reachable with inconsistent points, which Turn() rejects
-        return Turn(src, dst, remove)
-    return turn
+    """The shared :class:`Turn` instance for these points (no allocation); bad points raise like Turn()."""
+    if (
+        isinstance(dst, int)
+        and 0 <= dst < N_POINTS
+        and (src is None or (isinstance(src, int) and 0 <= src < N_POINTS))
+        and (remove is None or (isinstance(remove, int) and 0 <= remove < N_POINTS))
+    ):
+        turn = _TURNS[_turn_key(src, dst, remove)]
+        if turn is not None:
+            return turn
+    return Turn(src, dst, remove)  # raises the NotationError that explains the problem
 
 
 # ----------------------------------------------------------------------------------------------- zobrist
