@@ -137,17 +137,21 @@ def test_openspiel_perft_matches_golden_live(removal_plies: bool, max_depth: int
 
 
 def test_openspiel_perft_after_mills_live() -> None:
-    """A mid-game position with mills, captures and flying: both conventions agree with OpenSpiel."""
+    """Mid-game positions (mills, captures, moving, flying): perft 3, both conventions, as OpenSpiel."""
     rng = random.Random(7)
-    for _ in range(30):
+    phases: Counter[str] = Counter()
+    for _ in range(40):
         pos = Position.start(OPENSPIEL)
         state = GAME.new_initial_state()
-        for _ in range(rng.randrange(10, 60)):
+        for _ in range(rng.randrange(10, 80)):
             turns = openspiel_turns(state) if not state.is_terminal() else {}
             if not turns:
                 break
-            turn = rng.choice(sorted(turns, key=str))
+            mills = [t for t in turns if t.remove is not None]
+            turn = rng.choice(sorted(mills if mills and rng.random() < 0.5 else turns, key=str))
             pos.push(turn)
             state = turns[turn]
+        phases[pos.phase()] += 1
         for removal_plies in (True, False):
-            assert openspiel_perft(state, 2, removal_plies) == perft(pos, 2, removal_plies), pos.text()
+            assert openspiel_perft(state, 3, removal_plies) == perft(pos, 3, removal_plies), pos.text()
+    assert set(phases) == {"placing", "moving", "flying"}, phases
