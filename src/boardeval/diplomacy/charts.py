@@ -113,7 +113,7 @@ def series_figure(table: pd.DataFrame, measure: str, title: str | None = None) -
                 ms=2.5,
             )
     else:
-        pairs = rows.groupby(["power", "other"], sort=False)
+        pairs = rows.groupby(["power", "other"], sort=False, observed=True)
         for (a, b), sel in pairs:
             values = sel["value"].to_numpy(dtype=float)
             if not np.nanmax(np.abs(values), initial=0.0) > 0:

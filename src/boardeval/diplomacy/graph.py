@@ -92,6 +92,58 @@ def _all_pairs_bfs(adjacent: BoolArray) -> FloatArray:
     return dist
 
 
+def pack_rows(mask: BoolArray) -> npt.NDArray[np.uint64]:
+    """Pack a boolean matrix ``[rows, n]`` into bitsets ``[rows, ceil(n / 64)]``: bit j%64 of word j//64."""
+    rows, n = mask.shape
+    words = max(1, (n + 63) // 64)
+    padded = np.zeros((rows, words * 64), dtype=bool)
+    padded[:, :n] = mask
+    return np.ascontiguousarray(np.packbits(padded, axis=1, bitorder="little").view("<u8").astype(np.uint64))
+
+
+@dataclass(frozen=True, eq=False)
+class CompactTables:
+    """The distance tables as small unsigned integers, and adjacency as bitsets, for the hot loops.
+
+    Distances on the shipped maps are below 255, so ``uint8`` with ``far`` (= 255) standing for
+    unreachable: sorting, minima and comparisons on one byte per entry are several times faster than on
+    float64, and ``far`` orders after every real distance, as ``inf`` does.  (``uint16`` if a map ever
+    needs it.)  Bitsets: row i has bit j set when province j is adjacent to i or i itself.
+    """
+
+    far: int
+    tempo: npt.NDArray[np.unsignedinteger]
+    tempo_sc: npt.NDArray[np.unsignedinteger]
+    unit_sc: npt.NDArray[np.unsignedinteger]
+    near_bits: npt.NDArray[np.uint64]
+    """``[province, words]``: the province and its neighbours on the province graph."""
+    self_bits: npt.NDArray[np.uint64]
+    """``[province, words]``: the province alone."""
+
+    @staticmethod
+    def build(graph: MapGraph) -> CompactTables:
+        """Convert one map's tables (called once per map through :attr:`MapGraph.compact`)."""
+        finite = [t[np.isfinite(t)] for t in (graph.tempo, graph.army, graph.fleet)]
+        top = max((int(f.max()) for f in finite if f.size), default=0)
+        dtype = np.uint8 if top < 255 else np.uint16
+        far = int(np.iinfo(dtype).max)
+
+        def small(table: FloatArray) -> npt.NDArray[np.unsignedinteger]:
+            out: npt.NDArray[np.unsignedinteger] = np.where(np.isfinite(table), table, far).astype(dtype)
+            out.setflags(write=False)
+            return out
+
+        n = len(graph.provinces)
+        return CompactTables(
+            far=far,
+            tempo=small(graph.tempo),
+            tempo_sc=small(graph.tempo_sc),
+            unit_sc=small(graph.unit_sc),
+            near_bits=pack_rows(graph.adjacent | np.eye(n, dtype=bool)),
+            self_bits=pack_rows(np.eye(n, dtype=bool)),
+        )
+
+
 @dataclass(frozen=True, eq=False)
 class MapGraph:
     """One map's provinces, centres, powers and precomputed distance tables (see the module docstring).
@@ -184,6 +236,11 @@ class MapGraph:
         for loc in self.fleet_locations:
             codes["F", loc] = (self.province_index[province_of(loc)], self.unit_row("F", loc))
         return codes
+
+    @functools.cached_property
+    def compact(self) -> CompactTables:
+        """Small-integer distance tables and bit-packed adjacency (see :class:`CompactTables`)."""
+        return CompactTables.build(self)
 
     def unit_row(self, kind: str, location: str) -> int:
         """The row of :attr:`unit_sc` for a unit of ``kind`` ('A'/'F') at ``location``."""

@@ -42,6 +42,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -124,57 +125,73 @@ class _Encoded:
     unit_power: IntArray  # [U]
     unit_prov: IntArray  # [U]
     unit_row: IntArray  # [U] row of graph.unit_sc
+    centre_group: IntArray  # [C] group of every owned centre, non-decreasing
+    centre_sc: IntArray  # [C] its SC index
 
 
 def _encode(graph: MapGraph, positions: Sequence[Position]) -> _Encoded:
+    """Flatten units and owned centres of all phases into arrays (list comprehensions: the only
+    per-unit Python work of the whole computation)."""
     n_p, n_s = len(graph.powers), len(graph.sc_names)
     t_count = len(positions)
-    owned = np.zeros((t_count * n_p, n_s), dtype=bool)
+    n_g = t_count * n_p
     sc_index = graph.sc_index
     codes = graph.unit_codes
-    owned_rows: list[int] = []
-    owned_cols: list[int] = []
-    groups: list[int] = []
-    provs: list[int] = []
-    rows: list[int] = []
-    g = 0
-    for pos in positions:
-        for centres, units in zip(pos.centers, pos.units, strict=True):
-            for c in centres:
-                owned_rows.append(g)
-                owned_cols.append(sc_index[c])
-            for u in units:
-                prov, row = codes[u.kind, u.location]
-                groups.append(g)
-                provs.append(prov)
-                rows.append(row)
-            g += 1
-    owned[owned_rows, owned_cols] = True
-    unit_group = np.asarray(groups, dtype=np.int64)
+    unit_lists = [units for pos in positions for units in pos.units]
+    centre_lists = [centres for pos in positions for centres in pos.centers]
+    if len(unit_lists) != n_g or len(centre_lists) != n_g:
+        raise DiplomacyError(
+            f"positions must list units and centres for each of the {n_p} powers of {graph.name}"
+        )
+    coded = [codes[u.kind, u.location] for units in unit_lists for u in units]
+    sc_flat = [sc_index[c] for centres in centre_lists for c in centres]
+    groups_all = np.arange(n_g, dtype=np.int64)
+    unit_group = np.repeat(groups_all, [len(us) for us in unit_lists])
+    centre_group = np.repeat(groups_all, [len(cs) for cs in centre_lists])
+    centre_sc = np.asarray(sc_flat, dtype=np.int64)
+    owned = np.zeros((n_g, n_s), dtype=bool)
+    owned[centre_group, centre_sc] = True
+    pairs = np.asarray(coded, dtype=np.int64).reshape(-1, 2)
     return _Encoded(
         owned=owned.reshape(t_count, n_p, n_s),
         unit_group=unit_group,
         unit_power=unit_group % n_p,
-        unit_prov=np.asarray(provs, dtype=np.int64),
-        unit_row=np.asarray(rows, dtype=np.int64),
+        unit_prov=np.ascontiguousarray(pairs[:, 0]),
+        unit_row=np.ascontiguousarray(pairs[:, 1]),
+        centre_group=centre_group,
+        centre_sc=centre_sc,
     )
 
 
-def _group_any(values: BoolArray, groups: IntArray, n_groups: int) -> BoolArray:
-    """Row-wise OR of boolean ``values`` per group (groups sorted); absent groups are all False."""
-    out = np.zeros((n_groups, values.shape[1]), dtype=bool)
+def _starts(groups: IntArray) -> IntArray:
+    """Indices where a new group begins in a sorted, non-empty group array."""
+    return np.flatnonzero(np.r_[True, groups[1:] != groups[:-1]])
+
+
+def _group_or(bits: npt.NDArray[np.uint64], groups: IntArray, n_groups: int) -> npt.NDArray[np.uint64]:
+    """Bitwise OR of bitset rows per group (groups sorted); absent groups are empty sets."""
+    out = np.zeros((n_groups, bits.shape[1]), dtype=np.uint64)
     if len(groups):
-        starts = np.flatnonzero(np.r_[True, groups[1:] != groups[:-1]])
-        out[groups[starts]] = np.logical_or.reduceat(values, starts, axis=0)
+        starts = _starts(groups)
+        out[groups[starts]] = np.bitwise_or.reduceat(bits, starts, axis=0)
     return out
 
 
-def _group_min(values: FloatArray, groups: IntArray, n_groups: int) -> FloatArray:
-    """Row-wise minimum of ``values`` per group (groups sorted); absent groups are all ``inf``."""
-    out = np.full((n_groups, values.shape[1]), np.inf)
+def _group_min_int(
+    values: npt.NDArray[np.unsignedinteger], groups: IntArray, n_groups: int, far: int
+) -> npt.NDArray[np.unsignedinteger]:
+    """Row-wise minimum per group of small-int distances; absent groups are all ``far``."""
+    out = np.full((n_groups, values.shape[1]), far, dtype=values.dtype)
     if len(groups):
-        starts = np.flatnonzero(np.r_[True, groups[1:] != groups[:-1]])
+        starts = _starts(groups)
         out[groups[starts]] = np.minimum.reduceat(values, starts, axis=0)
+    return out
+
+
+def _to_float(values: npt.NDArray[np.unsignedinteger], far: int) -> FloatArray:
+    """Small-int distances back to float64, ``far`` -> ``inf``."""
+    out = values.astype(np.float64)
+    out[values == far] = np.inf
     return out
 
 
@@ -182,24 +199,28 @@ def _group_min(values: FloatArray, groups: IntArray, n_groups: int) -> FloatArra
 # Fear (Windsor), static and dynamic share one routine
 
 
-def _fear(dist: FloatArray, candidate: BoolArray, route_len: IntArray, owned: BoolArray) -> FloatArray:
+def _fear(
+    dist: npt.NDArray[np.unsignedinteger],
+    far: int,
+    candidate: BoolArray,
+    route_len: IntArray,
+    owned: BoolArray,
+) -> FloatArray:
     """Fear tables ``[..., A, B]`` from B's distances, candidates and route lengths, and A's centres.
 
-    ``dist[..., B, s]``: B's tempo distance to SC s; ``candidate[..., B, s]``: s may be on B's route (not
-    B's home / not owned by B); ``route_len[..., B]`` = R - |B's centres|.  B's swiftest route is the
-    ``route_len`` nearest candidates *plus every candidate tied at the cut-off distance*.  Fear of A for
-    B = sum over the centres A holds (``owned[..., A, s]``) on B's route of ``max(0, 6 - dist)``.
+    ``dist[..., B, s]``: B's tempo distance to SC s as a small int (``far`` = unreachable);
+    ``candidate[..., B, s]``: s may be on B's route (not B's home / not owned by B); ``route_len[..., B]``
+    = R - |B's centres|.  B's swiftest route is the ``route_len`` nearest candidates *plus every
+    candidate tied at the cut-off distance*.  Fear of A for B = sum over the centres A holds
+    (``owned[..., A, s]``) on B's route of ``max(0, 6 - dist)`` (0 when unreachable).
     """
     n_s = dist.shape[-1]
-    key = np.where(np.isfinite(dist), dist, 1e9)
-    key = np.where(candidate, key, 2e9)
+    key = np.where(candidate, dist.astype(np.uint16), np.uint16(far + 1))
     ordered = np.sort(key, axis=-1)
-    k = route_len
-    cut = np.take_along_axis(ordered, np.clip(k - 1, 0, n_s - 1)[..., None], axis=-1)
-    on_route = candidate & (key <= cut) & (k >= 1)[..., None]
-    score = np.where(on_route, np.clip(FEAR_HORIZON - dist, 0.0, None), 0.0)
-    fear = np.einsum("...as,...bs->...ab", owned.astype(np.float64), score)
-    return fear
+    cut = np.take_along_axis(ordered, np.clip(route_len - 1, 0, n_s - 1)[..., None], axis=-1)
+    on_route = candidate & (key <= cut) & (route_len >= 1)[..., None]
+    score = np.where(on_route, np.maximum(FEAR_HORIZON - dist.astype(np.int16), 0), 0).astype(np.float64)
+    return np.einsum("...as,...bs->...ab", owned.astype(np.float64), score)
 
 
 @functools.lru_cache(maxsize=16)
@@ -211,10 +232,12 @@ def static_fear(map_name: str = "standard") -> FloatArray:
     The diagonal is 0 here and omitted from tables.
     """
     graph = load_map_graph(map_name)
-    dist = graph.home_tempo[:, graph.sc_provinces]
+    far = graph.compact.far
+    home_dist = graph.home_tempo[:, graph.sc_provinces]
+    dist = np.where(np.isfinite(home_dist), home_dist, far).astype(graph.compact.tempo.dtype)
     homes = graph.home_mask
     route_len = graph.win - homes.sum(axis=1)
-    out = _fear(dist, ~homes, route_len.astype(np.int64), homes)
+    out = _fear(dist, far, ~homes, route_len.astype(np.int64), homes)
     np.fill_diagonal(out, 0.0)
     out.setflags(write=False)
     return out
@@ -295,7 +318,7 @@ def compute_measures(record: GameRecord | Sequence[Position], map_name: str | No
         positions = record
         map_name = map_name or "standard"
     graph = load_map_graph(map_name)
-    n_t, n_p, n_n = len(positions), len(graph.powers), len(graph.provinces)
+    n_t, n_p = len(positions), len(graph.powers)
     if n_t == 0:
         raise DiplomacyError("no phases to measure (the record is empty)")
     enc = _encode(graph, positions)
@@ -312,8 +335,10 @@ def compute_measures(record: GameRecord | Sequence[Position], map_name: str | No
     personal = counts / graph.win
 
     # --- fear --------------------------------------------------------------------------------------------
-    nearest_tempo = _group_min(graph.tempo_sc[enc.unit_prov], groups, n_g).reshape(n_t, n_p, -1)
-    fear = _fear(nearest_tempo, ~owned, (graph.win - counts).astype(np.int64), owned)
+    compact = graph.compact
+    far = compact.far
+    nearest = _group_min_int(compact.tempo_sc[enc.unit_prov], groups, n_g, far).reshape(n_t, n_p, -1)
+    fear = _fear(nearest, far, ~owned, (graph.win - counts).astype(np.int64), owned)
     diag = np.eye(n_p, dtype=bool)
     fear[:, diag] = np.nan
     fear_static = static_fear(graph.name).copy()
@@ -326,73 +351,82 @@ def compute_measures(record: GameRecord | Sequence[Position], map_name: str | No
     tempi_change[1:] = tempi[1:] - tempi[:-1]
 
     # --- n-incohesion ------------------------------------------------------------------------------------
+    # Every ordered pair (u, v) of distinct units of the same power and phase, with its tempo distance
+    # (one byte); sorting the key u * (far + 1) + d groups each unit's distances in increasing order,
+    # so its n nearest other units are the first n entries of its segment.
     incohesion = np.full((len(COHESION_NS), n_t, n_p), np.nan)
-    if len(groups):
-        starts = np.searchsorted(groups, np.arange(n_g))
-        rank = np.arange(len(groups)) - starts[groups]
-        width = int(unit_count.max())
-        padded = np.full((n_g, width), -1, dtype=np.int64)
-        padded[groups, rank] = enc.unit_prov
-        valid = padded >= 0
-        pair = graph.tempo[padded[:, :, None], padded[:, None, :]]
-        pair[~(valid[:, :, None] & valid[:, None, :])] = np.inf
-        idx = np.arange(width)
-        pair[:, idx, idx] = np.inf
-        nmax = min(max(COHESION_NS), max(width - 1, 0))
-        if nmax > 0:
-            nearest = (
-                np.sort(pair, axis=-1)[..., :nmax]
-                if width <= 8
-                else np.sort(np.partition(pair, nmax - 1, axis=-1)[..., :nmax], axis=-1)
-            )
-            cum = np.cumsum(nearest, axis=-1)
-            flat_count = unit_count.reshape(-1)
-            for k, n in enumerate(COHESION_NS):
-                if n > nmax:
-                    continue
-                per_unit = np.where(valid, cum[..., n - 1] / n, 0.0)
-                with np.errstate(invalid="ignore", divide="ignore"):
-                    value = per_unit.sum(axis=1) / flat_count
-                value[flat_count <= n] = np.nan
-                incohesion[k] = value.reshape(n_t, n_p)
+    n_u = len(groups)
+    if n_u:
+        flat_count = unit_count.reshape(-1)
+        first = np.searchsorted(groups, np.arange(n_g))
+        size = flat_count[groups]  # units in each unit's group
+        u_rep = np.repeat(np.arange(n_u), size)
+        seg_start = np.cumsum(size) - size
+        v = first[groups][u_rep] + (np.arange(len(u_rep)) - np.repeat(seg_start, size))
+        keep = v != u_rep
+        u_rep, v = u_rep[keep], v[keep]
+        dist = compact.tempo[enc.unit_prov[u_rep], enc.unit_prov[v]].astype(np.int64)
+        ordered = np.sort(u_rep * (far + 1) + dist) % (far + 1)
+        others_per_unit = size - 1
+        starts = np.cumsum(others_per_unit) - others_per_unit
+        running = np.zeros(n_u)
+        for k, n in enumerate(COHESION_NS):
+            has = others_per_unit >= n
+            if not has.any():
+                break  # nobody has n other units: this and larger n stay undefined
+            nth = _to_float(ordered[np.minimum(starts + n - 1, len(ordered) - 1)], far)
+            running = running + np.where(has, nth, np.inf)  # sum of the n nearest (inf if fewer)
+            per_unit = np.where(has, running / n, 0.0)
+            total = np.bincount(groups, weights=per_unit, minlength=n_g)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                value = total / np.maximum(flat_count, 1)
+            value[flat_count <= n] = np.nan
+            incohesion[k] = value.reshape(n_t, n_p)
     incohesion[~np.isfinite(incohesion)] = np.nan
     with np.errstate(divide="ignore"):
         cohesion = 1.0 / incohesion
 
     # --- stab potential ------------------------------------------------------------------------------
-    reach = _group_min(graph.unit_sc[enc.unit_row], groups, n_g).reshape(n_t, n_p, -1)
+    # Unit-aware distances as small ints: `far` (unreachable) orders after every real distance.
+    reach = _group_min_int(compact.unit_sc[enc.unit_row], groups, n_g, far).reshape(n_t, n_p, -1)
     # sooner[t, a, b, s]: b reaches s strictly sooner than a.
     sooner = reach[:, None, :, :] < reach[:, :, None, :]
     stab = (sooner & owned[:, :, None, :]).sum(axis=-1).astype(np.float64)
     stab[:, diag] = np.nan
 
     # --- battle-tiedness and neighbour effect ----------------------------------------------------------
-    # No BLAS here: tiny products are dominated by BLAS thread start-up on a busy machine, so the
-    # "adjacent to" sets are OR-reductions of precomputed adjacency rows, per unit and per centre.
-    adj = graph.adjacent_or_same
-    near = _group_any(adj[enc.unit_prov], groups, n_g).reshape(n_t, n_p, n_n)
-    near_count = near.sum(axis=1, dtype=np.int16)
-    enemy_near = (near_count[:, None, :] - near) > 0
-    tied = enemy_near.reshape(n_g, n_n)[groups, enc.unit_prov]
+    # Sets of provinces as 64-bit bitsets (2 words on the standard map): "adjacent to or in" a power's
+    # units is the OR of its units' neighbourhood rows; "enemy" = OR over the other powers, from prefix
+    # and suffix ORs along the power axis.
+    near = _group_or(compact.near_bits[enc.unit_prov], groups, n_g).reshape(n_t, n_p, -1)
+    prefix = np.bitwise_or.accumulate(near, axis=1)
+    suffix = np.bitwise_or.accumulate(near[:, ::-1], axis=1)[:, ::-1]
+    others = np.zeros_like(near)
+    others[:, 1:] |= prefix[:, :-1]
+    others[:, :-1] |= suffix[:, 1:]
+    prov = enc.unit_prov
+    word = others.reshape(n_g, -1)[groups, prov >> 6]
+    tied = ((word >> (prov & 63).astype(np.uint64)) & np.uint64(1)).astype(np.float64)
     tied_count = np.bincount(groups, weights=tied, minlength=n_g).reshape(n_t, n_p)
     with np.errstate(invalid="ignore", divide="ignore"):
         battle = np.where(unit_count > 0, tied_count / np.maximum(unit_count, 1), np.nan)
 
-    flat_footprint = np.zeros((n_g, n_n), dtype=np.uint8)
-    flat_footprint[groups, enc.unit_prov] = 1
-    footprint = flat_footprint.reshape(n_t, n_p, n_n)
-    owned_u8 = owned.view(np.uint8)
-    footprint[:, :, graph.sc_provinces] |= owned_u8
-    sc_adj = adj[graph.sc_provinces].view(np.uint8)
-    near_fp = near | (np.einsum("tps,sn->tpn", owned_u8, sc_adj) > 0)
-    neighbours = np.einsum("tpn,tqn->tpq", near_fp.astype(np.int16), footprint.astype(np.int16)) > 0
+    # Footprint = provinces of a power's units and centres; neighbours touch (adjacent or same) it.
+    centre_prov = graph.sc_provinces[enc.centre_sc]
+    foot = _group_or(compact.self_bits[prov], groups, n_g) | _group_or(
+        compact.self_bits[centre_prov], enc.centre_group, n_g
+    )
+    near_fp = near.reshape(n_g, -1) | _group_or(compact.near_bits[centre_prov], enc.centre_group, n_g)
+    foot = foot.reshape(n_t, n_p, -1)
+    near_fp = near_fp.reshape(n_t, n_p, -1)
+    neighbours = ((near_fp[:, :, None, :] & foot[:, None, :, :]) != 0).any(axis=-1)
     neighbours[:, diag] = False
-    alive = footprint.any(axis=-1)
+    alive = (foot != 0).any(axis=-1)
     sc_alive = np.where(alive, counts, 0).astype(np.float64)
     others_n = alive.sum(axis=1, keepdims=True) - alive
     others_sum = sc_alive.sum(axis=1, keepdims=True) - sc_alive
     nb_n = neighbours.sum(axis=-1)
-    nb_sum = np.einsum("tpq,tq->tp", neighbours.astype(np.float64), counts.astype(np.float64))
+    nb_sum = (neighbours * counts[:, None, :]).sum(axis=-1).astype(np.float64)
     with np.errstate(invalid="ignore", divide="ignore"):
         effect = np.where(nb_n > 0, others_sum / np.maximum(others_n, 1) - nb_sum / np.maximum(nb_n, 1), 0.0)
     effect[~alive] = np.nan
@@ -422,6 +456,11 @@ def compute_measures(record: GameRecord | Sequence[Position], map_name: str | No
 
 # --------------------------------------------------------------------------------------------------------
 # The tidy table
+
+
+def _categorical(codes: IntArray, names: Sequence[str]) -> Any:
+    """A pandas Categorical from integer codes (-1 = missing)."""
+    return pd.Categorical.from_codes(codes, categories=pd.Index(list(names)))
 
 
 def _blocks(gm: GameMeasures, measures: Sequence[str]) -> pd.DataFrame:
@@ -457,14 +496,18 @@ def _blocks(gm: GameMeasures, measures: Sequence[str]) -> pd.DataFrame:
         measure_idx.append(np.full(len(values[-1]), m_i))
     ph = np.concatenate(phase_idx)
     order = np.argsort(ph, kind="stable")
-    names = np.array([*gm.powers, None], dtype=object)
-    phases = np.array(gm.phases, dtype=object)
+    # Categorical columns built from integer codes: no per-row Python objects (missing power = NaN).
+    powers = list(gm.powers)
+    if len(set(gm.phases)) == len(gm.phases):
+        phase_col: Any = _categorical(ph[order], gm.phases)
+    else:  # repeated phase names (hand-built positions): plain strings
+        phase_col = np.array(gm.phases, dtype=object)[ph[order]]
     return pd.DataFrame(
         {
-            "phase": phases[ph[order]],
-            "power": pd.Series(names[np.concatenate(power_idx)[order]], dtype=object),
-            "measure": np.array(measures, dtype=object)[np.concatenate(measure_idx)[order]],
-            "other": pd.Series(names[np.concatenate(other_idx)[order]], dtype=object),
+            "phase": phase_col,
+            "power": _categorical(np.concatenate(power_idx)[order], powers),
+            "measure": _categorical(np.concatenate(measure_idx)[order], measures),
+            "other": _categorical(np.concatenate(other_idx)[order], powers),
             "value": np.concatenate(values).astype(np.float64)[order],
         }
     )
@@ -476,6 +519,10 @@ def measures_table(
     map_name: str | None = None,
 ) -> pd.DataFrame:
     """The tidy table: columns ``phase, power, measure, other, value``, phase-major in record order.
+
+    ``phase``, ``power``, ``measure`` and ``other`` are pandas categoricals (cheap to build and to filter:
+    ``table[table.measure == "tempi"]``); a missing power or other is NaN in the frame and None in
+    :func:`table_rows`.
 
     ``power`` is None for per-position measures; ``other`` names the second power of table and pair
     measures (None otherwise); ``value`` is NaN where a measure is undefined (e.g. ``incohesion_3`` of a
@@ -493,8 +540,11 @@ def table_rows(table: pd.DataFrame) -> list[dict[str, object]]:
     """
     values = table["value"].to_numpy(dtype=np.float64)
     finite = np.isfinite(values)
+    def name(x: object) -> str | None:
+        return x if isinstance(x, str) else None
+
     return [
-        {"phase": ph, "power": pw, "measure": m, "other": o, "value": float(v) if ok else None}
+        {"phase": ph, "power": name(pw), "measure": m, "other": name(o), "value": float(v) if ok else None}
         for ph, pw, m, o, v, ok in zip(
             table["phase"].tolist(),
             table["power"].tolist(),
