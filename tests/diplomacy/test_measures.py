@@ -18,6 +18,7 @@ from boardeval.diplomacy import (
     record_from_game,
     start_position,
     static_fear,
+    static_routes,
     table_rows,
 )
 
@@ -92,6 +93,21 @@ def test_static_fear_standard_table_properties() -> None:
     assert (fear >= 0).all() and (fear == np.round(fear)).all()
     e, i = POWERS.index("ENGLAND"), POWERS.index("ITALY")
     assert fear[e, i] == 0 and fear[i, e] == 0  # England and Italy are far apart
+
+
+def test_static_routes_and_fear_entries_by_hand() -> None:
+    routes = static_routes("standard")
+    # R - |homes| = 15 (14 for Russia), plus ties at the cut-off: the spec's "up to 21" is Germany's.
+    assert max(len(r) for r in routes.values()) == 21 == len(routes["GERMANY"])
+    assert len(routes["ITALY"]) == 15 and len(routes["RUSSIA"]) == 20
+    # Austria's fear of Italy: Italy's route holds TRI at 1, BUD at 2 (TRI-BUD), VIE at 2 (TYR-VIE):
+    # (6 - 1) + (6 - 2) + (6 - 2) = 13.
+    assert {c: routes["ITALY"][c] for c in ("TRI", "BUD", "VIE")} == {"TRI": 1, "BUD": 2, "VIE": 2}
+    fear = static_fear("standard")
+    assert fear[POWERS.index("AUSTRIA"), POWERS.index("ITALY")] == 13
+    # Turkey's fear of Russia: SMY 2 on Russia's route (SEV-ARM-SMY), ANK 2, CON 2 -> 4 + 4 + 4 = 12.
+    assert {c: routes["RUSSIA"][c] for c in ("ANK", "CON", "SMY")} == {"ANK": 2, "CON": 2, "SMY": 2}
+    assert fear[POWERS.index("TURKEY"), POWERS.index("RUSSIA")] == 12
 
 
 # ------------------------------------------------------------------------------------- hand positions

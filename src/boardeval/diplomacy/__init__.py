@@ -25,6 +25,7 @@ from boardeval.diplomacy.measures import (
     compute_measures,
     measures_table,
     static_fear,
+    static_routes,
     table_rows,
     validate_measures,
 )
@@ -111,6 +112,7 @@ __all__: list[str] = [
     "shipped_game_paths",
     "start_position",
     "static_fear",
+    "static_routes",
     "table_figure",
     "table_rows",
     "validate_measures",

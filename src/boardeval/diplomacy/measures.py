@@ -60,6 +60,7 @@ __all__ = [
     "compute_measures",
     "measures_table",
     "static_fear",
+    "static_routes",
     "table_rows",
     "validate_measures",
 ]
@@ -240,6 +241,32 @@ def static_fear(map_name: str = "standard") -> FloatArray:
     out = _fear(dist, far, ~homes, route_len.astype(np.int64), homes)
     np.fill_diagonal(out, 0.0)
     out.setflags(write=False)
+    return out
+
+
+def static_routes(map_name: str = "standard") -> dict[str, dict[str, int]]:
+    """Each power's static *swiftest route*: ``{power: {centre: tempo distance}}``, nearest first.
+
+    The R - |homes| non-home centres nearest the power's home centres, plus every centre tied at the
+    cut-off distance (so a route may be longer: Germany's has 21 centres on the standard map).  This is
+    the route :func:`static_fear` scores; it explains each entry of the fear table.
+    """
+    graph = load_map_graph(map_name)
+    dist = graph.home_tempo[:, graph.sc_provinces]
+    out: dict[str, dict[str, int]] = {}
+    for p, power in enumerate(graph.powers):
+        candidates = [s for s in range(len(graph.sc_names)) if not graph.home_mask[p, s]]
+        k = graph.win - int(graph.home_mask[p].sum())
+        ranked = sorted(candidates, key=lambda s: (dist[p, s], graph.sc_names[s]))
+        if k <= 0 or not ranked:
+            out[power] = {}
+            continue
+        cut = dist[p, ranked[min(k, len(ranked)) - 1]]
+        out[power] = {
+            graph.sc_names[s]: int(dist[p, s])
+            for s in ranked
+            if dist[p, s] <= cut and np.isfinite(dist[p, s])
+        }
     return out
 
 
@@ -540,6 +567,7 @@ def table_rows(table: pd.DataFrame) -> list[dict[str, object]]:
     """
     values = table["value"].to_numpy(dtype=np.float64)
     finite = np.isfinite(values)
+
     def name(x: object) -> str | None:
         return x if isinstance(x, str) else None
 
