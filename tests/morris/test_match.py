@@ -82,3 +82,16 @@ def test_parallel_equals_serial() -> None:
 def test_bad_games_count() -> None:
     with pytest.raises(ParamsError, match="number of games"):
         play_match("random", "random", games=0, seed=1)
+
+
+def test_ctrl_c_keeps_finished_games() -> None:
+    calls: list[int] = []
+
+    def progress(done: int, total: int, message: str) -> None:
+        calls.append(done)
+        if done == 2:
+            raise KeyboardInterrupt
+
+    res = play_match("random", "random", games=5, seed=1, progress=progress)
+    assert res.interrupted
+    assert res.played == 2 and res.wins + res.draws + res.losses == 2

@@ -180,3 +180,18 @@ def test_no_stale_table_entry_hides_a_repetition_draw(data_dir: Path) -> None:
     pos.push(Turn.parse("d2-d1"))
     pos.push(Turn.parse("f4-f2"))
     assert pos.status().reason == "threefold repetition"
+
+
+def test_progress_and_ctrl_c_return_the_last_full_depth() -> None:
+    """Progress is reported per depth; Ctrl-C (here raised from the callback) keeps the last full depth."""
+    seen: list[int] = []
+
+    def progress(done: int, total: int, message: str) -> None:
+        seen.append(done)
+        assert message.startswith(f"depth {done}:")
+        if done == 2:
+            raise KeyboardInterrupt
+
+    res = search(Position.start(), 5, progress=progress)
+    assert seen == [1, 2]
+    assert res.interrupted and res.depth == 2 and res.move is not None
