@@ -55,6 +55,13 @@ def test_measures_game_csv_and_json(tmp_path: Path) -> None:
     assert any(r["value"] is None for r in data)  # powers with <= 3 units
 
 
+def test_measures_power_filter() -> None:
+    code, out, _ = run("measures", "--start", "--json", "-m", "progress", "-m", "tempi", "-p", "italy")
+    assert code == 0
+    rows = json.loads(out)
+    assert [(r["power"], r["measure"]) for r in rows] == [(None, "progress"), ("ITALY", "tempi")]
+
+
 def test_measures_summary_table() -> None:
     code, out, _ = run("measures", str(shipped_game_paths()[0]), "-m", "tempi", "-m", "progress")
     assert code == 0
@@ -111,6 +118,7 @@ def test_chart_and_random_game(tmp_path: Path) -> None:
         (["measures", "--start", "--map", "narnia"], "error: unknown map 'narnia'"),
         (["fear", "--static", "--map", "narnia", "--json"], "error: unknown map 'narnia'"),
         (["measures"], "error: give a GAME file"),
+        (["measures", "--start", "--power", "PRUSSIA"], "error: unknown power 'PRUSSIA'"),
         (["measures", "--start", "--json", "--csv"], "error: give at most one of --json and --csv"),
     ],
 )

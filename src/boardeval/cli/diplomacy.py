@@ -54,6 +54,9 @@ def measures_cmd(
     measure: list[str] | None = typer.Option(
         None, "--measure", "-m", help="Only these measures (repeat the option); default: all."
     ),
+    power: list[str] | None = typer.Option(
+        None, "--power", "-p", help="Only these powers' rows (repeat); board-wide rows are kept."
+    ),
     game_index: int | None = typer.Option(None, "--game-index", help="Which game of a JSONL file (from 0)."),
     as_json: bool = typer.Option(False, "--json", help="Print a JSON list of rows."),
     as_csv: bool = typer.Option(False, "--csv", help="Print CSV with a header."),
@@ -63,6 +66,7 @@ def measures_cmd(
     Example: boardeval diplomacy measures game.json --measure battle_tiedness --json
     """
     from boardeval.diplomacy import (
+        load_map_graph,
         measures_table,
         start_position,
         table_rows,
@@ -77,12 +81,18 @@ def measures_cmd(
     if start:
         table = measures_table([start_position(map_name)], chosen, map_name=map_name)
         label = f"start of {map_name}"
+        used_map = map_name
     elif game is not None:
         record = _pick_game(game, game_index)
         table = measures_table(record, chosen)
         label = f"game {record.game_id} ({record.map_name}, {len(record.phases)} phases)"
+        used_map = record.map_name
     else:
         raise ParamsError("give a GAME file (saved-game .json/.jsonl) or --start")
+    if power:
+        graph = load_map_graph(used_map)
+        wanted = [graph.powers[graph.power(p)] for p in power]  # unknown power -> DiplomacyError
+        table = table[table["power"].isin(wanted) | table["power"].isna()].reset_index(drop=True)
     if as_json:
         print_json(table_rows(table))
         return

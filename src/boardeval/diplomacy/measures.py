@@ -144,8 +144,11 @@ def _encode(graph: MapGraph, positions: Sequence[Position]) -> _Encoded:
         raise DiplomacyError(
             f"positions must list units and centres for each of the {n_p} powers of {graph.name}"
         )
-    coded = [codes[u.kind, u.location] for units in unit_lists for u in units]
-    sc_flat = [sc_index[c] for centres in centre_lists for c in centres]
+    try:
+        coded = [codes[u.kind, u.location] for units in unit_lists for u in units]
+        sc_flat = [sc_index[c] for centres in centre_lists for c in centres]
+    except KeyError as exc:
+        raise DiplomacyError(f"{exc.args[0]!r} is not a unit or centre of map {graph.name!r}") from None
     groups_all = np.arange(n_g, dtype=np.int64)
     unit_group = np.repeat(groups_all, [len(us) for us in unit_lists])
     centre_group = np.repeat(groups_all, [len(cs) for cs in centre_lists])
