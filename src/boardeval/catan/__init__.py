@@ -114,4 +114,76 @@ __all__ += [
 # ---- end of section (issue 3) ----
 
 # ---- section: constraints and generators (issue 4) -- edit only inside this section ----
+from boardeval.catan.blogmodel import (
+    BLOG_BOARD,
+    BLOG_T22_MARKERS,
+    BlogModelError,
+    MarkerCount,
+    count_markers,
+    count_markers_cpsat,
+    count_tiles,
+    count_tiles_cpsat,
+    format_staggered,
+    iter_markers,
+    iter_tiles,
+    parse_staggered,
+)
+from boardeval.catan.constraints import (
+    RULES,
+    Rule,
+    RuleError,
+    check_rules,
+    parse_rule,
+    parse_rules,
+    rule_violations,
+)
+from boardeval.catan.generate.anneal import anneal, forge_anneal
+from boardeval.catan.generate.common import (
+    METHODS,
+    GenerationResult,
+    Swap,
+    energy_json,
+    energy_lower_bound,
+)
+from boardeval.catan.generate.cp import Optimum, count_boards, optimum, satisfy
+from boardeval.catan.generate.fairness import check_fairness, generate
+from boardeval.catan.generate.tournament import DEFAULT_TOURNAMENT_RULES, plan_swaps, tournament
+
+__all__ += [
+    "BLOG_BOARD",
+    "BLOG_T22_MARKERS",
+    "DEFAULT_TOURNAMENT_RULES",
+    "METHODS",
+    "RULES",
+    "BlogModelError",
+    "GenerationResult",
+    "MarkerCount",
+    "Optimum",
+    "Rule",
+    "RuleError",
+    "Swap",
+    "anneal",
+    "check_fairness",
+    "check_rules",
+    "count_boards",
+    "count_markers",
+    "count_markers_cpsat",
+    "count_tiles",
+    "count_tiles_cpsat",
+    "energy_json",
+    "energy_lower_bound",
+    "forge_anneal",
+    "format_staggered",
+    "generate",
+    "iter_markers",
+    "iter_tiles",
+    "optimum",
+    "parse_rule",
+    "parse_rules",
+    "parse_staggered",
+    "plan_swaps",
+    "rule_violations",
+    "satisfy",
+    "tournament",
+]
 # ---- end of section (issue 4) ----

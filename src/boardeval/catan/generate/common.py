@@ -1,0 +1,287 @@
+"""What every generator shares: the result type, exact integer energy, and a swap-friendly board state.
+
+Exact energy. The seed-001 energy mixes integers (pair counts) with ``pip_variance``, the population
+variance of the region means ``Sc/6, Sx/1, Se/12`` (corners, centre, edges). Scaling the means by 12
+gives integers ``a = 2 Sc, b = 12 Sx, c = Se`` and::
+
+    pip_variance = (3 (a² + b² + c²) - (a + b + c)²) / 1296
+
+so ``1296 * energy`` is an integer for the default (integer) weights. The annealer compares these
+integers (no float ties) and CP-SAT minimises the same integer, so "reached the optimum" is an exact test.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from boardeval.catan.board import (
+    CENTRE_HEX,
+    CORNER_HEXES,
+    DESERT_INDEX,
+    HEX_NEIGHBOURS,
+    N_HEXES,
+    NUMBER_TOKENS,
+    PIPS,
+    RESOURCES,
+    Board,
+)
+from boardeval.catan.constraints import Rule, check_rules
+from boardeval.catan.energy import ENERGY_TERMS, board_energy, energy_weights
+from boardeval.core import Breakdown, CatanError, WeightSet
+
+__all__ = [
+    "ENERGY_SCALE",
+    "METHODS",
+    "REGION_OF",
+    "BoardState",
+    "GenerationResult",
+    "Swap",
+    "energy_json",
+    "energy_lower_bound",
+    "integer_weights",
+    "scaled_energy",
+    "variance_numerator",
+]
+
+METHODS: tuple[str, ...] = ("random", "anneal", "cp", "tournament")
+ENERGY_SCALE = 1296
+"""``ENERGY_SCALE * pip_variance`` is an integer (see the module docstring)."""
+
+REGION_OF: tuple[int, ...] = tuple(
+    0 if h in CORNER_HEXES else 1 if h == CENTRE_HEX else 2 for h in range(N_HEXES)
+)
+"""Region per hex: 0 corners, 1 centre, 2 edges."""
+REGION_FACTOR: tuple[int, int, int] = (2, 12, 1)
+"""12 / region size: multiplies a region's pip sum into 12 x its mean."""
+
+PIPS_OF: tuple[int, ...] = tuple(PIPS.get(n, 0) for n in range(13))
+
+
+def variance_numerator(sc: int, sx: int, se: int) -> int:
+    """``1296 * pip_variance`` for region pip sums (corners, centre, edges)."""
+    a, b, c = 2 * sc, 12 * sx, se
+    return 3 * (a * a + b * b + c * c) - (a + b + c) ** 2
+
+
+def integer_weights(weights: WeightSet | Mapping[str, float] | None = None) -> tuple[int, int, int]:
+    """The three energy weights as integers (the default 100/150/10). Non-integer weights are refused,
+    because exact comparison with the CP optimum needs integers; scale your weight file instead."""
+    w = weights if weights is not None else energy_weights()
+    out = []
+    for name in ENERGY_TERMS:
+        value = float(w[name])
+        if not math.isclose(value, round(value)) or value < 0:
+            raise CatanError(
+                f"generators need non-negative integer energy weights; {name} = {value} (scale the file)"
+            )
+        out.append(round(value))
+    return (out[0], out[1], out[2])
+
+
+def scaled_energy(same: int, high: int, var_num: int, weights: tuple[int, int, int]) -> int:
+    """``1296 * energy`` as an exact integer."""
+    return ENERGY_SCALE * (weights[0] * same + weights[1] * high) + weights[2] * var_num
+
+
+def energy_json(b: Breakdown) -> dict[str, Any]:
+    """The ``boardeval catan energy --json`` shape of an energy breakdown."""
+    return {
+        "same_resource_pairs": int(b["same_resource_pairs"].raw),
+        "high_number_pairs": int(b["high_number_pairs"].raw),
+        "pip_variance": b["pip_variance"].raw,
+        "energy": b.total,
+    }
+
+
+@dataclass(frozen=True)
+class Swap:
+    """One repair step: swap two hexes' ``"tiles"`` (resources) or ``"tokens"`` (numbers)."""
+
+    kind: str
+    a: int
+    b: int
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.a}<->{self.b}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "hexes": [self.a, self.b]}
+
+
+@dataclass(frozen=True)
+class GenerationResult:
+    """A generated board with its energy breakdown and the status of each requested rule.
+
+    ``optimal``: True when CP-SAT proved the energy minimal (cp), else None / False. ``swaps``: the repair
+    swaps (tournament), else None. ``interrupted``: Ctrl-C stopped the run; the board is the best so far.
+    """
+
+    board: Board
+    energy: Breakdown
+    rules: Mapping[str, bool]
+    method: str
+    seed: int
+    seconds: float
+    optimal: bool | None = None
+    swaps: tuple[Swap, ...] | None = None
+    interrupted: bool = False
+    fairness: float | None = None
+    extras: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        """The CLI's ``generate --json`` shape."""
+        out: dict[str, Any] = {
+            "board": self.board.code(),
+            "energy": energy_json(self.energy),
+            "rules": dict(self.rules),
+            "method": self.method,
+            "seed": self.seed,
+            "seconds": round(self.seconds, 6),
+        }
+        if self.optimal is not None:
+            out["optimal"] = self.optimal
+        if self.swaps is not None:
+            out["swaps"] = len(self.swaps)
+            out["swap_list"] = [s.to_json() for s in self.swaps]
+        if self.fairness is not None:
+            out["fairness"] = self.fairness
+        if self.interrupted:
+            out["interrupted"] = True
+        out.update(self.extras)
+        return out
+
+
+def make_result(
+    board: Board,
+    rules: Sequence[Rule],
+    method: str,
+    seed: int,
+    seconds: float,
+    weights: WeightSet | None = None,
+    **kw: Any,
+) -> GenerationResult:
+    """Re-evaluate ``board`` with the independent energy and rule checkers and wrap it up."""
+    return GenerationResult(
+        board=board,
+        energy=board_energy(board, weights),
+        rules=check_rules(board, rules),
+        method=method,
+        seed=seed,
+        seconds=seconds,
+        **kw,
+    )
+
+
+class BoardState:
+    """A mutable board as integer lists with an incrementally maintained scaled energy.
+
+    ``res[h]``: resource index (``DESERT_INDEX`` for the desert); ``num[h]``: token (0 on the desert).
+    Swaps update the same-resource pair count, the 6/8 pair count and the three region pip sums in O(degree)
+    and return the new scaled energy; undoing is the same swap again.
+    """
+
+    __slots__ = ("high", "num", "ports", "res", "same", "sums", "weights")
+
+    def __init__(self, board: Board, weights: tuple[int, int, int] = (100, 150, 10)) -> None:
+        self.res = [int(x) for x in board.resource_index]
+        self.num = [int(x) for x in board.number_array]
+        self.ports = "".join(board.ports)
+        self.weights = weights
+        self.same = 0
+        self.high = 0
+        for h in range(N_HEXES):
+            for nb in HEX_NEIGHBOURS[h]:
+                if nb > h:
+                    if self.res[h] == self.res[nb] and self.res[h] != DESERT_INDEX:
+                        self.same += 1
+                    if self.num[h] in (6, 8) and self.num[nb] in (6, 8):
+                        self.high += 1
+        self.sums = [0, 0, 0]
+        for h in range(N_HEXES):
+            self.sums[REGION_OF[h]] += PIPS_OF[self.num[h]]
+
+    def energy(self) -> int:
+        """Scaled (x1296) energy of the current state."""
+        return scaled_energy(self.same, self.high, variance_numerator(*self.sums), self.weights)
+
+    def board(self) -> Board:
+        return Board.from_arrays(self.res, self.num, self.ports)
+
+    def _same_at(self, h: int, skip: int) -> int:
+        r = self.res[h]
+        if r == DESERT_INDEX:
+            return 0
+        return sum(1 for nb in HEX_NEIGHBOURS[h] if nb != skip and self.res[nb] == r)
+
+    def _high_at(self, h: int, skip: int) -> int:
+        if self.num[h] not in (6, 8):
+            return 0
+        return sum(1 for nb in HEX_NEIGHBOURS[h] if nb != skip and self.num[nb] in (6, 8))
+
+    def swap_resources(self, a: int, b: int) -> None:
+        """Swap the resources of hexes a and b (tokens stay)."""
+        self.same -= self._same_at(a, b) + self._same_at(b, a)
+        self.res[a], self.res[b] = self.res[b], self.res[a]
+        self.same += self._same_at(a, b) + self._same_at(b, a)
+
+    def swap_numbers(self, a: int, b: int) -> None:
+        """Swap the tokens of hexes a and b (resources stay)."""
+        self.high -= self._high_at(a, b) + self._high_at(b, a)
+        na, nb = self.num[a], self.num[b]
+        ra, rb = REGION_OF[a], REGION_OF[b]
+        self.sums[ra] += PIPS_OF[nb] - PIPS_OF[na]
+        self.sums[rb] += PIPS_OF[na] - PIPS_OF[nb]
+        self.num[a], self.num[b] = nb, na
+        self.high += self._high_at(a, b) + self._high_at(b, a)
+
+    def swap_tiles(self, a: int, b: int) -> None:
+        """Swap whole tiles (resource and token): how the desert moves."""
+        self.swap_resources(a, b)
+        self.swap_numbers(a, b)
+
+
+def resource_letters(res: Sequence[int]) -> str:
+    """Letters of a resource-index list (for messages)."""
+    letters = (*RESOURCES, "D")
+    return "".join(letters[i] for i in res)
+
+
+def as_arrays(board: Board) -> tuple[np.ndarray, np.ndarray]:
+    """(resource_index, number_array) copies as int64 arrays."""
+    return board.resource_index.copy(), board.number_array.copy()
+
+
+@lru_cache(maxsize=8)
+def energy_lower_bound(weights: tuple[int, int, int] = (100, 150, 10)) -> int:
+    """A lower bound on the scaled energy of any board: no bad pairs and the best region split.
+
+    Pair counts are >= 0; the variance numerator depends only on the corner and centre pip sums, and
+    those can take only the values reachable by putting 5-6 tokens on the corners (5 when the desert is a
+    corner) and 0-1 token on the centre. The bound is the smallest numerator over reachable splits. When
+    a board reaches it, it is optimal (the annealer stops there); CP-SAT confirms the bound is tight for the
+    base game (scaled 20, energy 0.0154).
+    """
+    pips = [PIPS[n] for n in NUMBER_TOKENS]
+    best: int | None = None
+    reachable: set[tuple[int, int]] = set()
+    n = len(pips)
+    for centre in [None, *range(n)]:  # None: the desert is on the centre
+        rest = [p for i, p in enumerate(pips) if i != centre]
+        sx = 0 if centre is None else pips[centre]
+        for k in (5, 6) if centre is not None else (6,):
+            for combo in itertools.combinations(range(len(rest)), k):
+                reachable.add((sum(rest[i] for i in combo), sx))
+    total = sum(pips)
+    for sc, sx in reachable:
+        v = variance_numerator(sc, sx, total - sc - sx)
+        if best is None or v < best:
+            best = v
+    assert best is not None
+    return weights[2] * best

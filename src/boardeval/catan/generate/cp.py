@@ -1,0 +1,213 @@
+"""CP-SAT generators on the true hex adjacency: satisfy rules, minimise the energy exactly, count boards.
+
+The board is the one-hot model of :class:`~boardeval.catan.constraints.BoardVars` (tiles, tokens, ports
+with the base game's counts); each rule posts its own encoding. The energy is minimised as the exact
+integer ``1296 * energy`` (see :mod:`.common`): pair indicators for same-resource and 6/8 neighbours, the
+corner and centre pip sums, and the variance numerator read from a table indexed by those two sums.
+
+Reproducibility: CP-SAT is deterministic with one worker and no wall-clock limit deciding the answer, so
+the randomised "satisfy" mode runs one worker, hints a seeded uniform board (the solver's first solution
+is then a board near that random one: seed-dependent, repeatable) and uses the seed as the solver seed.
+The optimum runs several workers; its *value* is what is reproducible (proven optimal), and the board
+returned is re-checked by the independent energy and rule checkers.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from ortools.sat.python import cp_model
+
+from boardeval.catan.board import CENTRE_HEX, CORNER_HEXES, HEX_EDGES, NUMBER_TOKENS, PIPS, Board
+from boardeval.catan.constraints import BoardVars, Rule, parse_rules, rules_text
+from boardeval.catan.generate.common import (
+    ENERGY_SCALE,
+    GenerationResult,
+    integer_weights,
+    make_result,
+    variance_numerator,
+)
+from boardeval.core import CatanError, InfeasibleError, Progress, SeedLike, WeightSet, make_rng, report
+
+__all__ = ["Optimum", "count_boards", "cp_generate", "optimum", "satisfy"]
+
+DEFAULT_TIME_LIMIT = 20.0
+TOTAL_PIPS = sum(PIPS[n] for n in NUMBER_TOKENS)
+
+
+@dataclass(frozen=True)
+class Optimum:
+    """The minimum energy under a rule set: the scaled integer value, a board reaching it, proof status."""
+
+    scaled: int
+    board: Board
+    proven: bool
+    seconds: float
+
+    @property
+    def energy(self) -> float:
+        return self.scaled / ENERGY_SCALE
+
+
+def _edges() -> list[tuple[int, int]]:
+    return [(int(a), int(b)) for a, b in HEX_EDGES.tolist()]
+
+
+def _model(rules: Sequence[Rule]) -> tuple[cp_model.CpModel, BoardVars]:
+    model = cp_model.CpModel()
+    bv = BoardVars.new(model)
+    for rule in rules:
+        rule.encode(bv)
+    return model, bv
+
+
+def _fail(status: Any, rules: Sequence[Rule], seconds: float) -> None:
+    if status == cp_model.INFEASIBLE or status == cp_model.MODEL_INVALID:
+        raise InfeasibleError(f"no board satisfies {rules_text(rules)}")
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        raise CatanError(
+            f"CP-SAT could not decide within {seconds:g} s whether a board satisfies {rules_text(rules)}"
+        )
+
+
+def energy_objective(bv: BoardVars, weights: tuple[int, int, int]) -> Any:
+    """Post the scaled energy on ``bv.model`` and return it as a linear expression."""
+    model = bv.model
+    same_terms = []
+    high_terms = []
+    for a, b in _edges():
+        s = model.new_bool_var(f"same{a}_{b}")
+        for r in range(5):
+            model.add(s >= bv.res[a][r] + bv.res[b][r] - 1)
+        same_terms.append(s)
+        hp = model.new_bool_var(f"high{a}_{b}")
+        model.add(hp >= bv.hot[a] + bv.hot[b] - 1)
+        high_terms.append(hp)
+    sc = model.new_int_var(0, 58, "sum_corners")
+    sx = model.new_int_var(0, 5, "sum_centre")
+    model.add(sc == sum(bv.pips[h] for h in CORNER_HEXES))
+    model.add(sx == bv.pips[CENTRE_HEX])
+    # The 58 pips are all on the board (the desert has none), so the edge sum is 58 - sc - sx and the
+    # variance numerator is a function of (sc, sx): a 59 x 6 table read with an element constraint
+    # (far tighter for the solver's bounds than multiplying out the squares).
+    table = [variance_numerator(c, x, TOTAL_PIPS - c - x) for c in range(59) for x in range(6)]
+    index = model.new_int_var(0, len(table) - 1, "region_index")
+    model.add(index == 6 * sc + sx)
+    var_num = model.new_int_var(min(table), max(table), "variance_numerator")
+    model.add_element(index, table, var_num)
+    w_same, w_high, w_var = weights
+    return ENERGY_SCALE * (w_same * sum(same_terms) + w_high * sum(high_terms)) + w_var * var_num
+
+
+def satisfy(
+    rules: Iterable[str | Rule] = (), seed: SeedLike = 0, time_limit: float = DEFAULT_TIME_LIMIT
+) -> Board:
+    """A board satisfying ``rules``, chosen by the seed (repeatable); InfeasibleError if none exists."""
+    rule_list = parse_rules(rules)
+    rng = make_rng(seed)
+    model, bv = _model(rule_list)
+    bv.add_hint(Board.random(rng))
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    solver.parameters.random_seed = int(rng.integers(0, 2**31 - 1))
+    solver.parameters.max_time_in_seconds = time_limit
+    status = solver.solve(model)
+    _fail(status, rule_list, time_limit)
+    return bv.read(solver)
+
+
+def optimum(
+    rules: Iterable[str | Rule] = (),
+    weights: WeightSet | None = None,
+    time_limit: float = DEFAULT_TIME_LIMIT,
+    workers: int = 2,
+) -> Optimum:
+    """The minimum energy under ``rules`` and a board reaching it (``proven`` when CP-SAT proved it).
+
+    Without rules and with default weights the result is cached for the process (the annealer's tests and
+    benchmark compare against it).
+    """
+    rule_list = parse_rules(rules)
+    w = integer_weights(weights)
+    return _optimum_cached(rule_list, w, time_limit, workers)
+
+
+@lru_cache(maxsize=32)
+def _optimum_cached(
+    rule_list: tuple[Rule, ...], w: tuple[int, int, int], time_limit: float, workers: int
+) -> Optimum:
+    t0 = time.perf_counter()
+    model, bv = _model(rule_list)
+    objective = energy_objective(bv, w)
+    model.minimize(objective)
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = max(1, workers)
+    solver.parameters.max_time_in_seconds = time_limit
+    status = solver.solve(model)
+    _fail(status, rule_list, time_limit)
+    board = bv.read(solver)
+    return Optimum(round(solver.objective_value), board, status == cp_model.OPTIMAL, time.perf_counter() - t0)
+
+
+def count_boards(
+    rules: Iterable[str | Rule] = (),
+    limit: int = 1000,
+    time_limit: float = 60.0,
+    progress: Progress | None = None,
+) -> tuple[int, bool]:
+    """Count full boards (tiles, tokens and ports) satisfying ``rules``, up to ``limit``.
+
+    Returns ``(count, complete)``: ``complete`` is True when the enumeration finished (the count is exact),
+    False when it stopped at ``limit`` or ``time_limit``. An infeasible set gives ``(0, True)``.
+    """
+    if limit < 1:
+        raise CatanError(f"count limit must be >= 1, got {limit}")
+    rule_list = parse_rules(rules)
+    model, _ = _model(rule_list)
+
+    class _Counter(cp_model.CpSolverSolutionCallback):
+        def __init__(self) -> None:
+            super().__init__()
+            self.n = 0
+
+        def on_solution_callback(self) -> None:
+            self.n += 1
+            if self.n % 100 == 0:
+                report(progress, self.n, limit, "boards found")
+            if self.n >= limit:
+                self.stop_search()
+
+    solver = cp_model.CpSolver()
+    solver.parameters.enumerate_all_solutions = True
+    solver.parameters.num_workers = 1
+    solver.parameters.max_time_in_seconds = time_limit
+    cb = _Counter()
+    try:
+        status = solver.solve(model, cb)
+    except KeyboardInterrupt:
+        return cb.n, False
+    complete = status in (cp_model.OPTIMAL, cp_model.INFEASIBLE) and cb.n < limit
+    return cb.n, complete
+
+
+def cp_generate(
+    seed: int,
+    rules: Sequence[Rule] = (),
+    *,
+    minimise: bool = False,
+    weights: WeightSet | None = None,
+    time_limit: float = DEFAULT_TIME_LIMIT,
+) -> GenerationResult:
+    """``method="cp"``: a seeded board satisfying the rules, or (``minimise``) a proven-optimal one."""
+    t0 = time.perf_counter()
+    if minimise:
+        opt = optimum(rules, weights, time_limit)
+        return make_result(
+            opt.board, rules, "cp", seed, time.perf_counter() - t0, weights, optimal=opt.proven
+        )
+    board = satisfy(rules, seed, time_limit)
+    return make_result(board, rules, "cp", seed, time.perf_counter() - t0, weights, optimal=False)

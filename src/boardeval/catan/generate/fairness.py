@@ -1,0 +1,129 @@
+"""The fairness dial and the one entry point, :func:`generate`.
+
+**Fairness dial** ``f`` in 0..1 (seed 004: perfectly balanced boards play slowly, so users choose how
+balanced they want it). With ``method="anneal"``:
+
+* draw the seeded uniform board; its objective (energy, plus rule penalties) is ``E0``;
+* ``E*`` is the optimum: the proven lower bound without rules (:func:`~.common.energy_lower_bound`,
+  tight on the base board) or the CP-SAT optimum under the rules;
+* anneal from that board and stop at the **first** board whose objective is at most
+  ``E0 - f (E0 - E*)``.
+
+So ``f = 0`` returns the random board itself, ``f = 1`` an optimal board, and ``f = 0.5`` the first board
+on the annealing path that has shed half of the excess energy. The path depends only on the seed, and a
+lower target can only stop later on it, so for every seed the energy is non-increasing in ``f`` (the mean
+falls monotonically: a test over many seeds and ``benchmarks/catan_anneal.py`` show it). With rules and
+``f = 1`` the board is CP-SAT's proven optimum.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+
+from boardeval.catan.board import Board
+from boardeval.catan.constraints import Rule, parse_rules
+from boardeval.catan.generate.anneal import RULE_PENALTY, anneal
+from boardeval.catan.generate.common import (
+    METHODS,
+    BoardState,
+    GenerationResult,
+    energy_lower_bound,
+    integer_weights,
+)
+from boardeval.catan.generate.cp import cp_generate, optimum
+from boardeval.catan.generate.random import random_board
+from boardeval.catan.generate.tournament import tournament
+from boardeval.core import ParamsError, Progress, WeightSet, make_rng
+
+__all__ = ["check_fairness", "fairness_anneal", "generate"]
+
+
+def check_fairness(fairness: float) -> float:
+    """Validate a dial value: a finite number in 0..1."""
+    if isinstance(fairness, bool) or not isinstance(fairness, int | float) or not math.isfinite(fairness):
+        raise ParamsError(f"fairness must be a number in 0..1, got {fairness!r}")
+    if not 0.0 <= float(fairness) <= 1.0:
+        raise ParamsError(f"fairness must be in 0..1, got {fairness!r}")
+    return float(fairness)
+
+
+def fairness_anneal(
+    seed: int,
+    fairness: float,
+    rules: Iterable[str | Rule] = (),
+    weights: WeightSet | None = None,
+    progress: Progress | None = None,
+) -> GenerationResult:
+    """``method="anneal"`` with the dial at ``fairness`` (module docstring)."""
+    f = check_fairness(fairness)
+    rule_list = parse_rules(rules)
+    w = integer_weights(weights)
+    start = Board.random(make_rng(seed))
+    if rule_list and f == 1.0:
+        result = cp_generate(seed, rule_list, minimise=True, weights=weights)
+        return _with(result, "anneal", f)
+    state = BoardState(start, w)
+    e0 = state.energy() + RULE_PENALTY * sum(len(r.violations(start)) for r in rule_list)
+    e_star = optimum(rule_list, weights).scaled if rule_list else energy_lower_bound(w)
+    target = math.floor(e0 - f * (e0 - e_star))
+    result = anneal(seed, rule_list, weights=weights, start=start, target=target, progress=progress)
+    return _with(result, "anneal", f)
+
+
+def _with(result: GenerationResult, method: str, fairness: float) -> GenerationResult:
+    return GenerationResult(
+        board=result.board,
+        energy=result.energy,
+        rules=result.rules,
+        method=method,
+        seed=result.seed,
+        seconds=result.seconds,
+        optimal=result.optimal,
+        swaps=result.swaps,
+        interrupted=result.interrupted,
+        fairness=fairness,
+        extras=result.extras,
+    )
+
+
+def generate(
+    method: str,
+    seed: int,
+    rules: Iterable[str | Rule] = (),
+    fairness: float | None = None,
+    progress: Progress | None = None,
+    weights: WeightSet | None = None,
+) -> GenerationResult:
+    """Generate a board: ``method`` in random | anneal | cp | tournament, reproducible from ``seed``.
+
+    * ``random``: uniform shuffle; rules are reported, not enforced.
+    * ``anneal``: our annealer with the rules as penalties; ``fairness`` sets the dial (default: 1).
+    * ``cp``: a seeded board satisfying the rules (CP-SAT); ``fairness=1`` minimises the energy exactly.
+    * ``tournament``: random, then repaired with the fewest swaps (default rules: max-spot-pips=12,
+      max-cluster=2 when no rule is given).
+
+    Every result's energy and rule status come from the independent checkers.
+    """
+    if method not in METHODS:
+        raise ParamsError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}")
+    make_rng(seed)  # validates the seed
+    rule_list = parse_rules(rules)
+    f = None if fairness is None else check_fairness(fairness)
+    if method == "random":
+        if f not in (None, 0.0):
+            raise ParamsError(f"fairness {f} needs --method anneal (random is fairness 0)")
+        result = random_board(seed, rule_list, weights)
+        return result if f is None else _with(result, method, f)
+    if method == "anneal":
+        if f is None:
+            return anneal(seed, rule_list, weights=weights, progress=progress)
+        return fairness_anneal(seed, f, rule_list, weights, progress)
+    if method == "cp":
+        if f not in (None, 1.0):
+            raise ParamsError(f"fairness {f} needs --method anneal (cp gives any solution, or 1 = optimal)")
+        result = cp_generate(seed, rule_list, minimise=f == 1.0, weights=weights)
+        return result if f is None else _with(result, method, f)
+    if f is not None:
+        raise ParamsError("fairness does not apply to --method tournament (use anneal)")
+    return tournament(seed, rule_list or None, weights=weights, progress=progress)
