@@ -53,6 +53,7 @@ __all__ = [
     "position_phase",
     "side_features",
     "side_phase",
+    "threat_points",
 ]
 
 FEATURES: Final[tuple[str, ...]] = (
@@ -130,7 +131,7 @@ def position_phase(pos: Position) -> str:
     return side_phase(pos, pos.side)
 
 
-def _threat_points(own: int, empty: int, phase: str) -> tuple[int, int]:
+def threat_points(own: int, empty: int, phase: str) -> tuple[int, int]:
     """Bitboards of (threat points, double-threat points) of a side with men ``own``.
 
     A point counts when placing/moving/flying a man onto it closes a mill, with the closing man never one
@@ -194,7 +195,7 @@ def _side_values(pos: Position, side: int, phases: tuple[str, str]) -> SideFeatu
         elif n == 2 and (empty & mask):
             open_mills += 1
 
-    threat_bits, double_bits = _threat_points(own, empty, phase)
+    threat_bits, double_bits = threat_points(own, empty, phase)
     threats = threat_bits.bit_count()
     fork = 0.0
     if threats >= 2:

@@ -39,7 +39,7 @@ import numpy as np
 from boardeval.core import ParamsError, Progress, SeedLike, make_rng, report
 from boardeval.morris.board import ADJ_MASK, MILL_MASKS
 from boardeval.morris.evaluate import WIN_SCORE, Evaluator, terminal_score
-from boardeval.morris.features import _threat_points, side_phase
+from boardeval.morris.features import side_phase, threat_points
 from boardeval.morris.rules import Position, Turn, Variant
 
 __all__ = [
@@ -167,7 +167,7 @@ class Searcher:
         me = pos.side
         opp_men = pos.men[1 - me]
         empty = _FULL & ~(pos.men[0] | opp_men)
-        opp_threats, _ = _threat_points(opp_men, empty, side_phase(pos, 1 - me))
+        opp_threats, _ = threat_points(opp_men, empty, side_phase(pos, 1 - me))
         # opponent men standing on lines with two opponent men and a gap: removing them breaks a threat
         hot = 0
         for mask in MILL_MASKS:
