@@ -1,9 +1,202 @@
-"""``boardeval catan generate|blog-model|optimum``: the board generators."""
+"""``boardeval catan generate|optimum|count-boards|blog-model``: the board generators.
+
+Thin wrappers over the library (:func:`boardeval.catan.generate` and friends). Bad options raise library
+errors; the root group prints one red line and exits 2.
+"""
 
 from __future__ import annotations
 
+from enum import StrEnum
+from typing import Annotated
+
 import typer
+from rich import box
+from rich.table import Table
+
+from boardeval.catan import (
+    BLOG_BOARD,
+    GenerationResult,
+    board_energy,
+    check_fairness,
+    count_boards,
+    count_markers,
+    count_tiles,
+    energy_json,
+    format_staggered,
+    generate,
+    iter_markers,
+    iter_tiles,
+    optimum,
+    parse_rules,
+)
+from boardeval.cli.common import console, print_json, progress_bar
+from boardeval.core import ParamsError
+
+RuleOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--rule",
+        help="A board rule, repeatable: e.g. --rule no-68-neighbours --rule max-spot-pips=12 "
+        "(unknown names list the valid ones).",
+    ),
+]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable JSON on stdout.")]
+
+
+class Method(StrEnum):
+    random = "random"
+    anneal = "anneal"
+    cp = "cp"
+    tournament = "tournament"
+
+
+class BlogModel(StrEnum):
+    tiles = "tiles"
+    markers = "markers"
+
+
+def _summary(result: GenerationResult) -> Table:
+    t = Table(title=f"{result.method} board (seed {result.seed})", box=box.SIMPLE_HEAVY)
+    t.add_column("what")
+    t.add_column("value", overflow="fold")
+    t.add_row("board", result.board.code())
+    e = energy_json(result.energy)
+    t.add_row(
+        "energy",
+        f"{e['energy']:.4f}  (same-resource pairs {e['same_resource_pairs']}, 6/8 pairs "
+        f"{e['high_number_pairs']}, pip variance {e['pip_variance']:.4f})",
+    )
+    for name, ok in result.rules.items():
+        t.add_row(f"rule {name}", "[green]holds[/green]" if ok else "[red]broken[/red]")
+    if result.optimal is not None:
+        t.add_row("optimal", "proven" if result.optimal else "no (not minimised)")
+    if result.fairness is not None:
+        t.add_row("fairness", f"{result.fairness:g}")
+    if result.swaps is not None:
+        t.add_row("swaps", f"{len(result.swaps)}: " + ", ".join(str(s) for s in result.swaps))
+    if result.interrupted:
+        t.add_row("interrupted", "[yellow]yes: best board so far[/yellow]")
+    t.add_row("seconds", f"{result.seconds:.3f}")
+    return t
 
 
 def register(app: typer.Typer) -> None:
     """Add the generator commands to the ``catan`` group."""
+
+    @app.command("generate")
+    def generate_cmd(
+        method: Annotated[Method, typer.Option("--method", help="Generator.")] = Method.anneal,
+        seed: Annotated[int, typer.Option("--seed", help="Random seed (same seed, same board).")] = 0,
+        rule: RuleOpt = None,
+        fairness: Annotated[
+            float | None,
+            typer.Option("--fairness", help="0 = random .. 1 = optimal energy (anneal; cp takes 1)."),
+        ] = None,
+        json_out: JsonOpt = False,
+    ) -> None:
+        """Generate a board (random, anneal, cp or tournament) and check it against the rules."""
+        if seed < 0:
+            raise ParamsError(f"--seed must be a non-negative integer, got {seed}")
+        if fairness is not None:
+            check_fairness(fairness)
+        rules = parse_rules(rule or [])
+        with progress_bar(f"catan {method.value}", enabled=not json_out) as progress:
+            result = generate(method.value, seed, rules=rules, fairness=fairness, progress=progress)
+        if json_out:
+            print_json(result.to_json())
+            return
+        console.print(_summary(result))
+
+    @app.command("optimum")
+    def optimum_cmd(
+        rule: RuleOpt = None,
+        time_limit: Annotated[
+            float, typer.Option("--time-limit", help="CP-SAT time limit in seconds.")
+        ] = 20.0,
+        json_out: JsonOpt = False,
+    ) -> None:
+        """The proven minimum energy under the rules (CP-SAT) and a board reaching it."""
+        if time_limit <= 0:
+            raise ParamsError(f"--time-limit must be > 0, got {time_limit}")
+        rules = parse_rules(rule or [])
+        opt = optimum(rules, time_limit=time_limit)
+        b = board_energy(opt.board)
+        if json_out:
+            print_json(
+                {
+                    "energy": energy_json(b),
+                    "board": opt.board.code(),
+                    "optimal": opt.proven,
+                    "seconds": round(opt.seconds, 6),
+                }
+            )
+            return
+        status = "proven optimal" if opt.proven else "best found (not proven)"
+        console.print(f"minimum energy {b.total:.4f} ({status}) in {opt.seconds:.2f} s")
+        console.print(opt.board.code())
+
+    @app.command("count-boards")
+    def count_cmd(
+        rule: RuleOpt = None,
+        limit: Annotated[int, typer.Option("--limit", help="Stop counting at this many boards.")] = 1000,
+        json_out: JsonOpt = False,
+    ) -> None:
+        """Count full boards (tiles, tokens, ports) satisfying the rules, up to --limit (CP-SAT)."""
+        if limit < 1:
+            raise ParamsError(f"--limit must be >= 1, got {limit}")
+        rules = parse_rules(rule or [])
+        with progress_bar("counting", enabled=not json_out) as progress:
+            n, complete = count_boards(rules, limit, progress=progress)
+        if json_out:
+            print_json({"count": n, "complete": complete, "rules": [r.text for r in rules]})
+            return
+        console.print(f"{n} boards" + ("" if complete else f" (at least; stopped at --limit {limit})"))
+
+    @app.command("blog-model")
+    def blog_model_cmd(
+        model: Annotated[BlogModel, typer.Argument(help="tiles or markers (seed 004's two models).")],
+        threshold: Annotated[
+            int, typer.Option("--threshold", "-T", help="Marker model: vertex sums must stay below T.")
+        ] = 23,
+        count: Annotated[bool, typer.Option("--count", help="Print the number of solutions.")] = False,
+        list_n: Annotated[
+            int | None, typer.Option("--list", help="Print the first N solutions, staggered.")
+        ] = None,
+        json_out: JsonOpt = False,
+    ) -> None:
+        """Seed 004's MiniZinc models reproduced: count or list the tile / marker layouts."""
+        if list_n is not None and list_n < 0:
+            raise ParamsError(f"--list must be >= 0, got {list_n}")
+        if not count and list_n is None:
+            count = True
+        grids: list[tuple[tuple[int, ...], ...]] = []
+        n: int | None = None
+        if model is BlogModel.tiles:
+            if count:
+                n = count_tiles()
+            if list_n:
+                for g in iter_tiles():
+                    if len(grids) >= list_n:
+                        break
+                    grids.append(g)
+        else:
+            if count:
+                n = count_markers(threshold).count
+            if list_n:
+                grids = iter_markers(threshold, BLOG_BOARD, limit=list_n)
+        if json_out:
+            out: dict[str, object] = {"model": model.value}
+            if model is BlogModel.markers:
+                out["threshold"] = threshold
+            if n is not None:
+                out["count"] = n
+            if list_n is not None:
+                out["solutions"] = [[list(row) for row in g] for g in grids]
+            print_json(out)
+            return
+        for k, g in enumerate(grids):
+            if k:
+                console.print("----------")
+            console.print(format_staggered(g), markup=False)
+        if n is not None:
+            console.print(str(n))
