@@ -207,7 +207,7 @@ def chart_cmd(
         raise ParamsError(f"--out {str(out)!r} must end in .svg or .png")
     record = _pick_game(game, game_index)
     table = measures_table(record, [name])
-    path = chart_measure(table, name, out, phase=phase, title=f"{name.replace('_', ' ')} — {record.game_id}")
+    path = chart_measure(table, name, out, phase=phase)
     console.print(f"wrote {path}")
 
 

@@ -49,6 +49,8 @@ LABELS: dict[str, str] = {
     "progress_from_zero": "game progress from zero (%)",
     "personal_progress": "personal progress (%)",
 }
+MAX_PAIRS = 8
+"""Pair charts show at most this many pairs (those with the highest peak values)."""
 PERCENT = {"progress", "progress_as_written", "progress_from_zero", "personal_progress", "battle_tiedness"}
 
 
@@ -113,20 +115,19 @@ def series_figure(table: pd.DataFrame, measure: str, title: str | None = None) -
                 ms=2.5,
             )
     else:
-        pairs = rows.groupby(["power", "other"], sort=False, observed=True)
-        for (a, b), sel in pairs:
+        # One line per pair; only the MAX_PAIRS pairs with the highest peak, so the chart stays legible.
+        series = []
+        for (a, b), sel in rows.groupby(["power", "other"], sort=False, observed=True):
             values = sel["value"].to_numpy(dtype=float)
-            if not np.nanmax(np.abs(values), initial=0.0) > 0:
-                continue
-            xs = [pos[p] for p in sel["phase"]]
-            ax.plot(
-                xs,
-                values * scale,
-                lw=1.6,
-                label=f"{str(a)[:3].title()}–{str(b)[:3].title()}",
-                color=power_colour(str(a), powers.index(a) if a in powers else 0),
-                linestyle=["-", "--", ":", "-."][(powers.index(b) if b in powers else 0) % 4],
-            )
+            peak = float(np.nanmax(np.abs(values), initial=0.0))
+            if peak > 0:
+                series.append((peak, str(a), str(b), [pos[p] for p in sel["phase"]], values))
+        series.sort(key=lambda item: -item[0])
+        cmap = matplotlib.colormaps["tab10"]
+        for i, (_, a, b, xs, values) in enumerate(series[:MAX_PAIRS]):
+            ax.plot(xs, values * scale, lw=1.8, color=cmap(i % 10), label=f"{a[:3].title()}–{b[:3].title()}")
+        if len(series) > MAX_PAIRS:
+            title = title or f"{name.replace('_', ' ')} (the {MAX_PAIRS} pairs with the highest peaks)"
     ax.set_xlim(-0.5, len(phases) - 0.5)
     _ticks(ax, phases)
     ax.set_ylabel(LABELS.get(name, name.replace("_", " ") + (" (%)" if name in PERCENT else "")))
