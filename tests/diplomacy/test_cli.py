@@ -103,6 +103,11 @@ def test_chart_and_random_game(tmp_path: Path) -> None:
     assert code == 2 and "--game-index" in err
     code, out, _ = run("measures", str(games), "--game-index", "1", "--json", "-m", "tempi")
     assert code == 0 and len(json.loads(out)) == 8 * 7
+    code, out, _ = run("measures", str(games), "--all-games", "--json", "-m", "tempi")
+    rows = json.loads(out)
+    assert code == 0 and len(rows) == 2 * 8 * 7
+    assert rows[0]["game"] == "random-standard-3" and rows[-1]["game"] == "random-standard-4"
+    assert set(rows[0]) == {"game", "phase", "power", "measure", "other", "value"}
     svg = tmp_path / "tempi.svg"
     code, _, _ = run("chart", str(games), "--game-index", "0", "--measure", "tempi", "--out", str(svg))
     assert code == 0 and "<svg" in svg.read_text(encoding="utf-8")

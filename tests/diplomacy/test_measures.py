@@ -13,6 +13,7 @@ from boardeval.diplomacy import (
     GameRecord,
     UnknownMeasureError,
     compute_measures,
+    games_table,
     measures_table,
     random_game,
     record_from_game,
@@ -326,3 +327,22 @@ def test_measure_selection_and_errors() -> None:
         measures_table([start_position()], ["happiness"])
     with pytest.raises(ValueError, match="no phases"):
         compute_measures([])
+
+
+def test_games_table_reports_progress(human_games: list[GameRecord]) -> None:
+    seen: list[tuple[int, int, str]] = []
+    t = games_table(human_games, ["progress"], progress=lambda d, n, m: seen.append((d, n, m)))
+    assert seen == [(i + 1, 3, g.game_id) for i, g in enumerate(human_games)]
+    assert list(t.columns) == ["game", "phase", "power", "measure", "other", "value"]
+    assert len(t) == sum(len(g.phases) for g in human_games)
+    assert t.attrs["interrupted"] is False
+
+
+def test_games_table_keeps_finished_games_on_ctrl_c(human_games: list[GameRecord]) -> None:
+    def stop_after_first(done: int, total: int, message: str) -> None:
+        if done == 1:
+            raise KeyboardInterrupt
+
+    t = games_table(human_games, ["progress"], progress=stop_after_first)
+    assert t.attrs["interrupted"] is True
+    assert set(t["game"]) == {human_games[0].game_id}

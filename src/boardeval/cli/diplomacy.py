@@ -58,6 +58,9 @@ def measures_cmd(
         None, "--power", "-p", help="Only these powers' rows (repeat); board-wide rows are kept."
     ),
     game_index: int | None = typer.Option(None, "--game-index", help="Which game of a JSONL file (from 0)."),
+    all_games: bool = typer.Option(
+        False, "--all-games", help="Every game of the file; rows gain a leading 'game' (the game id)."
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print a JSON list of rows."),
     as_csv: bool = typer.Option(False, "--csv", help="Print CSV with a header."),
 ) -> None:
@@ -78,6 +81,11 @@ def measures_cmd(
     chosen = validate_measures(measure or None)
     if start and game is not None:
         raise ParamsError("give either a GAME file or --start, not both")
+    if all_games:
+        if game is None or start or game_index is not None:
+            raise ParamsError("--all-games needs a GAME file, without --start or --game-index")
+        _all_games(game, chosen, power, as_json, as_csv)
+        return
     if start:
         table = measures_table([start_position(map_name)], chosen, map_name=map_name)
         label = f"start of {map_name}"
@@ -102,6 +110,39 @@ def measures_cmd(
         table.to_csv(sys.stdout, index=False, lineterminator="\n")
         return
     _summary(table, label)
+
+
+def _all_games(
+    path: Path, chosen: tuple[str, ...], power: list[str] | None, as_json: bool, as_csv: bool
+) -> None:
+    """``measures FILE --all-games``: every game of a JSONL file, with a progress bar on stderr."""
+    import sys
+
+    from boardeval.diplomacy import games_table, load_records, table_rows
+
+    records = load_records(path)
+    with progress_bar("measuring games", enabled=len(records) > 1) as progress:
+        table = games_table(records, chosen, progress=progress)
+    if power:
+        graph = records[0].graph
+        wanted = [graph.powers[graph.power(p)] for p in power]
+        table = table[table["power"].isin(wanted) | table["power"].isna()].reset_index(drop=True)
+    if table.attrs.get("interrupted"):
+        err_console.print("[yellow]interrupted: rows of the finished games only[/yellow]")
+    if as_json:
+        print_json(table_rows(table))
+    elif as_csv:
+        table.to_csv(sys.stdout, index=False, lineterminator="\n")
+    else:
+        out = Table(title=f"{path}: {len(records)} games", title_justify="left")
+        for column in ("game", "map", "phases", "last phase", "rows"):
+            out.add_column(column, justify="right" if column in ("phases", "rows") else "left")
+        for record in records:
+            rows = int((table["game"] == record.game_id).sum())
+            out.add_row(
+                record.game_id, record.map_name, str(len(record.phases)), record.phases[-1].phase, str(rows)
+            )
+        console.print(out)
 
 
 def _summary(table: Any, label: str) -> None:

@@ -48,7 +48,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from boardeval.core import DiplomacyError
+from boardeval.core import DiplomacyError, Progress, report
 from boardeval.diplomacy.graph import MapGraph, load_map_graph
 from boardeval.diplomacy.records import GameRecord, Position, start_position
 
@@ -58,6 +58,7 @@ __all__ = [
     "GameMeasures",
     "UnknownMeasureError",
     "compute_measures",
+    "games_table",
     "measures_table",
     "static_fear",
     "static_routes",
@@ -574,7 +575,7 @@ def table_rows(table: pd.DataFrame) -> list[dict[str, object]]:
     def name(x: object) -> str | None:
         return x if isinstance(x, str) else None
 
-    return [
+    rows: list[dict[str, object]] = [
         {"phase": ph, "power": name(pw), "measure": m, "other": name(o), "value": float(v) if ok else None}
         for ph, pw, m, o, v, ok in zip(
             table["phase"].tolist(),
@@ -586,3 +587,38 @@ def table_rows(table: pd.DataFrame) -> list[dict[str, object]]:
             strict=True,
         )
     ]
+    if "game" in table.columns:
+        rows = [{"game": g, **row} for g, row in zip(table["game"].tolist(), rows, strict=True)]
+    return rows
+
+
+def games_table(
+    records: Sequence[GameRecord],
+    measures: Iterable[str] | None = None,
+    *,
+    progress: Progress | None = None,
+) -> pd.DataFrame:
+    """The tidy tables of many games stacked, with a leading ``game`` column (the record's id).
+
+    Reports ``(done, total, game id)`` to ``progress`` after each game.  On Ctrl-C it stops and returns
+    the finished games' rows, with ``table.attrs["interrupted"] = True``.
+    """
+    chosen = validate_measures(measures)
+    parts: list[pd.DataFrame] = []
+    interrupted = False
+    try:
+        for i, record in enumerate(records):
+            part = measures_table(record, chosen)
+            part.insert(0, "game", record.game_id)
+            parts.append(part)
+            report(progress, i + 1, len(records), record.game_id)
+    except KeyboardInterrupt:
+        interrupted = True
+    if parts:
+        table = pd.concat(parts, ignore_index=True)
+        for column in ("phase", "power", "other", "measure"):
+            table[column] = table[column].astype(object).where(table[column].notna(), None)
+    else:
+        table = pd.DataFrame(columns=["game", "phase", "power", "measure", "other", "value"])
+    table.attrs["interrupted"] = interrupted
+    return table
