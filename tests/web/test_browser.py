@@ -73,6 +73,38 @@ def test_catan_hover_swap_share(page: Any, live_server: str) -> None:
     _clean(page)
 
 
+def test_catan_generate_with_rules_and_fairness(page: Any, live_server: str) -> None:
+    page.goto(live_server + "/catan")
+    page.wait_for_selector("#board svg .spot")
+    page.select_option("#method", "tournament")
+    page.fill("#seed", "7")
+    page.fill("#rules", "max-spot-pips=12, max-cluster=2")
+    page.click("#generate")
+    body = {"method": "tournament", "seed": 7, "rules": ["max-spot-pips=12", "max-cluster=2"]}
+    api = httpx.post(live_server + "/api/jobs/catan/generate", json=body).json()
+    expected = _wait_job(live_server, api["id"])["result"]
+    page.wait_for_function(SHOWS_CODE, arg=expected["code"])
+    info = page.inner_text("#gen-info")
+    assert "tournament, seed 7" in info and "max-spot-pips=12 ✓" in info
+    assert f"{expected['generation']['swaps']} swaps" in info
+    assert page.inner_text("#energy-total") == f"{expected['energy']['total']:.1f}"
+    assert page.locator("#top-spots tr[data-spot-row]").count() == 6
+    # the fairness dial, with annealing
+    page.select_option("#method", "anneal")
+    page.fill("#rules", "")
+    page.locator("#fairness").fill("0.5")
+    assert page.is_checked("#use-fairness")
+    page.click("#generate")
+    api = httpx.post(
+        live_server + "/api/jobs/catan/generate", json={"method": "anneal", "seed": 7, "fairness": 0.5}
+    ).json()
+    expected = _wait_job(live_server, api["id"])["result"]
+    page.wait_for_function(SHOWS_CODE, arg=expected["code"])
+    assert "fairness 0.5" in page.inner_text("#gen-info")
+    page.screenshot(path=str(SCREENSHOTS / "catan-generated.png"), full_page=True)
+    _clean(page)
+
+
 def test_catan_bad_paste_shows_the_reason(page: Any, live_server: str) -> None:
     page.goto(live_server + "/catan")
     page.wait_for_selector("#board svg .spot")

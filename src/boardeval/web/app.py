@@ -25,7 +25,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from boardeval import __version__
 from boardeval.core import BoardevalError
-from boardeval.web import catan, diplomacy, jobs_api, morris, pages
+from boardeval.web import catan, catan_gen, diplomacy, jobs_api, morris, pages
 from boardeval.web.common import HERE, MAX_UPLOAD_BYTES, BodySizeLimit, readable_validation_errors, templates
 from boardeval.web.jobs import JobManager
 
@@ -114,6 +114,7 @@ def create_app(
 
     app.include_router(pages.router)
     app.include_router(catan.router)
+    app.include_router(catan_gen.router)
     app.include_router(morris.router)
     app.include_router(diplomacy.router)
     app.include_router(jobs_api.router)

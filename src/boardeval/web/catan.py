@@ -17,6 +17,8 @@ from pydantic import BaseModel, Field
 
 from boardeval import __version__
 from boardeval.catan import (
+    METHODS,
+    RULES,
     Board,
     board_energy,
     board_svg,
@@ -30,7 +32,6 @@ __all__ = ["board_view", "router"]
 router = APIRouter(tags=["catan"])
 
 MAX_SEED = 2**32 - 1
-METHODS = ("random", "anneal", "tournament", "cp")
 CodeQuery = Query(..., min_length=1, max_length=200, description="board share code")
 
 
@@ -87,13 +88,12 @@ def board_view(board: Board) -> BoardView:
     )
 
 
-def _rule_names() -> list[str]:
-    """Rule names for the form's hints (empty while the generator router is not installed)."""
-    try:
-        from boardeval.web.catan_gen import rule_names
-    except ImportError:
-        return []
-    return rule_names()
+def rule_hints() -> list[dict[str, str]]:
+    """The generator's rule families, as the form shows them: ``max-spot-pips=N`` and a summary."""
+    return [
+        {"rule": name + (f"={fam.param_help}" if fam.param_help else ""), "summary": fam.summary}
+        for name, fam in RULES.items()
+    ]
 
 
 def _parse_text(text: str) -> Board:
@@ -122,7 +122,7 @@ def catan_page(request: Request, board: str | None = Query(None, max_length=200)
             "initial": initial.model_dump() if initial else None,
             "error": error,
             "methods": METHODS,
-            "rules": _rule_names(),
+            "rules": rule_hints(),
         },
         status_code=status,
     )

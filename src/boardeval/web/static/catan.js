@@ -107,7 +107,8 @@
         const rulesTxt = Object.entries(g.rules).map(([k, v]) => `${k} ${v ? "✓" : "✗"}`).join(", ");
         $("gen-info").textContent = `${g.method}, seed ${g.seed}` + (g.fairness !== null ? `, fairness ${g.fairness}` : "") +
           ` · ${BE.fmt(g.seconds * 1000, 0)} ms` + (g.optimal ? " · proven optimal" : "") +
-          (g.swaps !== null ? ` · ${g.swaps} swaps` : "") + (rulesTxt ? ` · ${rulesTxt}` : "") +
+          (g.swaps !== null && g.swaps !== undefined ? ` · ${g.swaps} swaps` +
+            (g.swap_list && g.swap_list.length ? ` (${g.swap_list.map(w => `${w.kind} ${w.hexes.join("↔")}`).join(", ")})` : "") : "") + (rulesTxt ? ` · ${rulesTxt}` : "") +
           (done.state === "cancelled" || g.interrupted ? " · stopped early: best so far" : "");
       } else {
         $("gen-info").textContent = "cancelled";

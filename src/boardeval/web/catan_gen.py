@@ -1,0 +1,71 @@
+"""Catan board generation as background jobs: ``POST /api/jobs/catan/generate`` and the rule names.
+
+Generation runs as a job because the CP-SAT optimum and long annealing runs can take seconds; fast
+methods finish in milliseconds all the same, and the page polls ``GET /api/jobs/{id}`` for progress.
+Rule texts are parsed before the job is queued, so a bad rule answers 422 at once.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from fastapi import APIRouter, Request
+from pydantic import BaseModel, Field
+
+from boardeval.catan import METHODS, generate, parse_rule
+from boardeval.core import Progress
+from boardeval.web.catan import MAX_SEED, board_view, rule_hints
+from boardeval.web.jobs_api import JobView, submit
+
+__all__ = ["router"]
+
+router = APIRouter(tags=["catan"])
+
+Method = Literal["random", "anneal", "tournament", "cp"]
+
+
+class GenerateIn(BaseModel):
+    """What the generate form sends."""
+
+    method: Method = "anneal"
+    seed: int = Field(0, ge=0, le=MAX_SEED)
+    rules: list[str] = Field(
+        default_factory=list, max_length=20, description="rule texts, e.g. 'max-spot-pips=12'"
+    )
+    fairness: float | None = Field(None, ge=0.0, le=1.0, description="0 = random .. 1 = optimal energy")
+
+
+@router.get("/api/catan/rules", summary="Generator methods and rule families")
+def api_rules() -> dict[str, Any]:
+    """Methods, and each rule family as ``{"rule": "max-spot-pips=N", "summary": ...}``."""
+    return {"methods": list(METHODS), "rules": rule_hints()}
+
+
+def _generate_job(body: GenerateIn) -> Any:
+    rules = tuple(parse_rule(r) for r in body.rules)  # bad rule text fails now, as a 422
+
+    def run(progress: Progress) -> dict[str, Any]:
+        result = generate(body.method, body.seed, rules=rules, fairness=body.fairness, progress=progress)
+        view = board_view(result.board).model_dump()
+        meta = {k: v for k, v in result.to_json().items() if k not in ("board", "energy")}
+        meta.setdefault("optimal", None)
+        meta.setdefault("swaps", None)
+        meta.update(
+            method=body.method, seed=body.seed, fairness=body.fairness, interrupted=result.interrupted
+        )
+        view["generation"] = meta
+        return view
+
+    return run
+
+
+@router.post(
+    "/api/jobs/catan/generate",
+    response_model=JobView,
+    status_code=202,
+    tags=["jobs"],
+    summary="Generate a board in the background",
+)
+def api_generate(request: Request, body: GenerateIn) -> JobView:
+    """Returns a job; poll ``GET /api/jobs/{id}``. The result is a board view plus ``generation``."""
+    return submit(request, "catan.generate", _generate_job(body))

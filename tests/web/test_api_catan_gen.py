@@ -1,0 +1,125 @@
+"""Catan generation jobs: reproducible results checked by the library, bad requests 422, a full queue 429."""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from boardeval.catan import METHODS, RULES, Board, board_energy, check_rules, optimum, parse_rule
+from boardeval.core import Progress
+from boardeval.web.app import create_app
+
+
+def _wait(client: TestClient, job_id: str, timeout: float = 60) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        job: dict[str, Any] = client.get(f"/api/jobs/{job_id}").json()
+        if job["state"] in ("done", "failed", "cancelled"):
+            return job
+        time.sleep(0.02)
+    raise AssertionError(f"job {job_id} did not finish in {timeout} s")
+
+
+def test_rules_listing(client: TestClient) -> None:
+    data = client.get("/api/catan/rules").json()
+    assert data["methods"] == list(METHODS)
+    rules = {r["rule"]: r["summary"] for r in data["rules"]}
+    assert "max-spot-pips=N" in rules and "no-68-neighbours" in rules and len(rules) == len(RULES)
+    page = client.get("/catan").text
+    assert 'value="max-spot-pips=N"' in page
+
+
+@pytest.mark.parametrize(
+    ("method", "rules", "fairness"),
+    [
+        ("random", [], None),
+        ("anneal", ["no-68-neighbours"], 0.5),
+        ("tournament", ["max-spot-pips=12", "max-cluster=2"], None),
+        ("cp", ["no-same-resource-neighbours", "2-12-apart"], None),
+    ],
+)
+def test_each_method_result_is_rechecked_by_the_library(
+    client: TestClient, method: str, rules: list[str], fairness: float | None
+) -> None:
+    body = {"method": method, "seed": 21, "rules": rules, "fairness": fairness}
+    job = _wait(client, client.post("/api/jobs/catan/generate", json=body).json()["id"])
+    assert job["state"] == "done", job
+    res = job["result"]
+    board = Board.parse(res["code"])
+    assert math.isclose(res["energy"]["total"], board_energy(board).total)
+    status = check_rules(board, [parse_rule(r) for r in rules])
+    assert res["generation"]["rules"] == {str(k): bool(v) for k, v in dict(status).items()}
+    if method != "random":  # random only reports the rules; the others enforce them
+        assert all(res["generation"]["rules"].values())
+    if method == "tournament":
+        g = res["generation"]
+        assert g["swaps"] == len(g["swap_list"])
+    assert job["done"] <= job["total"] or job["total"] == 0
+
+
+def test_cp_optimum_is_proven_and_matches_the_library(client: TestClient) -> None:
+    body = {"method": "cp", "seed": 1, "fairness": 1.0}
+    res = _wait(client, client.post("/api/jobs/catan/generate", json=body).json()["id"])["result"]
+    assert res["generation"]["optimal"] is True
+    assert math.isclose(res["energy"]["total"], optimum(()).energy, abs_tol=1e-9)
+
+
+def test_cancel_a_finished_job_is_harmless(client: TestClient) -> None:
+    job = _wait(client, client.post("/api/jobs/catan/generate", json={"method": "random"}).json()["id"])
+    r = client.delete(f"/api/jobs/{job['id']}")
+    assert r.status_code == 200 and r.json()["state"] == "done" and r.json()["result"] is not None
+
+
+def test_generate_job_reproducible_and_checked(client: TestClient) -> None:
+    body = {"method": "anneal", "seed": 3, "rules": [], "fairness": None}
+    r = client.post("/api/jobs/catan/generate", json=body)
+    assert r.status_code == 202
+    job = _wait(client, r.json()["id"])
+    assert job["state"] == "done", job
+    result = job["result"]
+    board = Board.parse(result["code"])
+    assert math.isclose(result["energy"]["total"], board_energy(board).total)
+    assert result["generation"]["method"] == "anneal" and result["generation"]["seed"] == 3
+    again = _wait(client, client.post("/api/jobs/catan/generate", json=body).json()["id"])
+    assert again["result"]["code"] == result["code"]
+
+
+@pytest.mark.parametrize(
+    ("body", "fragment"),
+    [
+        ({"method": "magic"}, "method: "),
+        ({"seed": -4}, "seed: "),
+        ({"seed": 2**40}, "seed: "),
+        ({"fairness": 1.5}, "fairness: "),
+        ({"rules": ["no-such-rule"]}, "no-such-rule"),
+    ],
+)
+def test_bad_generate_requests_are_422(client: TestClient, body: dict[str, Any], fragment: str) -> None:
+    r = client.post("/api/jobs/catan/generate", json=body)
+    assert r.status_code == 422, r.text
+    assert fragment in r.json()["detail"]
+
+
+def test_full_job_queue_is_429_then_recovers() -> None:
+    app = create_app(job_workers=1, max_pending_jobs=1)
+    gate = threading.Event()
+
+    def blocker(progress: Progress) -> dict[str, Any]:
+        gate.wait(10)
+        return {}
+
+    with TestClient(app, raise_server_exceptions=False) as c:
+        job = app.state.jobs.submit("blocker", blocker)
+        r = c.post("/api/jobs/catan/generate", json={"method": "random", "seed": 1})
+        assert r.status_code == 429 and "limit 1" in r.json()["detail"]
+        gate.set()
+        app.state.jobs.wait(job.id, 10)
+        r = c.post("/api/jobs/catan/generate", json={"method": "random", "seed": 1})
+        assert r.status_code == 202
+        listed = c.get("/api/jobs").json()
+        assert {j["kind"] for j in listed} >= {"blocker", "catan.generate"}
