@@ -1,0 +1,60 @@
+"""The fairness dial (mean energy falls as it rises, per seed too) and the generate() entry point."""
+
+from __future__ import annotations
+
+import itertools
+import math
+import statistics
+
+import pytest
+
+from boardeval.catan import Board, board_energy, generate, optimum
+from boardeval.core import ParamsError
+
+DIAL = (0.0, 0.25, 0.5, 0.75, 1.0)
+
+
+def test_mean_energy_falls_monotonically_with_the_dial() -> None:
+    seeds = range(40)
+    per_seed = {s: [generate("anneal", s, fairness=f).energy.total for f in DIAL] for s in seeds}
+    means = [statistics.mean(per_seed[s][k] for s in seeds) for k in range(len(DIAL))]
+    assert all(a > b for a, b in itertools.pairwise(means)), means
+    for s, es in per_seed.items():  # per seed the energy never rises with the dial
+        assert all(a >= b - 1e-9 for a, b in itertools.pairwise(es)), (s, es)
+
+
+def test_dial_ends() -> None:
+    for seed in range(5):
+        zero = generate("anneal", seed, fairness=0)
+        assert zero.board == Board.random(seed) and zero.fairness == 0
+        one = generate("anneal", seed, fairness=1)
+        assert math.isclose(one.energy.total, optimum().energy)
+
+
+def test_dial_with_rules_at_one_is_the_cp_optimum() -> None:
+    r = generate("anneal", 4, rules=["max-cluster=1", "desert=coast"], fairness=1)
+    assert r.optimal is True and all(r.rules.values())
+    assert math.isclose(r.energy.total, optimum(["max-cluster=1", "desert=coast"]).energy)
+
+
+def test_random_method_is_board_random_and_reports_rules() -> None:
+    r = generate("random", 11, rules=["desert=centre"])
+    assert r.board == Board.random(11)
+    assert r.rules == {"desert=centre": r.board.desert == 9}
+    assert r.energy.total == board_energy(r.board).total
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "fragment"),
+    [
+        ({"method": "magic", "seed": 1}, "unknown method 'magic'"),
+        ({"method": "anneal", "seed": -1}, "seed must be a non-negative integer"),
+        ({"method": "anneal", "seed": 1, "fairness": 1.5}, "fairness must be in 0..1"),
+        ({"method": "anneal", "seed": 1, "fairness": float("nan")}, "fairness must be a number"),
+        ({"method": "random", "seed": 1, "fairness": 0.5}, "needs --method anneal"),
+        ({"method": "tournament", "seed": 1, "fairness": 0.5}, "does not apply"),
+    ],
+)
+def test_bad_arguments(kwargs: dict, fragment: str) -> None:  # type: ignore[type-arg]
+    with pytest.raises(ParamsError, match=fragment):
+        generate(**kwargs)
