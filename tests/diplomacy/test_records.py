@@ -129,6 +129,16 @@ def test_truncated_json_file(tmp_path: Path) -> None:
         load_records(empty)
 
 
+def test_truncated_pretty_printed_json(tmp_path: Path) -> None:
+    text = json.dumps(_saved(), indent=2)
+    path = tmp_path / "pretty.json"
+    path.write_text(text[:-20], encoding="utf-8")
+    with pytest.raises(RecordFormatError, match=r"pretty\.json: broken JSON at line \d+ column \d+"):
+        load_records(path)
+    path.write_text(text, encoding="utf-8")
+    assert load_records(path)[0].game_id == "g1"
+
+
 def test_jsonl_with_a_broken_line(tmp_path: Path) -> None:
     good = json.dumps(_saved())
     path = tmp_path / "games.jsonl"

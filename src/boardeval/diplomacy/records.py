@@ -310,17 +310,23 @@ def _iter_json_documents(text: str, source: str) -> Iterator[tuple[int, Any]]:
     try:
         yield 1, json.loads(stripped)
         return
-    except json.JSONDecodeError as whole_error:
+    except json.JSONDecodeError as error:
+        whole_error = error
         lines = [(n, line) for n, line in enumerate(text.splitlines(), start=1) if line.strip()]
         if len(lines) <= 1:
             raise RecordFormatError(
                 f"{source}: broken JSON at line {whole_error.lineno} column {whole_error.colno}: "
                 f"{whole_error.msg}"
             ) from None
-    for n, line in lines:
+    for i, (n, line) in enumerate(lines):
         try:
             yield n, json.loads(line)
         except json.JSONDecodeError as exc:
+            if i == 0:  # not JSONL at all: a (pretty-printed) JSON document broken somewhere
+                raise RecordFormatError(
+                    f"{source}: broken JSON at line {whole_error.lineno} column {whole_error.colno}: "
+                    f"{whole_error.msg}"
+                ) from None
             raise RecordFormatError(
                 f"{source}: broken JSON on line {n} (column {exc.colno}): {exc.msg}"
             ) from None
