@@ -15,6 +15,7 @@ from pydantic import BaseModel, Field
 from boardeval.catan import METHODS, generate, parse_rule
 from boardeval.core import Progress
 from boardeval.web.catan import MAX_SEED, board_view, rule_hints
+from boardeval.web.jobs import JobFn
 from boardeval.web.jobs_api import JobView, submit
 
 __all__ = ["router"]
@@ -41,7 +42,7 @@ def api_rules() -> dict[str, Any]:
     return {"methods": list(METHODS), "rules": rule_hints()}
 
 
-def _generate_job(body: GenerateIn) -> Any:
+def _generate_job(body: GenerateIn) -> JobFn:
     rules = tuple(parse_rule(r) for r in body.rules)  # bad rule text fails now, as a 422
 
     def run(progress: Progress) -> dict[str, Any]:

@@ -7,7 +7,7 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from pathlib import Path
 from typing import Any
 
-from fastapi import HTTPException, Request
+from fastapi import HTTPException
 from fastapi.exceptions import RequestValidationError
 from fastapi.templating import Jinja2Templates
 
@@ -16,7 +16,6 @@ __all__ = [
     "MAX_UPLOAD_BYTES",
     "BodySizeLimit",
     "PayloadTooLarge",
-    "bad_request",
     "readable_validation_errors",
     "templates",
 ]
@@ -43,11 +42,6 @@ class PayloadTooLarge(HTTPException):
             status_code=413,
             detail=f"{what} is larger than the {limit // (1024 * 1024)} MB limit",
         )
-
-
-def bad_request(message: str, status: int = 422) -> HTTPException:
-    """An HTTP error whose ``detail`` is a sentence a person understands."""
-    return HTTPException(status_code=status, detail=message)
 
 
 def readable_validation_errors(exc: RequestValidationError) -> dict[str, Any]:
@@ -144,8 +138,3 @@ class BodySizeLimit:
             }
         )
         await send({"type": "http.response.body", "body": body})
-
-
-def wants_json(request: Request) -> bool:
-    """True when the client asked for JSON (API calls), False for a browser page load."""
-    return request.url.path.startswith("/api/") or "application/json" in request.headers.get("accept", "")

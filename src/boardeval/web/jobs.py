@@ -26,7 +26,7 @@ from typing import Any, Literal
 
 from boardeval.core import BoardevalError, Progress
 
-__all__ = ["Job", "JobManager", "JobState", "JobsBusyError", "UnknownJobError"]
+__all__ = ["Job", "JobFn", "JobManager", "JobState", "JobsBusyError", "UnknownJobError"]
 
 log = logging.getLogger("boardeval.web.jobs")
 

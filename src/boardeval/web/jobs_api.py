@@ -10,7 +10,7 @@ from typing import Any
 from fastapi import APIRouter, HTTPException, Request
 from pydantic import BaseModel, Field
 
-from boardeval.web.jobs import Job, JobManager, JobsBusyError, JobState, UnknownJobError
+from boardeval.web.jobs import Job, JobFn, JobManager, JobsBusyError, JobState, UnknownJobError
 
 __all__ = ["JobView", "manager", "router", "submit"]
 
@@ -38,7 +38,7 @@ def manager(request: Request) -> JobManager:
     return jobs
 
 
-def submit(request: Request, kind: str, fn: Any) -> JobView:
+def submit(request: Request, kind: str, fn: JobFn) -> JobView:
     """Queue ``fn(progress) -> dict`` as a job; 429 when the queue is full."""
     try:
         job = manager(request).submit(kind, fn)

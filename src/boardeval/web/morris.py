@@ -102,7 +102,7 @@ def _replay(game: GameIn) -> tuple[Position, list[str]]:
         try:
             turn = pos.play(text.strip())
         except MorrisError as exc:
-            raise type(exc)(f"turn {k} ({text!r}): {exc}") from None
+            raise MorrisError(f"turn {k} ({text!r}): {exc}") from None
         played.append(str(turn))
     return pos, played
 
