@@ -143,3 +143,17 @@ def test_library_chart_downloads(client: TestClient) -> None:
     assert r.status_code == 422 and "W2999A" in r.json()["detail"]
     r = client.get("/api/diplomacy/games/3/chart.svg", params={"measure": "happiness"})
     assert r.status_code == 422 and "happiness" in r.json()["detail"]
+
+
+def test_upload_a_game_on_another_map(client: TestClient, tmp_path: Path) -> None:
+    """A seeded random game on 'ancmed' (5 powers) from the engine: the view follows the map's powers."""
+    from boardeval.diplomacy import random_game, save_records
+
+    path = tmp_path / "ancmed.jsonl"
+    save_records([random_game(3, map_name="ancmed", max_phases=5)], path)
+    r = client.post("/api/diplomacy/upload", files={"file": ("ancmed.jsonl", path.read_bytes())})
+    assert r.status_code == 200, r.text
+    v = r.json()
+    gm = compute_measures(load_records(path)[0])
+    assert v["map"] == "ancmed" and v["powers"] == list(gm.powers) and len(v["powers"]) == 5
+    assert len(v["tables"]["fear_dynamic"][0]) == 5 and len(set(v["colours"].values())) == 5
