@@ -41,6 +41,7 @@ STRENGTHS: dict[str, dict[str, Any]] = {
     "hard": {"depth": 5, "time_limit": 2.0},
     "expert": {"depth": 8, "time_limit": 3.0},
 }
+WHY_MAX_DEPTH = 5
 Strength = Literal["easy", "medium", "hard", "expert"]
 VariantName = Literal["standard", "openspiel"]
 
@@ -89,7 +90,7 @@ class AiAnswer(BaseModel):
     pv: list[str]
     nodes: int
     depth: int
-    seconds: float
+    seconds: float = Field(description="seconds the AI's search took (the why-panel is extra)")
     why: dict[str, Any]
     state: MorrisState
 
@@ -164,8 +165,10 @@ def morris_ai(game: AiIn) -> AiAnswer:
     budget = STRENGTHS[game.strength]
     t0 = time.perf_counter()
     result = search(pos.copy(), depth=budget["depth"], time_limit=budget["time_limit"])
-    why = why_panel(pos.copy(), n=game.candidates, depth=max(1, min(budget["depth"], 3)))
     seconds = time.perf_counter() - t0
+    # The panel searches its candidates at the depth the AI reached (at most WHY_MAX_DEPTH, to stay quick),
+    # so its scores are the AI's; among equal scores the two searches may order moves differently.
+    why = why_panel(pos.copy(), n=game.candidates, depth=max(1, min(int(result.depth), WHY_MAX_DEPTH)))
     move = str(result.move)
     pos.play(move)
     played.append(move)

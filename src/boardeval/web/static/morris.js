@@ -263,12 +263,17 @@ const MorrisWhy = (() => {
     const cands = w.candidates || [];
     if (cands.length) {
       h += `<h3>Top candidate moves</h3><table class="data why-candidates"><thead><tr><th>move</th><th>score</th><th>line</th></tr></thead><tbody>`;
+      const bestScore = cands[0].score;
+      const played = cands.find(c => c.move === ans.move);
       for (const c of cands) {
         const mine = c.move === ans.move;
         h += `<tr${mine ? ' style="font-weight:700"' : ""}><td class="mono">${BE.esc(c.move)}${mine ? " ◀" : ""}</td>` +
           `<td class="num">${BE.fmt(c.score, 2)}</td><td class="mono" style="text-align:left">${(c.pv || []).map(BE.esc).join(" ")}</td></tr>`;
       }
       h += `</tbody></table>`;
+      if (!played) h += `<p class="hint">The AI's deeper search chose ${BE.esc(ans.move)}, outside these candidates.</p>`;
+      else if (played !== cands[0] && Math.abs(played.score - bestScore) < 1e-6)
+        h += `<p class="hint">${BE.esc(ans.move)} scores the same as ${BE.esc(cands[0].move)}: a tie.</p>`;
     }
     const feats = w.features || {};
     const names = Object.keys(feats[me] || {});
