@@ -68,6 +68,7 @@
         s += `<circle class="man ${who === "W" ? "white" : "black"}" cx="${x}" cy="${y}" r="22" fill="${fill}"${ring}/>`;
         s += `<circle cx="${x}" cy="${y}" r="13" fill="none" stroke="${who === "W" ? "#c9c4b8" : "#3d4249"}" stroke-width="2"/>`;
       }
+      if (movable.has(n) && selected !== n) s += `<circle cx="${x}" cy="${y}" r="26" fill="none" stroke="#2e7d4f" stroke-width="2.5" stroke-dasharray="4 3"/>`;
       if (removable.has(n)) s += `<circle cx="${x}" cy="${y}" r="25" fill="none" stroke="#b3261e" stroke-width="4"/>` +
         `<line x1="${x - 9}" y1="${y - 9}" x2="${x + 9}" y2="${y + 9}" stroke="#b3261e" stroke-width="4"/>` +
         `<line x1="${x + 9}" y1="${y - 9}" x2="${x - 9}" y2="${y + 9}" stroke="#b3261e" stroke-width="4"/>`;
@@ -106,7 +107,8 @@
     }
     $("status").textContent = status;
     $("hint").textContent = pendingBase ? "Men marked with a red cross may be removed." :
-      (state.phase === "placing" ? "Dashed rings mark where you may place." : "Drag a man or click it, then a dashed target.");
+      (state.phase === "placing" ? "Dashed rings mark where you may place." :
+        "Dashed rings mark the men that can move: drag one, or click it and then a dashed target.");
   }
 
   function syncUrl() {
