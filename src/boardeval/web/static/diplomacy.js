@@ -5,7 +5,7 @@
   let view = null;
   let source = null;   // {kind: "shipped", id} or {kind: "upload", file, index}
   const $ = id => document.getElementById(id);
-  const short = p => p.slice(0, 3);
+  const short = p => BE.esc(p.slice(0, 3));
 
   function lineChart(measure, data) {
     const W = 420, H = 210, L = 44, R = 10, T = 26, B = 24;
@@ -26,7 +26,7 @@
       s += `<text x="${L - 4}" y="${yy + 3}" font-size="9" text-anchor="end" fill="#5b6470">${BE.fmt(v, Math.abs(hi - lo) < 5 ? 2 : 0)}</text>`;
     }
     const years = [];
-    view.phases.forEach((p, i) => { if (/^S\d{4}M$/.test(p)) years.push([i, p.slice(1, 5)]); });
+    view.phases.forEach((p, i) => { if (/^S\d{4}M$/.test(p)) years.push([i, BE.esc(p.slice(1, 5))]); });
     const every = Math.max(1, Math.ceil(years.length / 8));
     years.forEach(([i, yr], k) => { if (k % every === 0)
       s += `<text x="${x(i)}" y="${H - 8}" font-size="9" text-anchor="middle" fill="#5b6470">${yr}</text>`; });
@@ -50,15 +50,15 @@
     const P = view.powers;
     let max = 0;
     for (const row of table) for (const v of row) if (v !== null) max = Math.max(max, Math.abs(v));
-    let h = `<table class="heat"><tr><th></th>${P.map(p => `<th title="${p}">${short(p)}</th>`).join("")}</tr>`;
+    let h = `<table class="heat"><tr><th></th>${P.map(p => `<th title="${BE.esc(p)}">${short(p)}</th>`).join("")}</tr>`;
     table.forEach((row, i) => {
-      h += `<tr><th title="${P[i]}">${short(P[i])}</th>`;
+      h += `<tr><th title="${BE.esc(P[i])}">${short(P[i])}</th>`;
       row.forEach((v, j) => {
         if (v === null) { h += `<td style="background:#f3f0ea">${i === j ? "" : "–"}</td>`; return; }
         const a = max ? Math.abs(v) / max : 0;
         const bg = v >= 0 ? `rgba(200,85,61,${(0.08 + 0.85 * a).toFixed(3)})` : `rgba(60,110,180,${(0.08 + 0.85 * a).toFixed(3)})`;
         const fg = a > 0.55 ? "#fff" : "#1f2328";
-        h += `<td style="background:${bg};color:${fg}" data-row="${P[i]}" data-col="${P[j]}">${BE.fmt(v, Number.isInteger(v) ? 0 : 1)}</td>`;
+        h += `<td style="background:${bg};color:${fg}" data-row="${BE.esc(P[i])}" data-col="${BE.esc(P[j])}">${BE.fmt(v, Number.isInteger(v) ? 0 : 1)}</td>`;
       });
       h += `</tr>`;
     });
@@ -73,7 +73,7 @@
     $("heat-mutual").innerHTML = view.tables.fear_mutual_change ? heat(view.tables.fear_mutual_change[t]) : "";
     let sc = `<table class="data"><thead><tr><th>power</th><th>SCs</th><th>tempi</th><th>battle-tied</th></tr></thead><tbody>`;
     view.powers.forEach((p, i) => {
-      sc += `<tr><td><span style="color:${view.colours[p]}">■</span> ${p.toLowerCase()}</td><td class="num">${view.sc_counts[t][i]}</td>` +
+      sc += `<tr><td><span style="color:${BE.esc(view.colours[p])}">■</span> ${BE.esc(p.toLowerCase())}</td><td class="num">${view.sc_counts[t][i]}</td>` +
         `<td class="num">${BE.fmt(view.series.tempi[p][t], 0)}</td><td class="num">${BE.fmt(view.series.battle_tiedness[p][t], 2)}</td></tr>`;
     });
     $("sc-table").innerHTML = sc + `</tbody></table>`;
@@ -97,7 +97,7 @@
   function render(v) {
     view = v;
     $("game-info").textContent = `${v.game} · map ${v.map} · ${v.phases.length} phases (${v.phases[0]} … ${v.phases[v.phases.length - 1]})`;
-    $("legend").innerHTML = v.powers.map(p => `<span style="--c:${v.colours[p]}">${p.toLowerCase()}</span>`).join("");
+    $("legend").innerHTML = v.powers.map(p => `<span style="--c:${BE.esc(v.colours[p])}">${BE.esc(p.toLowerCase())}</span>`).join("");
     $("heat-static").innerHTML = heat(v.static_fear);
     let html = "";
     for (const m of Object.keys(v.series)) html += `<div class="card chart">${chartLink(m, null)}${lineChart(m, v.series[m])}</div>`;
