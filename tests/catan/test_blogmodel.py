@@ -18,7 +18,7 @@ from boardeval.catan import (
     iter_tiles,
     parse_staggered,
 )
-from boardeval.catan.blogmodel import BLOCK_PAIRS, HEX_PAIRS, LAND_CELLS, TRIANGLES, WATER_CELLS
+from boardeval.catan.blogmodel import BLOCK_PAIRS, HEX_PAIRS, LAND_CELLS, TRIANGLES, WATER_CELLS, all_tiles
 
 
 def test_encoding_geometry() -> None:
@@ -49,7 +49,8 @@ def test_staggered_print_round_trip() -> None:
 def test_tile_model_has_96_solutions_by_both_methods() -> None:
     assert count_tiles() == 96
     assert count_tiles_cpsat() == 96
-    assert BLOG_BOARD in set(iter_tiles())  # the blog's displayed board is one of them
+    assert BLOG_BOARD in set(all_tiles())
+    assert next(iter_tiles()) == all_tiles()[0]  # the blog's displayed board is one of them
 
 
 def test_marker_counts() -> None:

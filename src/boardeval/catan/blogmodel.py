@@ -35,6 +35,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import TYPE_CHECKING
 
 from boardeval.core import CatanError
@@ -231,9 +232,15 @@ def iter_tiles() -> Iterator[Grid]:
     yield from rec(0)
 
 
+@cache
+def all_tiles() -> tuple[Grid, ...]:
+    """Every solution of the tile model (computed once per process)."""
+    return tuple(iter_tiles())
+
+
 def count_tiles() -> int:
     """Number of solutions of the blog's tile model (96)."""
-    return sum(1 for _ in iter_tiles())
+    return len(all_tiles())
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -1,0 +1,69 @@
+"""Annealers against the CP-SAT-proven optimum, and the fairness dial.
+
+Usage: ``.venv/bin/python benchmarks/catan_anneal.py [--seeds N]``
+
+For seeds 0..N-1 (default 200) it runs our annealer (``anneal``) and the catan-forge port
+(``forge_anneal``: T0 = 1000, x0.95, 500 steps, desert fixed) in the same process and prints, for each:
+the share of boards at the proven optimum energy, the mean final energy, and the median / p95 / max ms per
+board. Targets for ours: >= 99 % at the optimum, median <= 50 ms. Then the mean energy per fairness dial
+value (0, .25, .5, .75, 1), which must fall monotonically. Energies are re-evaluated with the independent
+``board_energy``. The machine load (``os.getloadavg``) is printed with the figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import os
+import statistics
+import time
+
+from boardeval.catan import anneal, board_energy, forge_anneal, generate, optimum
+
+
+def _row(name: str, energies: list[float], ms: list[float], opt: float) -> str:
+    at = sum(abs(e - opt) < 1e-9 for e in energies)
+    ms_sorted = sorted(ms)
+    p95 = ms_sorted[int(0.95 * (len(ms) - 1))]
+    return (
+        f"{name:<14} at optimum {at:4d}/{len(energies)} ({100 * at / len(energies):5.1f} %)   "
+        f"mean energy {statistics.mean(energies):8.4f}   "
+        f"ms/board median {statistics.median(ms):7.2f}  p95 {p95:7.2f}  max {max(ms):7.2f}"
+    )
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seeds", type=int, default=200)
+    args = ap.parse_args()
+    print(f"load average before: {os.getloadavg()}")
+    t0 = time.perf_counter()
+    opt = optimum()
+    print(f"CP-SAT optimum: energy {opt.energy:.6f} (x1296 = {opt.scaled}), proven={opt.proven}, "
+          f"{time.perf_counter() - t0:.2f} s")  # fmt: skip
+    anneal(0)  # warm-up (the lower bound's one-off table)
+    results: dict[str, tuple[list[float], list[float]]] = {"ours": ([], []), "catan-forge": ([], [])}
+    for seed in range(args.seeds):
+        for name, fn in (("ours", anneal), ("catan-forge", forge_anneal)):
+            t = time.perf_counter()
+            r = fn(seed)
+            ms = 1000 * (time.perf_counter() - t)
+            e = board_energy(r.board).total
+            results[name][0].append(e)
+            results[name][1].append(ms)
+    for name, (es, ms) in results.items():
+        print(_row(name, es, ms, opt.energy))
+    print("target (ours): >= 99 % at the optimum, median <= 50 ms per board")
+    print("fairness dial (anneal, same seeds): mean energy")
+    means = []
+    for f in (0.0, 0.25, 0.5, 0.75, 1.0):
+        es = [generate("anneal", s, fairness=f).energy.total for s in range(args.seeds)]
+        means.append(statistics.mean(es))
+        print(f"  fairness {f:4.2f}: mean energy {means[-1]:9.4f}")
+    mono = all(a > b for a, b in itertools.pairwise(means))
+    print(f"  monotonically falling: {mono}")
+    print(f"load average after: {os.getloadavg()}")
+
+
+if __name__ == "__main__":
+    main()
