@@ -26,7 +26,6 @@ from boardeval.diplomacy import (
     MEASURE_KINDS,
     MEASURES,
     GameMeasures,
-    chart_measure,
     compute_measures,
     load_records,
     measures_table,
@@ -256,6 +255,8 @@ _CHART_LOCK = threading.Lock()  # matplotlib's global state is not thread-safe
 
 @lru_cache(maxsize=64)
 def _chart_svg(game_id: str, measure: str, phase: str | None) -> str:
+    from boardeval.diplomacy import chart_measure  # matplotlib loads on first use, not at app start
+
     _, gm = _shipped_measures(game_id)
     table = measures_table(gm, [measure])
     with _CHART_LOCK, tempfile.TemporaryDirectory(prefix="boardeval-chart-") as tmp:
