@@ -226,6 +226,12 @@ def test_diplomacy_charts_and_phase_slider(page: Any, live_server: str) -> None:
     cell = page.locator('#heat-fear td[data-row="AUSTRIA"][data-col="RUSSIA"]').inner_text()
     assert float(cell) == pytest.approx(fear[0][5], abs=0.051)
     assert page.inner_text("#heat-fear") != first
+    # the largest change in mutual fear at this phase is listed first
+    change = view["tables"]["fear_mutual_change"][30]
+    pairs = [(abs(change[i][j]), i, j) for i in range(7) for j in range(i + 1, 7) if change[i][j]]
+    top = max(pairs)
+    first_signal = page.locator("#fear-signals li").first.inner_text()
+    assert f"by {top[0]:.0f}" in first_signal
     page.screenshot(path=str(SCREENSHOTS / "diplomacy.png"), full_page=True)
     page.select_option("#game", "2")
     page.wait_for_function("() => document.getElementById('game-info').textContent.startsWith('2.json')")

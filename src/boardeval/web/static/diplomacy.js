@@ -65,12 +65,31 @@
     return h + `</table>`;
   }
 
+  /* Seed 003: a rise in mutual fear between two powers is a signal of their relation. List the largest
+     rises (and falls) at this phase, each pair once. */
+  function signals(t) {
+    const ch = view.tables.fear_mutual_change ? view.tables.fear_mutual_change[t] : null;
+    if (!ch) return "";
+    const P = view.powers, items = [];
+    for (let i = 0; i < P.length; i++) for (let j = i + 1; j < P.length; j++) {
+      const v = ch[i][j];
+      if (v !== null && v !== 0) items.push([v, P[i], P[j]]);
+    }
+    if (!items.length) return `<p class="muted">No change in mutual fear at ${BE.esc(view.phases[t])}.</p>`;
+    items.sort((a, b) => Math.abs(b[0]) - Math.abs(a[0]));
+    const cap = s => BE.esc(s.charAt(0) + s.slice(1).toLowerCase());
+    return `<ul class="signal-list">` + items.slice(0, 5).map(([v, a, b]) =>
+      `<li class="${v > 0 ? "rise" : "fall"}"><b>${cap(a)}–${cap(b)}</b>: mutual fear ${v > 0 ? "rose" : "fell"} by ` +
+      `${BE.fmt(Math.abs(v), 0)}</li>`).join("") + `</ul>`;
+  }
+
   function showPhase(t) {
     if (!view) return;
     $("phase-name").textContent = view.phases[t];
     $("heat-fear").innerHTML = heat(view.tables.fear_dynamic[t]) + chartLink("fear_dynamic", view.phases[t]);
     $("heat-stab").innerHTML = heat(view.tables.stab_potential[t]) + chartLink("stab_potential", view.phases[t]);
     $("heat-mutual").innerHTML = view.tables.fear_mutual_change ? heat(view.tables.fear_mutual_change[t]) : "";
+    $("fear-signals").innerHTML = signals(t);
     let sc = `<table class="data"><thead><tr><th>power</th><th>SCs</th><th>tempi</th><th>battle-tied</th></tr></thead><tbody>`;
     view.powers.forEach((p, i) => {
       sc += `<tr><td><span style="color:${BE.esc(view.colours[p])}">■</span> ${BE.esc(p.toLowerCase())}</td><td class="num">${view.sc_counts[t][i]}</td>` +
