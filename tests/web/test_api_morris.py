@@ -98,3 +98,10 @@ def test_resume_page_from_url(client: TestClient) -> None:
     r = client.get("/morris", params={"moves": "d2 f4", "colour": "black"})
     assert r.status_code == 200 and '"moves": "d2 f4"' in r.text
     assert client.get("/morris", params={"colour": "green"}).status_code == 422
+
+
+def test_variant_is_used(client: TestClient) -> None:
+    s = client.post("/api/morris/state", json={"moves": ["d2"], "variant": "openspiel"}).json()
+    assert s["side"] == "black" and len(s["legal"]) == 23
+    r = client.get("/morris", params={"variant": "openspiel"})
+    assert r.status_code == 200 and '"variant": "openspiel"' in r.text

@@ -133,8 +133,9 @@ def morris_page(
     request: Request,
     moves: str = Query("", max_length=6000, description="turns played so far, space separated"),
     colour: Literal["white", "black"] = "white",
+    variant: VariantName = "standard",
 ) -> HTMLResponse:
-    """The game page; ``?moves=...&colour=black`` resumes a game (the page keeps its URL up to date)."""
+    """The game page; ``?moves=...&colour=black&variant=openspiel`` resumes a game (the URL follows it)."""
     return templates.TemplateResponse(
         request,
         "morris.html",
@@ -143,7 +144,7 @@ def morris_page(
             "version": __version__,
             "start": START_TEXT,
             "strengths": list(STRENGTHS),
-            "initial": {"moves": moves, "colour": colour},
+            "initial": {"moves": moves, "colour": colour, "variant": variant},
         },
     )
 

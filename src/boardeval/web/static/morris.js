@@ -28,6 +28,7 @@
   }
 
   function human() { return $("colour").value; }
+  function variant() { return $("variant").value; }
   function humanToMove() { return state && state.outcome === "ongoing" && state.side === human(); }
 
   function draw() {
@@ -115,16 +116,17 @@
     const q = new URLSearchParams();
     if (game.moves.length) q.set("moves", game.moves.join(" "));
     if (human() !== "white") q.set("colour", human());
+    if (variant() !== "standard") q.set("variant", variant());
     const qs = q.toString();
     history.replaceState(null, "", "/morris" + (qs ? "?" + qs : ""));
   }
 
   async function refresh() {
     try {
-      state = await BE.api("POST", "/api/morris/state", { position: MORRIS_START, moves: game.moves });
+      state = await BE.api("POST", "/api/morris/state", { position: MORRIS_START, moves: game.moves, variant: variant() });
     } catch (e) {
       game.moves = []; syncUrl();
-      state = await BE.api("POST", "/api/morris/state", { position: MORRIS_START, moves: [] });
+      state = await BE.api("POST", "/api/morris/state", { position: MORRIS_START, moves: [], variant: variant() });
     }
     game.moves = state.moves.slice(); syncUrl();
     selected = null; pendingBase = null;
@@ -136,7 +138,7 @@
     selected = null; pendingBase = null;
     const moves = game.moves.concat([turnText]);
     try {
-      state = await BE.api("POST", "/api/morris/state", { position: MORRIS_START, moves });
+      state = await BE.api("POST", "/api/morris/state", { position: MORRIS_START, moves, variant: variant() });
       game.moves = state.moves.slice(); syncUrl();
     } catch (e) { /* toast shown; keep the old state */ }
     draw(); updatePanel();
@@ -148,7 +150,7 @@
     busy = true; updatePanel(); draw();
     try {
       const ans = await BE.api("POST", "/api/morris/ai", {
-        position: MORRIS_START, moves: game.moves, strength: $("strength").value, candidates: 3 });
+        position: MORRIS_START, moves: game.moves, variant: variant(), strength: $("strength").value, candidates: 3 });
       state = ans.state; game.moves = state.moves.slice(); syncUrl();
       lastAiMove = ans.move;
       renderWhy(ans);
@@ -242,6 +244,8 @@
     $("new-game").addEventListener("click", newGame);
     $("undo").addEventListener("click", undo);
     $("colour").addEventListener("change", newGame);
+    $("variant").addEventListener("change", newGame);
+    if (MORRIS_INITIAL.variant) $("variant").value = MORRIS_INITIAL.variant;
     if (MORRIS_INITIAL.colour === "black") $("colour").value = "black";
     if (MORRIS_INITIAL.moves) game.moves = MORRIS_INITIAL.moves.split(/\s+/).filter(Boolean);
     refresh();
