@@ -280,8 +280,11 @@ def tournament(
     solver.parameters.max_time_in_seconds = time_limit
     try:
         status = solver.solve(model)
-    except KeyboardInterrupt:
-        status = cp_model.UNKNOWN
+    except KeyboardInterrupt:  # nothing repaired yet: the best board so far is the drawn one
+        return make_result(
+            board, rule_list, "tournament", seed, time.perf_counter() - t0, weights,
+            swaps=tuple(swaps), interrupted=True,
+        )  # fmt: skip
     if status == cp_model.INFEASIBLE:
         raise InfeasibleError(f"no board satisfies {rules_text(rule_list)}")
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
@@ -297,8 +300,12 @@ def tournament(
     proven = False
     lower = (displaced + 1) // 2
     exact = None
+    interrupted = False
     if plan and len(plan) > lower:
-        exact = exact_swaps(board, rule_list, len(plan), time_limit, seed, min_swaps=lower)
+        try:
+            exact = exact_swaps(board, rule_list, len(plan), time_limit, seed, min_swaps=lower)
+        except KeyboardInterrupt:  # keep the (valid) upper-bound plan
+            interrupted = True
     elif plan:
         proven = True  # the plan meets the lower bound ceil(displaced / 2)
     if exact is not None and len(exact[0]) <= len(plan):
@@ -320,6 +327,7 @@ def tournament(
         weights,
         swaps=tuple(swaps),
         optimal=None,
+        interrupted=interrupted,
         extras={
             "displaced_min": displaced,
             "swaps_proven_minimal": proven,
