@@ -186,6 +186,19 @@ def test_morris_drag_to_move(page: Any, live_server: str) -> None:
     page.mouse.move(dst["x"] + dst["width"] / 2, dst["y"] + dst["height"] / 2, steps=8)
     page.mouse.up()
     page.wait_for_function("() => document.getElementById('moves').textContent.includes('a1-a4')")
+    # Then click-click: after the AI's answer, click a movable man, then one of its targets.
+    page.wait_for_function("() => document.getElementById('status').textContent.startsWith('Your turn')")
+    moves_before = page.inner_text("#position-text")
+    movable = page.locator(".pt.movable").first.get_attribute("data-point")
+    page.click(f'[data-point="{movable}"]')
+    target = page.locator(".pt.target").first.get_attribute("data-point")
+    page.click(f'[data-point="{target}"]')
+    if page.locator(".pt.removable").count():  # the move closed a mill: remove any man offered
+        page.click(f'[data-point="{page.locator(".pt.removable").first.get_attribute("data-point")}"]')
+    page.wait_for_function(
+        "t => document.getElementById('moves').textContent.includes(t)", arg=f"{movable}-{target}"
+    )
+    assert page.inner_text("#position-text") != moves_before
     _clean(page)
 
 
