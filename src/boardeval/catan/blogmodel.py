@@ -196,40 +196,47 @@ def _earlier_partners(pairs: set[frozenset[tuple[int, int]]]) -> list[list[int]]
 
 
 def iter_tiles() -> Iterator[Grid]:
-    """Every solution of the blog's tile model, in lexicographic order of the land cells."""
+    """Every solution of the blog's tile model, in lexicographic order of the land cells.
+
+    Cell-by-cell search with bitsets: for each cell, the values of its earlier 2x2-block partners are
+    forbidden (all-different), and lumber/brick is forbidden when an earlier hex neighbour holds either.
+    """
     block_prev = _earlier_partners(BLOCK_PAIRS)
     hex_prev = _earlier_partners(HEX_PAIRS)
-    counts = {v: TILE_COUNTS[v] for v in range(2, 8)}
+    counts = [0] * 8
+    for v in range(2, 8):
+        counts[v] = TILE_COUNTS[v]
     vals = [0] * len(LAND_CELLS)
+    n = len(LAND_CELLS)
     i11, i35, i53 = LAND_CELLS.index((0, 0)), LAND_CELLS.index((2, 4)), LAND_CELLS.index((4, 2))
-    wb = (BRICK, LUMBER)
+    wb_bits = (1 << BRICK) | (1 << LUMBER)
+    out: list[Grid] = []
 
-    def rec(k: int) -> Iterator[Grid]:
-        if k == len(LAND_CELLS):
-            if vals[i11] < vals[i35] < vals[i53]:
-                grid = [[WATER] * N for _ in range(N)]
-                for (r, c), v in zip(LAND_CELLS, vals, strict=True):
-                    grid[r][c] = v
-                yield tuple(tuple(row) for row in grid)
+    def rec(k: int) -> None:
+        if k == n:
+            grid = [[WATER] * N for _ in range(N)]
+            for (r, c), v in zip(LAND_CELLS, vals, strict=True):
+                grid[r][c] = v
+            out.append(tuple(tuple(row) for row in grid))
             return
-        for v in range(2, 8):
-            if counts[v] == 0:
-                continue
-            if any(vals[j] == v for j in block_prev[k]):
-                continue
-            if v in wb and any(vals[j] in wb for j in hex_prev[k]):
-                continue
-            if k == i35 and not vals[i11] < v:
-                continue
-            if k == i53 and not vals[i35] < v:
-                continue
-            counts[v] -= 1
-            vals[k] = v
-            yield from rec(k + 1)
-            vals[k] = 0
-            counts[v] += 1
+        forbid = 0
+        for j in block_prev[k]:
+            forbid |= 1 << vals[j]
+        for j in hex_prev[k]:
+            if (1 << vals[j]) & wb_bits:
+                forbid |= wb_bits
+                break
+        lo = vals[i11] + 1 if k == i35 else vals[i35] + 1 if k == i53 else 2
+        for v in range(lo, 8):
+            if counts[v] and not forbid >> v & 1:
+                counts[v] -= 1
+                vals[k] = v
+                rec(k + 1)
+                counts[v] += 1
+        vals[k] = 0
 
-    yield from rec(0)
+    rec(0)
+    yield from out
 
 
 @cache
