@@ -224,7 +224,7 @@ def exact_swaps(
     model.add(sum(used) >= min(min_swaps, max_swaps))
     model.minimize(sum(used))
     solver = cp_model.CpSolver()
-    solver.parameters.num_workers = 2
+    solver.parameters.num_workers = 1
     solver.parameters.random_seed = seed % (2**31 - 1)
     solver.parameters.max_time_in_seconds = time_limit
     status = solver.solve(model)
