@@ -7,7 +7,7 @@ rules (draw after 200 turns, no repetition rule). OpenSpiel is used here only, n
 Both engines keep their own state; every turn is translated through OpenSpiel action ids (0..23 place or
 remove, ``24 + from * 24 + to`` move), so a disagreement of the two rule sets would raise at once.
 
-    .venv/bin/python benchmarks/morris_strength.py --opponent both --games 100 --workers 2 --depth 3
+    .venv/bin/python benchmarks/morris_strength.py --opponent both --games 100 --workers 2 --depth 5
     .venv/bin/python benchmarks/morris_strength.py --measure      # per-move time of both players first
 """
 
@@ -156,7 +156,7 @@ def main() -> None:
     ap.add_argument("--opponent", choices=["mcts", "random", "both"], default="both")
     ap.add_argument("--games", type=int, default=100)
     ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument("--depth", type=int, default=3)
+    ap.add_argument("--depth", type=int, default=5)
     ap.add_argument("--time", type=float, default=None, help="seconds per AI move (instead of a depth)")
     ap.add_argument("--sims", type=int, default=1000)
     ap.add_argument("--profile", default="base")
