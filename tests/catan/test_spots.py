@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 import math
@@ -13,6 +14,10 @@ import pytest
 from boardeval.catan.board import PORT_SPOTS, Board
 from boardeval.catan.params import METRIC_NAMES, SpotParams
 from boardeval.catan.spots import (
+    _HEX_CODE,
+    _TRIPLE_FEATURES,
+    _strength_parts,
+    _strengths,
     evaluate_spot,
     evaluate_spots,
     port_strengths,
@@ -236,3 +241,84 @@ def test_batch_equals_single(with_params: bool) -> None:
     assert np.allclose(batch, single, rtol=1e-12, atol=1e-12)
     with pytest.raises(CatanError, match="batch arrays"):
         spot_scores_batch(res[0], pips[0], ports[0])
+
+
+def test_unrolled_strengths_equal_parts_exactly() -> None:
+    """The hot path's unrolled strengths are the same floats as the reference helper, edge cases too."""
+    grid = [0.0, 1.0, 3.0, 10.0, 45.0]
+    params = [
+        SpotParams.default(),
+        SpotParams(base_resource_strength=(0.3, 2.0, 1.7, 0.0, 1.2), dampening_factor=1.3),
+    ]
+    n = 0
+    for p in params:
+        for w, b, s, g, o in itertools.product(grid, grid, grid[:3], grid, grid):
+            ref = _strength_parts([w, b, s, g, o], p.base_resource_strength, p.dampening_factor)[3]
+            assert _strengths(w, b, s, g, o, p.base_resource_strength, p.dampening_factor) == tuple(ref)
+            n += 1
+    assert n == 2 * 5**4 * 3
+
+
+def test_triple_table_matches_direct_count() -> None:
+    """Every entry of the hex-triple table against a direct count from the decoded (resource, pips)."""
+    decode = {int(_HEX_CODE[r, p]): (r, p) for r in range(5) for p in range(1, 6)}
+    assert sorted(decode) == list(range(1, 26)) and _HEX_CODE[5].max() == 0  # the desert adds nothing
+    table = _TRIPLE_FEATURES.T.tolist()
+    assert len(table) == 26**3
+    for key, row in enumerate(table):
+        prod = [0.0] * 5
+        for code in (key % 26, key // 26 % 26, key // 676):
+            if code:
+                r, p = decode[code]
+                prod[r] += p
+        m1 = sum(prod)
+        prime = 1.0 if m1 >= 10 and sum(x > 0 for x in prod) >= 3 else 0.0
+        parity = min(prod[0], prod[1]) + min(prod[3], prod[4])
+        assert row == [m1, *prod, prime, parity], key
+
+
+def test_equal_spots_tie_exactly_and_rank_by_id() -> None:
+    """Spots with identical metrics get bit-identical scores, so ``ranked`` breaks the tie by id."""
+    ties = 0
+    for seed in range(300):
+        t = evaluate_spots(Board.random(seed))
+        first: dict[tuple[float, ...], int] = {}
+        for s, row in enumerate(t.metrics.tolist()):
+            k = first.setdefault(tuple(row), s)
+            if k != s:
+                ties += 1
+                assert t.scores[k] == t.scores[s], (seed, k, s)
+                order = t.ranked()
+                assert order.index(k) < order.index(s)
+    assert ties > 100  # the check bites: equal coastal spots are common
+
+
+def test_table_is_frozen() -> None:
+    t = evaluate_spots(Board.parse(SPEC_CODE))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        t.scores = t.scores  # type: ignore[misc]
+    assert t.production.shape == (54, 5) and t.production.flags.c_contiguous
+
+
+def test_vectorised_metrics_and_scores_are_the_formulas_floats() -> None:
+    """Not just close: the vector path's metrics are the reference's floats, and each score is
+    ``w0*m1 + w1*m2 + w2*m3 + w3*m4 + w4*m5`` added left to right (what a per-spot loop computes)."""
+    rng = np.random.default_rng(7)
+    for seed in range(40):
+        params = SpotParams(
+            base_resource_strength=tuple(rng.uniform(0.2, 2.0, 5).tolist()),
+            dampening_factor=float(rng.uniform(0.2, 1.5)),
+            port_bonus=float(rng.uniform(0, 3)),
+            prime_variate_bonus=float(rng.uniform(0, 3)),
+            parity_preference=float(rng.uniform(0, 2)),
+            eval_weights=tuple(rng.uniform(0, 2, 5).tolist()),
+        )
+        board = Board.random(1000 + seed)
+        table = evaluate_spots(board, params)
+        w = params.eval_weights
+        for s in range(54):
+            m = [t.raw for t in evaluate_spot(board, s, params)]
+            assert table.metrics[s].tolist() == m, (seed, s)
+            assert (
+                float(table.scores[s]) == w[0] * m[0] + w[1] * m[1] + w[2] * m[2] + w[3] * m[3] + w[4] * m[4]
+            )

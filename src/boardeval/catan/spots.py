@@ -26,9 +26,9 @@ Metrics, ``score = sum(eval_weights[i] * metric[i])``:
 maxima it equals the maximum). If it is 0 (fewer than two resources on the board, impossible on a valid
 base board) the highest D is used instead, and 1 if every D is 0, so the port strength stays finite.
 
-:func:`evaluate_spots` is the vectorised form (incidence matrix x per-hex production). :func:`evaluate_spot`
-is an independent per-spot, pure-Python implementation (dicts and loops, the seed's way); tests check the
-two agree.
+:func:`evaluate_spots` is the vectorised form (a lookup table over each spot's hex triple, then one
+matmul). :func:`evaluate_spot` is an independent per-spot, pure-Python implementation (dicts and loops,
+the seed's way); tests check the two agree, metrics bit for bit.
 """
 
 from __future__ import annotations
@@ -72,8 +72,6 @@ IntArray = npt.NDArray[np.int64]
 SCARCITY_CAP = 20.0
 """Scarcity of a resource absent from the board, and the clip bound of the pairwise ratio."""
 
-"""Row k = one-hot of resource index k; row 5 (the desert) is all zeros."""
-
 
 # ---------------------------------------------------------------------------------------------------------
 # Per-resource strengths (pure Python; shared by the loop path and the hand tests)
@@ -109,6 +107,39 @@ def _strength_parts(
     pairwise = [_pair(w, b), _pair(b, w), 1.0, _pair(g, o), _pair(o, g)]
     raw = [base[r] * scarcity[r] * pairwise[r] for r in range(5)]
     return scarcity, pairwise, raw, [x**damp for x in raw]
+
+
+def _strengths(
+    w: float, b: float, s: float, g: float, o: float, base: tuple[float, ...], damp: float
+) -> tuple[float, float, float, float, float]:
+    """Only the dampened strengths of :func:`_strength_parts`, unrolled for the hot path.
+
+    The same operations in the same order (so the same floats; a test checks it): ``1 / total`` or the
+    cap, the clipped complement ratio, ``base * scarcity * pairwise``, then ``** damp``.
+    """
+    cap, low = SCARCITY_CAP, 1.0 / SCARCITY_CAP
+    if w > 0:
+        x = b / w
+        rw = base[0] * (1.0 / w) * (cap if x > cap else (low if x < low else x))
+    else:
+        rw = base[0] * cap * (cap if b > 0 else 1.0)
+    if b > 0:
+        x = w / b
+        rb = base[1] * (1.0 / b) * (cap if x > cap else (low if x < low else x))
+    else:
+        rb = base[1] * cap * (cap if w > 0 else 1.0)
+    rs = base[2] * (1.0 / s if s > 0 else cap) * 1.0
+    if g > 0:
+        x = o / g
+        rg = base[3] * (1.0 / g) * (cap if x > cap else (low if x < low else x))
+    else:
+        rg = base[3] * cap * (cap if o > 0 else 1.0)
+    if o > 0:
+        x = g / o
+        ro = base[4] * (1.0 / o) * (cap if x > cap else (low if x < low else x))
+    else:
+        ro = base[4] * cap * (cap if g > 0 else 1.0)
+    return rw**damp, rb**damp, rs**damp, rg**damp, ro**damp
 
 
 def port_strengths(totals: Sequence[float], strength: Sequence[float]) -> dict[str, float]:
@@ -197,7 +228,7 @@ def _five(v: Mapping[str, float] | Sequence[float], name: str) -> list[float]:
 # ---------------------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, init=False)
 class SpotTable:
     """Every spot of a board evaluated at once, with the figures behind the scores (numpy arrays).
 
@@ -212,14 +243,36 @@ class SpotTable:
     params: SpotParams
     metrics: FloatArray
     scores: FloatArray
-    _prod_rows: FloatArray  # (5, 54) production, rows in _ROWS order (W, G, B, O, S)
+    _features: FloatArray  # (9, 54): metric 1, production W B S G O, prime flag, parity, port strength
     _totals: list[float]  # RESOURCES order
     _port_strength: list[float]  # per slot
+
+    def __init__(
+        self,
+        board: Board,
+        params: SpotParams,
+        metrics: FloatArray,
+        scores: FloatArray,
+        _features: FloatArray,
+        _totals: list[float],
+        _port_strength: list[float],
+    ) -> None:
+        # Frozen: fill the instance dict directly (what the generated __init__ does one slow
+        # object.__setattr__ at a time); attribute assignment still raises FrozenInstanceError.
+        self.__dict__.update(
+            board=board,
+            params=params,
+            metrics=metrics,
+            scores=scores,
+            _features=_features,
+            _totals=_totals,
+            _port_strength=_port_strength,
+        )
 
     @cached_property
     def production(self) -> FloatArray:
         """(54, 5) pips per spot and resource."""
-        return np.ascontiguousarray(self._prod_rows[_CANON_FROM_ROWS].T)
+        return np.ascontiguousarray(self._features[_F_PROD].T)
 
     @cached_property
     def totals(self) -> FloatArray:
@@ -307,56 +360,120 @@ class SpotTable:
 
 
 def evaluate_spots(board: Board, params: SpotParams | None = None) -> SpotTable:
-    """Evaluate all 54 spots in one vectorised pass (incidence matrix x per-hex production).
+    """Evaluate all 54 spots in one vectorised pass: a lookup table of hex triples, then one matmul.
 
-    Production is computed resource-major, ``(5, 19) @ (19, 54)``, with the rows ordered W, G, B, O, S so
-    that the two complement pairs are the slices ``[0:2]`` and ``[2:4]``. Below it, the same buffer holds
-    ``sign(production)``, so ONE matmul gives metric 1 (sum of production), metric 2 (strength-weighted
-    production) and the prime key ``100 * distinct_resources + metric_1``: since a spot touches at most 3
-    hexes of at most 5 pips (metric 1 <= 15 < 100), ``key >= 310`` exactly when the spot has 3 distinct
-    resources and metric 1 >= 10. The per-resource figures (5 numbers) are plain Python, since numpy's
-    per-call overhead exceeds the work. About fourteen numpy calls in all.
+    A spot touches at most 3 hexes, and metrics 1, 4 and 5 and the production per resource depend only
+    on the (resource, pips) of those hexes. Each hex gets a code (:data:`_HEX_CODE`, 26 values, 0 for the
+    desert), each spot the key ``c0 + 26 c1 + 676 c2`` of its hexes' codes (one matvec with
+    :data:`_SPOT_KEY`, exact in float64), and :data:`_TRIPLE_FEATURES`, precomputed at import for all
+    26**3 keys, gives metric 1, the five productions, the prime-variate flag and the parity minimum
+    (exact small integers). With the port strength per spot as a ninth row, ONE (10, 9) @ (9, 54) matmul
+    whose rows each have a single nonzero coefficient gives metrics 1, 3, 4, 5 and the five products
+    ``production[r] * strength[r]``, exactly. Metric 2 and the score are then summed over rows in the
+    formulas' order, so every metric is the float :func:`evaluate_spot` computes and every score is
+    ``w0*m1 + w1*m2 + w2*m3 + w3*m4 + w4*m5`` added left to right (tests check both bit for bit): spots
+    with equal metrics tie exactly and :meth:`SpotTable.ranked` orders them by id.
+
+    The per-resource figures (5 strengths, 9 port slots) are plain Python, since numpy's per-call
+    overhead exceeds the work, and the numpy calls are array methods (``.take``, ``.dot``), which skip
+    the ~0.5-1 us Python dispatch of ``np.take`` / ``@``. Nothing is cached between calls (only the
+    board's own arrays, on the board): ten small numpy calls, ~12 us per board.
     """
     p = params or SpotParams.default()
-    hex_prod = _ROW_ONEHOT[:, board.resource_index]  # (6, 19) 0/1; the desert -> row 5
-    hex_prod *= board.pips
-    w, g, b, o, sh = hex_prod[:5].sum(axis=1).tolist()
-    totals = [w, b, sh, g, o]  # RESOURCES order
-    st = _strength_parts(totals, p.base_resource_strength, p.dampening_factor)[3]
-    d = [totals[r] * st[r] for r in range(5)]
+    res = board.resource_index
+    pip = board.pips
+    w, b, s, g, o, _ = np.bincount(res, pip, 6).tolist()  # pips per resource; the desert last
+    st0, st1, st2, st3, st4 = _strengths(w, b, s, g, o, p.base_resource_strength, p.dampening_factor)
+    d = [w * st0, b * st1, s * st2, g * st3, o * st4]
     ordered = sorted(d, reverse=True)
     norm = ordered[1] if ordered[1] > 0 else (ordered[0] if ordered[0] > 0 else 1.0)
     d.append(norm)  # port_index -1 (generic 3:1 port) -> strength norm / norm = 1
     port_strength = [d[k] / norm for k in board.port_index.tolist()]
-    bonus = p.port_bonus
 
-    buf = np.empty((10, N_SPOTS))
-    prod = np.matmul(hex_prod[:5], _HEX_SPOT_F, out=buf[:5])  # (5, 54), rows W, G, B, O, S
-    np.sign(prod, out=buf[5:])
-    lin = np.array([_PRIME_KEY, _ONES_ZEROS, [st[0], st[3], st[1], st[4], st[2], 0.0, 0.0, 0.0, 0.0, 0.0]])
-    m = np.empty((6, N_SPOTS))  # the prime key, then metrics 1..5
-    np.dot(lin, buf, out=m[0:3])
-    np.take(np.array([x * bonus for x in port_strength] + [0.0]), _SPOT_SLOT, out=m[3])
-    np.multiply(m[0] >= _PRIME_THRESHOLD, p.prime_variate_bonus, out=m[4])
-    par = p.parity_preference
-    np.dot([par, par], np.minimum(prod[0:2], prod[2:4]), out=m[5])  # min(W, B) + min(G, O)
-    scores = np.dot(p.eval_weights, m[1:])
-    return SpotTable(board, p, m[1:].T, scores, buf[:5], totals, port_strength)
+    # Every per-board scalar in ONE small array; _COEF_INDEX, _W_DIAG_INDEX and _SPOT_PORT_VALUE index
+    # into it (layout in _COEF_INDEX's docstring).
+    v = np.array(
+        [
+            *(0.0, 1.0, st0, st1, st2, st3, st4, p.port_bonus, p.prime_variate_bonus, p.parity_preference),
+            *p.eval_weights,
+            *port_strength,
+        ]
+    )
+    feat = np.empty((9, N_SPOTS))
+    key = _SPOT_KEY.dot(_HEX_CODE[res, pip]).astype(np.intp)  # (54,) keys into the triple table (exact)
+    # Array methods, not np.take / np.dot / @: their Python-level dispatch costs ~0.5-1 us per call.
+    _TRIPLE_FEATURES.take(key, axis=1, out=feat[:8], mode="clip")  # keys are always in range
+    v.take(_SPOT_PORT_VALUE, out=feat[8], mode="clip")
+    # One matmul, every output one product (the other coefficients are 0, so it is exact whatever BLAS
+    # does): rows 0..4 metrics 1, -, 3, 4, 5; rows 5..9 production[r] * strength[r].
+    m = v[_COEF_INDEX].dot(feat)
+    # Metric 2 and the score are sums, done in formula order (a reduction over axis 0 adds row by row,
+    # 0-based like Python's sum): the same floats as the per-spot formulas, so equal spots tie exactly.
+    _add_rows(m[5:], 0, None, m[1])
+    scores = _add_rows(v[_W_DIAG_INDEX].dot(m[:5]), 0)  # eval_weights[i] * metric[i], summed
+    return SpotTable(board, p, m[:5].T, scores, feat, [w, b, s, g, o], port_strength)
 
 
-_ROWS = (0, 3, 1, 4, 2)
-"""Internal production row order, as resource indices: W, G, B, O, S (complement pairs as slices)."""
-_ROW_ONEHOT = np.zeros((6, 6))
-for _row, _res in enumerate(_ROWS):
-    _ROW_ONEHOT[_row, _res] = 1.0
-_CANON_FROM_ROWS = np.array([_ROWS.index(r) for r in range(5)])
+def _build_triple_features() -> FloatArray:
+    """(8, 26**3): for every key, metric 1, production W B S G O, prime flag, parity minimum."""
+    per_code = np.zeros((_N_CODES, 5))  # production of one hex, by code
+    per_code[_HEX_CODE[:5, 1:].astype(np.intp), np.arange(5)[:, None]] = np.arange(1, 6)
+    key = np.arange(_N_CODES**3)
+    prod = per_code[key % _N_CODES] + per_code[key // _N_CODES % _N_CODES] + per_code[key // _N_CODES**2]
+    m1 = prod.sum(axis=1)
+    prime = (m1 >= 10) & ((prod > 0).sum(axis=1) >= 3)
+    parity = np.minimum(prod[:, 0], prod[:, 1]) + np.minimum(prod[:, 3], prod[:, 4])
+    table = np.ascontiguousarray(np.column_stack([m1, prod, prime, parity]).T)
+    table.setflags(write=False)
+    return table
+
+
+_N_CODES = 26
+_HEX_CODE = np.zeros((6, 6))
+"""Code of a hex by (resource index, pips): ``1 + 5 r + pips - 1`` for a resource hex with 1..5 pips;
+0 (no production, like a missing hex) for the desert (row 5) and for pips 0. Floats, so that the key is
+a BLAS matvec; keys are integers below 2**53, exact in float64."""
+_HEX_CODE[:5, 1:] = 1 + np.arange(25).reshape(5, 5)
+_HEX_CODE.setflags(write=False)
+_SPOT_KEY = np.zeros((N_SPOTS, SPOT_HEX_MATRIX.shape[1]))
+"""(54, 19): the j-th hex of spot s has weight 26**j, so ``_SPOT_KEY @ code`` is each spot's triple key."""
+for _s, _hexes in enumerate(SPOT_HEXES):
+    for _j, _h in enumerate(_hexes):
+        _SPOT_KEY[_s, _h] = _N_CODES**_j
+_SPOT_KEY.setflags(write=False)
+assert max(len(h) for h in SPOT_HEXES) <= 3 and max(PIPS.values()) <= 5  # the triple table's premise
+_TRIPLE_FEATURES = _build_triple_features()
+_F_PROD = slice(1, 6)
+"""Rows of the production (W, B, S, G, O) in the feature array."""
+_COEF_INDEX = np.array(
+    [
+        [1, 0, 0, 0, 0, 0, 0, 0, 0],  # metric 1 = production sum
+        [0, 0, 0, 0, 0, 0, 0, 0, 0],  # metric 2: the sum of rows 5..9, added in order afterwards
+        [0, 0, 0, 0, 0, 0, 0, 0, 7],  # metric 3 = port_bonus * port strength
+        [0, 0, 0, 0, 0, 0, 8, 0, 0],  # metric 4 = prime_variate_bonus * prime flag
+        [0, 0, 0, 0, 0, 0, 0, 9, 0],  # metric 5 = parity_preference * parity minimum
+        [0, 2, 0, 0, 0, 0, 0, 0, 0],  # strength W * production W
+        [0, 0, 3, 0, 0, 0, 0, 0, 0],  # ... B
+        [0, 0, 0, 4, 0, 0, 0, 0, 0],  # ... S
+        [0, 0, 0, 0, 5, 0, 0, 0, 0],  # ... G
+        [0, 0, 0, 0, 0, 6, 0, 0, 0],  # ... O
+    ]
+)
+"""The (10, 9) coefficients over the 9 feature rows, as indices into ``evaluate_spots``'s scalar array
+``v``: 0 -> 0.0, 1 -> 1.0, 2..6 strengths W B S G O, 7..9 port_bonus, prime_variate_bonus,
+parity_preference, 10..14 eval_weights, 15..23 the port strength of slots 0..8. At most one nonzero
+coefficient per row."""
+_COEF_INDEX.setflags(write=False)
+_W_DIAG_INDEX = np.diag(np.arange(10, 15))
+"""(5, 5) diag(eval_weights) as indices into ``v`` (off-diagonal 0 -> 0.0)."""
+_W_DIAG_INDEX.setflags(write=False)
+_SPOT_PORT_VALUE = np.where(SPOT_PORT >= 0, 15 + SPOT_PORT, 0)
+"""Per spot, index of its port strength in ``v`` (15 + slot), or 0 (-> 0.0) for a spot without a port."""
+_SPOT_PORT_VALUE.setflags(write=False)
+_add_rows = np.add.reduce
 _HEX_SPOT_F = np.ascontiguousarray(SPOT_HEX_MATRIX.T, dtype=np.float64)
 _SPOT_SLOT = np.where(SPOT_PORT >= 0, SPOT_PORT, 9)
 """Port slot per spot, 9 (-> a 0 appended after the 9 slots) for spots without a port."""
-_ONES_ZEROS = [1.0] * 5 + [0.0] * 5
-_PRIME_KEY = [1.0] * 5 + [100.0] * 5
-_PRIME_THRESHOLD = 310.0
-assert max(len(h) for h in SPOT_HEXES) * max(PIPS.values()) < 100  # the prime key trick's premise
 
 
 def spot_scores_batch(
