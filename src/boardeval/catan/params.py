@@ -8,14 +8,13 @@ has no meaning in the seed's model (and a negative strength would make ``raw ** 
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-from boardeval.core import ParamsError, load_data_file
+from boardeval.core import ParamsError, check_keys, check_number, load_data_file
 
 __all__ = ["DEFAULT_SPOT_PARAMS_FILE", "METRIC_NAMES", "SpotParams"]
 
@@ -64,12 +63,7 @@ class SpotParams:
     def from_dict(cls, data: Mapping[str, Any], *, source: str = "spot parameters") -> SpotParams:
         """Build from a mapping with exactly the six fields; errors name ``source`` and the field."""
         expected = (*_LISTS[:1], *_SCALARS, _LISTS[1])
-        unknown = [k for k in data if k not in expected]
-        if unknown:
-            raise ParamsError(f"{source}: unknown field(s) {unknown}; expected {list(expected)}")
-        missing = [k for k in expected if k not in data]
-        if missing:
-            raise ParamsError(f"{source}: missing field(s) {missing}")
+        check_keys(data, expected, source, "field")
         obj = cls.__new__(cls)
         for k in expected:
             object.__setattr__(obj, k, data[k])
@@ -93,14 +87,7 @@ class SpotParams:
 
 
 def _number(v: Any, where: str) -> float:
-    if isinstance(v, bool) or not isinstance(v, int | float):
-        raise ParamsError(f"{where} must be a number, got {v!r}")
-    f = float(v)
-    if not math.isfinite(f):
-        raise ParamsError(f"{where} must be finite, got {v!r}")
-    if f < 0:
-        raise ParamsError(f"{where} must be >= 0, got {v!r}")
-    return f
+    return check_number(v, where, nonnegative=True)
 
 
 @cache

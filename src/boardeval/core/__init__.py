@@ -12,7 +12,7 @@ from boardeval.core.errors import (
 from boardeval.core.progress import Progress, report
 from boardeval.core.rng import SeedLike, make_rng, spawn_seeds
 from boardeval.core.runner import JobsInterrupted, map_jobs
-from boardeval.core.weights import WeightSet, dump_data_file, load_data_file
+from boardeval.core.weights import WeightSet, check_keys, check_number, dump_data_file, load_data_file
 
 __all__ = [
     "BoardevalError",
@@ -27,6 +27,8 @@ __all__ = [
     "SeedLike",
     "Term",
     "WeightSet",
+    "check_keys",
+    "check_number",
     "dump_data_file",
     "load_data_file",
     "make_rng",

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import math
 import tomllib
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +18,7 @@ import tomli_w
 
 from boardeval.core.errors import ParamsError
 
-__all__ = ["WeightSet", "dump_data_file", "load_data_file"]
+__all__ = ["WeightSet", "check_keys", "check_number", "dump_data_file", "load_data_file"]
 
 
 def load_data_file(path: str | Path) -> dict[str, Any]:
@@ -48,6 +48,28 @@ def dump_data_file(data: Mapping[str, Any], path: str | Path) -> None:
         p.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
 
 
+def check_keys(data: Mapping[str, Any], expected: Sequence[str], source: str, noun: str) -> None:
+    """Raise :class:`ParamsError` if ``data`` has keys outside ``expected`` or lacks some of them."""
+    unknown = [k for k in data if k not in expected]
+    if unknown:
+        raise ParamsError(f"{source}: unknown {noun}(s) {unknown}; expected {list(expected)}")
+    missing = [k for k in expected if k not in data]
+    if missing:
+        raise ParamsError(f"{source}: missing {noun}(s) {missing}")
+
+
+def check_number(value: Any, where: str, *, nonnegative: bool = False) -> float:
+    """``value`` as a finite float (>= 0 if asked); :class:`ParamsError` naming ``where`` otherwise."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ParamsError(f"{where} must be a number, got {value!r}")
+    f = float(value)
+    if not math.isfinite(f):
+        raise ParamsError(f"{where} must be finite, got {value!r}")
+    if nonnegative and f < 0:
+        raise ParamsError(f"{where} must be >= 0, got {value!r}")
+    return f
+
+
 def _kind(p: Path) -> str:
     return "TOML" if p.suffix.lower() == ".toml" else "JSON"
 
@@ -70,24 +92,11 @@ class WeightSet(Mapping[str, float]):
         source: str = "weights",
     ) -> None:
         expected = list(names) if names is not None else list(values)
-        unknown = [k for k in values if k not in expected]
-        if unknown:
-            raise ParamsError(f"{source}: unknown weight name(s) {unknown}; expected {expected}")
-        missing = [k for k in expected if k not in values]
-        if missing:
-            raise ParamsError(f"{source}: missing weight(s) {missing}")
-        clean: dict[str, float] = {}
+        check_keys(values, expected, source, "weight")
         nonneg = set(nonnegative)
-        for k in expected:
-            v = values[k]
-            if isinstance(v, bool) or not isinstance(v, int | float):
-                raise ParamsError(f"{source}: weight {k!r} must be a number, got {v!r}")
-            fv = float(v)
-            if not math.isfinite(fv):
-                raise ParamsError(f"{source}: weight {k!r} must be finite, got {v!r}")
-            if k in nonneg and fv < 0:
-                raise ParamsError(f"{source}: weight {k!r} must be >= 0, got {v!r}")
-            clean[k] = fv
+        clean = {
+            k: check_number(values[k], f"{source}: weight {k!r}", nonnegative=k in nonneg) for k in expected
+        }
         self._values = clean
 
     @classmethod
