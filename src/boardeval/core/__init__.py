@@ -1,4 +1,4 @@
-"""Shared evaluation vocabulary: breakdowns, weight sets, seeded RNG, the job runner, errors."""
+"""Shared vocabulary: breakdowns, weight sets, seeded RNG, the job runner, players, intervals, errors."""
 
 from boardeval.core.breakdown import Breakdown, Term
 from boardeval.core.errors import (
@@ -9,9 +9,11 @@ from boardeval.core.errors import (
     MorrisError,
     ParamsError,
 )
+from boardeval.core.players import Player
 from boardeval.core.progress import Progress, report
 from boardeval.core.rng import SeedLike, make_rng, spawn_seeds
 from boardeval.core.runner import JobsInterrupted, map_jobs
+from boardeval.core.stats import Interval, mean_interval, score_interval, wilson_interval
 from boardeval.core.weights import WeightSet, check_keys, check_number, dump_data_file, load_data_file
 
 __all__ = [
@@ -20,9 +22,11 @@ __all__ = [
     "CatanError",
     "DiplomacyError",
     "InfeasibleError",
+    "Interval",
     "JobsInterrupted",
     "MorrisError",
     "ParamsError",
+    "Player",
     "Progress",
     "SeedLike",
     "Term",
@@ -32,7 +36,10 @@ __all__ = [
     "dump_data_file",
     "load_data_file",
     "make_rng",
+    "mean_interval",
     "map_jobs",
     "report",
+    "score_interval",
     "spawn_seeds",
+    "wilson_interval",
 ]
