@@ -1,18 +1,107 @@
+"""The root ``boardeval`` group: lazy sub-commands, one red line and exit 2 for bad input, 130 for Ctrl-C."""
+
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 
+import pytest
 from typer.testing import CliRunner
 
-from boardeval.cli.main import app
+from boardeval.cli.main import COMMANDS, LazyCommand, app, load_command
+
+HEAVY = ("numpy", "ortools", "fastapi", "diplomacy", "matplotlib", "pandas")
+GAMES = ("boardeval.catan", "boardeval.morris", "boardeval.diplomacy", "boardeval.web")
 
 
-def test_help_lists_games() -> None:
-    result = CliRunner().invoke(app, ["--help"])
+def _modules_after(code: str) -> set[str]:
+    """The names in ``sys.modules`` after running ``code`` in a fresh interpreter."""
+    probe = f"{code}\nimport json, sys\nprint(json.dumps(sorted(sys.modules)))"
+    proc = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    return set(json.loads(proc.stdout.strip().splitlines()[-1]))
+
+
+def test_importing_the_cli_imports_no_heavy_package() -> None:
+    loaded = _modules_after("import boardeval.cli.main")
+    assert "boardeval.cli.main" in loaded and "typer" in loaded  # the probe did import the CLI
+    assert sorted(m for m in (*HEAVY, *GAMES) if m in loaded) == []
+    assert not {m for m in loaded if m.startswith(("boardeval.cli.catan", "boardeval.cli.morris"))}
+
+
+def test_root_help_imports_no_game() -> None:
+    code = (
+        "import sys\nfrom boardeval.cli.main import main\nsys.argv = ['boardeval', '--help']\n"
+        "try:\n    main()\nexcept SystemExit as exc:\n    assert exc.code == 0, exc.code\n"
+    )
+    loaded = _modules_after(code)
+    assert "typer.rich_utils" in loaded  # the help was rendered
+    assert sorted(m for m in (*HEAVY, *GAMES) if m in loaded) == []
+    assert sorted(m for m in loaded if m.startswith("boardeval.cli.")) == [
+        "boardeval.cli.common",
+        "boardeval.cli.main",
+    ]
+
+
+def test_help_lists_every_command_in_order_with_its_line() -> None:
+    result = CliRunner().invoke(app, ["--help"], env={"COLUMNS": "200"})
     assert result.exit_code == 0
-    for word in ("catan", "morris", "diplomacy", "web"):
-        assert word in result.output
+    rows = [ln.strip("│ ").split(None, 1) for ln in result.output.splitlines() if ln.startswith("│ ")]
+    listed = [(r[0], r[1].strip(" │")) for r in rows if r and not r[0].startswith("-")]
+    assert listed == [(name, spec.help) for name, spec in COMMANDS.items()]
+    assert [name for name, _ in listed] == ["web", "catan", "morris", "diplomacy"]
+
+
+@pytest.mark.parametrize("name", list(COMMANDS))
+def test_listed_help_is_the_loaded_commands_help(name: str) -> None:
+    command = load_command(name)
+    assert command.name == name
+    first_line = (command.help or "").strip().splitlines()[0]
+    assert first_line == COMMANDS[name].help
+
+
+def test_commands_run_after_loading() -> None:
+    result = CliRunner().invoke(app, ["web", "--help"])
+    assert result.exit_code == 0
+    assert "--port" in result.output
+
+
+def test_extensions_add_commands_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(
+        COMMANDS,
+        "fake",
+        LazyCommand("tests.cli.fake_commands", "Fake.", extends=("tests.cli.fake_commands",)),
+    )
+    runner = CliRunner()
+    for _ in range(2):  # each invocation builds the root group afresh; the extension registers once
+        result = runner.invoke(app, ["fake", "extra"])
+        assert result.exit_code == 0, result.output
+        assert result.output == "extra ran\n"
+    from tests.cli import fake_commands
+
+    names = [c.name for c in fake_commands.app.registered_commands]
+    assert names == ["bad", "interrupt", "extra"]
+
+
+def test_library_error_is_one_red_line_exit_2(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(COMMANDS, "fake", LazyCommand("tests.cli.fake_commands", "Fake."))
+    result = CliRunner().invoke(app, ["fake", "bad", "x7"])
+    assert result.exit_code == 2
+    assert result.output == "error: value must be a number, got 'x7' [not markup]\n"
+
+
+def test_interrupted_jobs_exit_130(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(COMMANDS, "fake", LazyCommand("tests.cli.fake_commands", "Fake."))
+    result = CliRunner().invoke(app, ["fake", "interrupt"])
+    assert result.exit_code == 130
+    assert result.output == "interrupted: interrupted after 2 of 5 jobs\n"
+
+
+def test_unknown_command_suggests_the_near_one() -> None:
+    result = CliRunner().invoke(app, ["catn"])
+    assert result.exit_code == 2
+    assert "No such command 'catn'" in result.output
+    assert "Did you mean 'catan'?" in result.output
 
 
 def test_bad_input_is_one_red_line_exit_2() -> None:

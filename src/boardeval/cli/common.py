@@ -6,12 +6,12 @@ import json
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from boardeval.core import Progress as ProgressCallback
+if TYPE_CHECKING:
+    from boardeval.core import Progress as ProgressCallback
 
 __all__ = ["console", "err_console", "print_json", "progress_bar"]
 
@@ -34,6 +34,9 @@ def progress_bar(description: str, *, enabled: bool = True) -> Iterator[Progress
     if not enabled:
         yield None
         return
+    # imported here: rich.progress costs ~15 ms, and most commands (and ``--help``) never draw a bar
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
     with Progress(
         TextColumn("[bold]{task.description}"),
         BarColumn(),

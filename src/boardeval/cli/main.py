@@ -1,27 +1,125 @@
 """Entry point of the ``boardeval`` command.
 
 User-input errors (:class:`~boardeval.core.BoardevalError`) never show a traceback: the root group
-catches them, prints one red line naming the problem, and exits with code 2.
+catches them, prints one red line naming the problem, and exits with code 2 (an interrupted batch of jobs,
+:class:`~boardeval.core.JobsInterrupted`, exits 130).
+
+The command starts at once: the root group knows its sub-commands only by name, module and one-line help
+(:data:`COMMANDS`), and imports a sub-command's module (and through it numpy, OR-Tools, FastAPI, the
+diplomacy engine, ...) only when that sub-command is run or its own help is asked for. ``boardeval
+--help`` imports no game.
 """
 
 from __future__ import annotations
 
+import importlib
+from dataclasses import dataclass
 from typing import Any
 
 import typer
 from rich.markup import escape
+from typer._click.core import Command as _ClickCommand
 from typer._click.core import Context as _ClickContext
-from typer.core import TyperGroup
+from typer.core import TyperCommand, TyperGroup
 
-from boardeval.cli import catan, catan_generate, diplomacy, morris, morris_play, web
 from boardeval.cli.common import err_console
 from boardeval.core import BoardevalError, JobsInterrupted
 
-__all__ = ["app", "main"]
+__all__ = ["COMMANDS", "LazyCommand", "app", "main"]
 
 
-class _ErrorHandlingGroup(TyperGroup):
-    """Root group: turns library input errors into one red line and exit code 2."""
+@dataclass(frozen=True)
+class LazyCommand:
+    """A root sub-command known by name until it is used.
+
+    ``module`` defines either a Typer ``app`` (added as a command group, like ``app.add_typer``) or a
+    ``register(app)`` function that adds one command to the root. Each module in ``extends`` has a
+    ``register(app)`` that adds more commands to the group (``catan generate`` lives in its own module).
+    ``help`` is the one line the root ``--help`` shows; a test checks it against the loaded command.
+    """
+
+    module: str
+    help: str
+    extends: tuple[str, ...] = ()
+
+
+COMMANDS: dict[str, LazyCommand] = {
+    "web": LazyCommand(
+        "boardeval.cli.web",
+        "Serve the web app (Catan boards, Morris play-and-explain, Diplomacy charts).",
+    ),
+    "catan": LazyCommand(
+        "boardeval.cli.catan",
+        "Catan boards: spots, energy, generators, rendering.",
+        extends=("boardeval.cli.catan_generate",),
+    ),
+    "morris": LazyCommand(
+        "boardeval.cli.morris",
+        "Nine Men's Morris: rules, evaluation, AI, why-panel.",
+        extends=("boardeval.cli.morris_play",),
+    ),
+    "diplomacy": LazyCommand(
+        "boardeval.cli.diplomacy",
+        "Diplomacy position measures over game records.",
+    ),
+}
+"""The root's sub-commands, in the order ``--help`` lists them."""
+
+
+_extended: set[tuple[int, str]] = set()  # (id of a sub-app, extension module) already registered
+
+
+def load_command(name: str) -> _ClickCommand:
+    """Import the module behind root sub-command ``name`` and build its click command."""
+    spec = COMMANDS[name]
+    module = importlib.import_module(spec.module)
+    holder = typer.Typer(add_completion=False)
+    holder.callback()(_no_options)  # a callback makes ``holder`` a group whatever it holds
+    sub: typer.Typer | None = getattr(module, "app", None)
+    if sub is not None:
+        for extension in spec.extends:
+            if (id(sub), extension) not in _extended:  # once per process: the sub-app is module state
+                importlib.import_module(extension).register(sub)
+                _extended.add((id(sub), extension))
+        holder.add_typer(sub, name=name, help=spec.help)
+    else:
+        module.register(holder)
+    group = typer.main.get_command(holder)
+    assert isinstance(group, TyperGroup)
+    command = group.commands[name]
+    return command
+
+
+def _no_options() -> None:
+    """Placeholder callback of the throw-away group :func:`load_command` builds."""
+
+
+class _Placeholder(TyperCommand):
+    """Stands for an unloaded sub-command in the root help listing: a name and its one-line help."""
+
+
+class _LazyRootGroup(TyperGroup):
+    """Root group: loads sub-commands on first use; library input errors become one red line, exit 2."""
+
+    def __init__(self, **attrs: Any) -> None:
+        super().__init__(**attrs)
+        self._listing = False
+        for name, spec in COMMANDS.items():
+            self.commands.setdefault(name, _Placeholder(name, help=spec.help))
+
+    def get_command(self, ctx: _ClickContext, cmd_name: str) -> _ClickCommand | None:
+        command = self.commands.get(cmd_name)
+        if isinstance(command, _Placeholder) and not self._listing:
+            command = self.commands[cmd_name] = load_command(cmd_name)
+        return command
+
+    def format_help(self, ctx: _ClickContext, formatter: Any) -> None:
+        # Listing the sub-commands needs only their names and one-line help: do not import them.
+        self._listing = True
+        try:
+            super().format_help(ctx, formatter)
+        finally:
+            self._listing = False
 
     def invoke(self, ctx: _ClickContext) -> Any:
         try:
@@ -35,19 +133,18 @@ class _ErrorHandlingGroup(TyperGroup):
 
 
 app = typer.Typer(
-    cls=_ErrorHandlingGroup,
+    cls=_LazyRootGroup,
     name="boardeval",
     help="Evaluate board-game positions, build balanced boards, and explain every number.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-app.add_typer(catan.app, name="catan", help="Catan boards: spots, energy, generators, rendering.")
-app.add_typer(morris.app, name="morris", help="Nine Men's Morris: rules, evaluation, AI, why-panel.")
-app.add_typer(diplomacy.app, name="diplomacy", help="Diplomacy position measures over game records.")
-catan_generate.register(catan.app)
-morris_play.register(morris.app)
-web.register(app)
+
+
+@app.callback()
+def _root() -> None:
+    """Evaluate board-game positions, build balanced boards, and explain every number."""
 
 
 def main() -> None:

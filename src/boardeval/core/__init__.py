@@ -1,4 +1,11 @@
-"""Shared vocabulary: breakdowns, weight sets, seeded RNG, the job runner, players, intervals, errors."""
+"""Shared vocabulary: breakdowns, weight sets, seeded RNG, the job runner, players, intervals, errors.
+
+Importing this package does not import numpy (the CLI starts in a fraction of a second): the seeded-RNG
+names (``SeedLike``, ``make_rng``, ``spawn_seeds``) load :mod:`boardeval.core.rng`, and numpy with it, on
+first use.
+"""
+
+from typing import TYPE_CHECKING, Any
 
 from boardeval.core.breakdown import Breakdown, Term
 from boardeval.core.errors import (
@@ -11,10 +18,14 @@ from boardeval.core.errors import (
 )
 from boardeval.core.players import Player
 from boardeval.core.progress import Progress, report
-from boardeval.core.rng import SeedLike, make_rng, spawn_seeds
 from boardeval.core.runner import JobsInterrupted, map_jobs
 from boardeval.core.stats import Interval, mean_interval, score_interval, wilson_interval
 from boardeval.core.weights import WeightSet, check_keys, check_number, dump_data_file, load_data_file
+
+if TYPE_CHECKING:
+    from boardeval.core.rng import SeedLike, make_rng, spawn_seeds
+
+_LAZY_RNG = ("SeedLike", "make_rng", "spawn_seeds")
 
 __all__ = [
     "BoardevalError",
@@ -43,3 +54,14 @@ __all__ = [
     "spawn_seeds",
     "wilson_interval",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """Load the numpy-backed names on first use (PEP 562)."""
+    if name in _LAZY_RNG:
+        from boardeval.core import rng
+
+        value = getattr(rng, name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -16,9 +16,10 @@ moves (a search's transposition table, say) clears it in :meth:`Player.new_game`
 
 from __future__ import annotations
 
-from typing import Protocol, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, TypeVar, runtime_checkable
 
-import numpy as np
+if TYPE_CHECKING:  # annotations only: importing the protocol does not import numpy
+    import numpy as np
 
 __all__ = ["Player"]
 

@@ -13,11 +13,13 @@ Dask. On Ctrl-C the pending jobs are cancelled and :class:`JobsInterrupted` carr
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from boardeval.core.errors import ParamsError
 from boardeval.core.progress import Progress, report
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
 
 __all__ = ["JobsInterrupted", "map_jobs"]
 
@@ -69,6 +71,8 @@ def _map_serial(fn: Callable[[T], R], items: Sequence[T], progress: Progress | N
 def _map_pool(
     fn: Callable[[T], R], items: Sequence[T], workers: int, progress: Progress | None, label: str
 ) -> list[R]:
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait  # multiprocessing: ~15 ms
+
     total = len(items)
     done: dict[int, R] = {}
     pool = ProcessPoolExecutor(max_workers=workers)

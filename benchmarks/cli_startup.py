@@ -1,0 +1,131 @@
+"""Start-up time of the ``boardeval`` command: wall time of whole processes, as a user sees it.
+
+Runs each command ``--runs`` times in a fresh subprocess (after one untimed warm-up run that fills the
+bytecode caches) and prints the median and the minimum wall time against the issue-10 targets. With
+``--importtime`` it also runs each command once under ``python -X importtime`` and prints the imports
+with the largest cumulative time: the evidence of what a start-up pays for.
+
+    .venv/bin/python benchmarks/cli_startup.py [--runs 10] [--importtime] [--top 12]
+
+The machine is shared: the minimum is the figure least disturbed by other processes; compare medians only
+between runs made under the same load. Exit status 1 if a command fails (non-zero exit code).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+SEED_CODE = "O10-S2-W9-G12-B6-S4-B10-G9-W11-D-W3-O8-W8-O3-G4-S5-B5-G6-S11~3S3W3B3GO"
+MORRIS_POSITION = "WW.BB................... w 7 7"
+
+
+@dataclass(frozen=True)
+class Case:
+    """One command line to time, and the issue's target for its wall time (seconds)."""
+
+    args: tuple[str, ...]
+    target: float
+
+
+CASES = (
+    Case(("--help",), 0.25),
+    Case(("catan", "spots", SEED_CODE, "--json"), 0.5),
+    Case(("morris", "eval", MORRIS_POSITION, "--json"), 0.5),
+)
+
+
+def command_prefix() -> list[str]:
+    """The installed console script next to this interpreter (what users run), else the same via ``-c``."""
+    script = Path(sys.executable).with_name("boardeval")
+    if script.exists():
+        return [sys.executable, str(script)]
+    return [sys.executable, "-c", "from boardeval.cli.main import main; main()"]
+
+
+def run_once(
+    prefix: list[str], args: tuple[str, ...], *, python_flags: tuple[str, ...] = ()
+) -> tuple[float, subprocess.CompletedProcess[str]]:
+    """Wall time of one process, and the finished process (exit code, stderr)."""
+    cmd = [prefix[0], *python_flags, *prefix[1:], *args]
+    env = {**os.environ, "COLUMNS": "100"}
+    start = time.perf_counter()
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    return time.perf_counter() - start, proc
+
+
+def failure(args: tuple[str, ...], proc: subprocess.CompletedProcess[str]) -> str:
+    last = (proc.stderr.strip().splitlines() or ["(no stderr)"])[-1]
+    return f"  FAILED (exit {proc.returncode}): {last}"
+
+
+def top_imports(stderr: str, top: int) -> list[tuple[int, int, str]]:
+    """(cumulative µs, self µs, module) of the ``top`` heaviest imports, outermost-first among ties.
+
+    Only imports at nesting depth 0-1 are listed, so a package is not repeated by each of its children.
+    """
+    rows: list[tuple[int, int, str]] = []
+    for line in stderr.splitlines():
+        if not line.startswith("import time:") or "self [us]" in line:
+            continue
+        self_us, cumulative, name = line.removeprefix("import time:").split("|")
+        depth = (len(name) - len(name.lstrip(" ")) - 1) // 2
+        if depth <= 1:
+            rows.append((int(cumulative), int(self_us), name.strip()))
+    rows.sort(reverse=True)
+    return rows[:top]
+
+
+def display(args: tuple[str, ...]) -> str:
+    shown = [f'"{a}"' if " " in a else a for a in args]
+    text = "boardeval " + " ".join(shown)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=10, help="timed runs per command (default 10)")
+    parser.add_argument("--importtime", action="store_true", help="also print the heaviest imports")
+    parser.add_argument("--top", type=int, default=12, help="imports listed per command (default 12)")
+    opts = parser.parse_args()
+    if opts.runs < 1:
+        parser.error(f"--runs must be >= 1, got {opts.runs}")
+
+    prefix = command_prefix()
+    print(
+        f"python {sys.version.split()[0]}, {opts.runs} runs per command, load average "
+        f"{os.getloadavg()[0]:.2f} (2 cores are shared: the minimum is the least disturbed figure)"
+    )
+    print(f"{'command':<62} {'median s':>9} {'min s':>7} {'target s':>9}  ")
+    failed = False
+    for case in CASES:
+        _, proc = run_once(prefix, case.args)  # warm-up: bytecode caches, page cache
+        if proc.returncode != 0:
+            print(f"{display(case.args):<62}{failure(case.args, proc)}")
+            failed = True
+            continue
+        walls = [run_once(prefix, case.args)[0] for _ in range(opts.runs)]
+        median, best = statistics.median(walls), min(walls)
+        verdict = "ok" if median <= case.target else ("min ok" if best <= case.target else "OVER")
+        print(f"{display(case.args):<62} {median:>9.3f} {best:>7.3f} {case.target:>9.2f}  {verdict}")
+
+    if opts.importtime:
+        for case in CASES:
+            _, proc = run_once(prefix, case.args, python_flags=("-X", "importtime"))
+            print(f"\n{display(case.args)}: heaviest imports (python -X importtime, cumulative ms)")
+            for cumulative, self_us, name in top_imports(proc.stderr, opts.top):
+                print(f"  {cumulative / 1000:8.1f} ms  (self {self_us / 1000:5.1f})  {name}")
+            if proc.returncode != 0:
+                print(failure(case.args, proc))
+    if failed:
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
