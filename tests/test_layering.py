@@ -7,18 +7,25 @@
   module may import a side module.
 - ``cli`` and ``web`` import only the public packages (``boardeval.core``, ``boardeval.catan``, ...),
   and only names those packages export in ``__all__``.
-Every game module must be listed in LAYERS, so that a new module is classified on purpose.
+Every game module must be listed in LAYERS, so that a new module is classified on purpose, and every entry
+of LAYERS must be a module that exists.
+
+The public face (httpx's rule in DESIGN.md): no name a package exports in ``__all__`` equals one of its
+submodules (the name would hide the module: ``import boardeval.catan.generate.anneal`` broke that way), and
+every import line shown in README.md and docs/*.md works.
 """
 
 from __future__ import annotations
 
 import ast
 import importlib
+import re
 from pathlib import Path
 
 import pytest
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "boardeval"
+DOCS = [SRC.parents[1] / "README.md", *sorted((SRC.parents[1] / "docs").glob("*.md"))]
 GAMES = ("catan", "morris", "diplomacy")
 FRONTS = ("cli", "web")
 SIDE = "side"
@@ -157,3 +164,81 @@ def test_front_ends_use_public_api_only(front: str) -> None:
             exported = set(getattr(importlib.import_module(mod), "__all__", []))
             for name in names:
                 assert name in exported, f"{front}/{path.name} imports {mod}.{name}, not in its __all__"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_layers_name_only_existing_modules(game: str) -> None:
+    existing = {_dotted(path, game) for path in _modules(game)}
+    missing = sorted(set(LAYERS[game]) - existing)
+    assert missing == [], f"LAYERS[{game!r}] lists modules that do not exist: {missing}"
+
+
+def _public_packages() -> list[Path]:
+    """Every package directory under src/boardeval whose dotted path has no private (``_x``) part."""
+    inits = sorted(SRC.rglob("__init__.py"))
+    return [
+        p.parent for p in inits if not any(part.startswith("_") for part in p.parent.relative_to(SRC).parts)
+    ]
+
+
+def _package_name(directory: Path) -> str:
+    return ".".join(["boardeval", *directory.relative_to(SRC).parts])
+
+
+@pytest.mark.parametrize("package", _public_packages(), ids=_package_name)
+def test_no_exported_name_equals_a_submodule(package: Path) -> None:
+    submodules = {p.stem for p in package.glob("*.py") if p.stem != "__init__"}
+    submodules |= {d.name for d in package.iterdir() if (d / "__init__.py").is_file()}
+    exported = set(getattr(importlib.import_module(_package_name(package)), "__all__", []))
+    clashes = sorted(exported & submodules)
+    assert clashes == [], (
+        f"{_package_name(package)} exports names that hide its submodules {clashes}: make the module private "
+        "(_name.py) and re-export the public names from the package"
+    )
+
+
+_FENCE = re.compile(r"^\s*(```|~~~)")
+_IMPORT = re.compile(
+    r"^\s*(?:>>>\s*|\.\.\.\s*)?((?:from\s+boardeval[\w.]*\s+import\s|import\s+boardeval\b).*)$"
+)
+
+
+def documented_imports() -> list[tuple[str, str]]:
+    """(``file:line``, statement) for every boardeval import line inside a fenced code block of the docs.
+
+    A parenthesised import that spans lines is joined into one statement.
+    """
+    found: list[tuple[str, str]] = []
+    for doc in DOCS:
+        lines = doc.read_text(encoding="utf-8").splitlines()
+        in_block = False
+        i = 0
+        while i < len(lines):
+            line = lines[i]
+            if _FENCE.match(line):
+                in_block = not in_block
+            elif in_block and (m := _IMPORT.match(line)):
+                where, statement = f"{doc.name}:{i + 1}", m.group(1).split("  #")[0].rstrip()
+                while statement.count("(") > statement.count(")") and i + 1 < len(lines):
+                    i += 1
+                    statement += " " + lines[i].strip()
+                found.append((where, statement))
+            i += 1
+    return found
+
+
+def test_the_docs_show_imports() -> None:
+    files = {where.split(":")[0] for where, _ in documented_imports()}
+    assert len(files) >= 2, f"expected import examples in README.md and docs/*.md, found them in {files}"
+
+
+@pytest.mark.parametrize(("where", "statement"), documented_imports(), ids=lambda v: str(v)[:60])
+def test_documented_import_works(where: str, statement: str) -> None:
+    try:
+        code = compile(statement, where, "exec")
+    except SyntaxError as exc:
+        pytest.fail(f"{where}: documented import is not valid Python: {statement!r} ({exc.msg})")
+    try:
+        exec(code, {})
+    except ImportError as exc:
+        pytest.fail(f"{where}: documented import fails: {statement!r}: {exc}")
