@@ -18,7 +18,8 @@ import os
 import statistics
 import time
 
-from boardeval.catan import anneal, board_energy, forge_anneal, generate, optimum
+from boardeval.catan import board_energy, generate, optimum
+from boardeval.catan._generate.anneal import anneal, forge_anneal
 
 
 def _row(name: str, energies: list[float], ms: list[float], opt: float) -> str:

@@ -7,18 +7,24 @@ import pytest
 
 from boardeval.catan import (
     BLOG_BOARD,
-    BLOG_T22_MARKERS,
     BlogModelError,
     count_markers,
-    count_markers_cpsat,
     count_tiles,
-    count_tiles_cpsat,
     format_staggered,
     iter_markers,
     iter_tiles,
+)
+from boardeval.catan.blogmodel import (
+    BLOCK_PAIRS,
+    BLOG_T22_MARKERS,
+    HEX_PAIRS,
+    LAND_CELLS,
+    TRIANGLES,
+    WATER_CELLS,
+    all_tiles,
     parse_staggered,
 )
-from boardeval.catan.blogmodel import BLOCK_PAIRS, HEX_PAIRS, LAND_CELLS, TRIANGLES, WATER_CELLS, all_tiles
+from tests.catan.blog_cpsat import count_markers_cpsat, count_tiles_cpsat
 
 
 def test_encoding_geometry() -> None:

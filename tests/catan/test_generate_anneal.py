@@ -7,8 +7,9 @@ import math
 
 import pytest
 
-from boardeval.catan import Board, anneal, board_energy, check_rules, forge_anneal, optimum, parse_rules
-from boardeval.catan.generate.common import ENERGY_SCALE, BoardState, energy_lower_bound
+from boardeval.catan import Board, board_energy, check_rules, optimum, parse_rules
+from boardeval.catan._generate.anneal import anneal, forge_anneal
+from boardeval.catan._generate.common import ENERGY_SCALE, BoardState, energy_lower_bound
 
 
 def test_lower_bound_is_the_cp_optimum() -> None:
@@ -25,7 +26,7 @@ def test_board_state_energy_matches_board_energy() -> None:
         a, c = [h for h in range(19) if h != b.desert][seed % 5 : seed % 5 + 2]
         state.swap_numbers(a, c)
         state.swap_resources(a, c + 1 if c + 1 != b.desert else c + 2)
-        state.swap_tiles(b.desert, 18 if b.desert != 18 else 17)
+        state.swap_hexes(b.desert, 18 if b.desert != 18 else 17)
         assert math.isclose(state.energy() / ENERGY_SCALE, board_energy(state.board()).total, abs_tol=1e-9)
 
 

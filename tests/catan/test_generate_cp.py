@@ -15,8 +15,8 @@ from boardeval.catan import (
     count_boards,
     generate,
     optimum,
-    satisfy,
 )
+from boardeval.catan._generate.cp import satisfy
 from boardeval.core import InfeasibleError
 
 HARD = ["no-same-resource-neighbours", "no-68-neighbours", "max-spot-pips=11", "desert=coast", "2-12-apart"]

@@ -7,24 +7,16 @@ import functools
 
 import pytest
 
-from boardeval.catan import (
-    DEFAULT_TOURNAMENT_RULES,
-    Board,
-    GenerationResult,
-    board_energy,
-    check_rules,
-    parse_rules,
-    plan_swaps,
-    tournament,
-)
+from boardeval.catan import Board, GenerationResult, board_energy, check_rules, parse_rules
+from boardeval.catan._generate.tournament import DEFAULT_TOURNAMENT_RULES, plan_swaps, tournament
 from boardeval.core import InfeasibleError
 
 
 def _replay(board: Board, swaps: tuple) -> Board:  # type: ignore[type-arg]
     for s in swaps:
-        if s.kind == "tiles":
+        if s.kind == "resources":
             board = board.with_swapped_resources(s.a, s.b)
-        elif s.kind == "tokens":
+        elif s.kind == "numbers":
             board = board.with_swapped_numbers(s.a, s.b)
         elif s.kind == "ports":
             board = board.with_swapped_ports(s.a, s.b)
@@ -61,10 +53,10 @@ def test_reproducible() -> None:
 
 
 def test_plan_swaps_is_minimal_on_small_cases() -> None:
-    assert plan_swaps("ab", "ba", "tiles") and len(plan_swaps("ab", "ba", "tiles")) == 1
-    assert len(plan_swaps("abc", "bca", "tiles")) == 2  # a 3-cycle
-    assert len(plan_swaps("abab", "baba", "tiles")) == 2  # two 2-cycles, not a 4-cycle (3 swaps)
-    assert plan_swaps("aab", "aab", "tiles") == []
+    assert plan_swaps("ab", "ba", "resources") and len(plan_swaps("ab", "ba", "resources")) == 1
+    assert len(plan_swaps("abc", "bca", "resources")) == 2  # a 3-cycle
+    assert len(plan_swaps("abab", "baba", "resources")) == 2  # two 2-cycles, not a 4-cycle (3 swaps)
+    assert plan_swaps("aab", "aab", "resources") == []
 
 
 def test_one_bad_spot_needs_one_token_swap() -> None:

@@ -11,7 +11,7 @@ from rich.console import Console
 from boardeval.catan import Board, evaluate_spots
 from boardeval.catan.board import PIPS, PORT_SPOTS
 from boardeval.catan.render import board_svg
-from boardeval.catan.terminal import board_renderable
+from boardeval.cli.catan_render import board_renderable
 from boardeval.core import CatanError
 
 SPEC_CODE = "O10-S2-W9-G12-B6-S4-B10-G9-W11-D-W3-O8-W8-O3-G4-S5-B5-G6-S11~3S3W3B3GO"

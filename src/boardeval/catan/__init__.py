@@ -1,132 +1,48 @@
-"""Catan: board model and share codes, the spot evaluator, the fairness energy, generators, rendering.
+"""Catan: board model and share codes, the spot evaluator, the fairness energy, rules, generators, formats.
 
-The CLI and the web app import only the names listed in ``__all__`` here.
+The public face (what the CLI and the web app may import, and what a library user needs) is ``__all__``;
+everything else lives in modules a user need not know (``_generate/`` holds the generators behind
+:func:`generate`). Reference implementations and internals (the pure-Python spot evaluator, the CP-SAT
+cross-checks of the blog model, the catan-forge annealer port, raw tables) stay importable from their
+modules for tests and benchmarks, but are not exported here.
+
+``import boardeval.catan`` stays light (numpy, no OR-Tools, catanatron, matplotlib or pandas): the names
+whose modules need OR-Tools (:func:`generate`, :func:`optimum`, :func:`count_boards`, ...) are loaded on
+first access by the module-level ``__getattr__`` below.
 """
 
-__all__: list[str] = []
+from __future__ import annotations
 
-# ---- section: board model, evaluation, rendering (issue 3) -- edit only inside this section ----
+import importlib
+from typing import TYPE_CHECKING, Any
+
+from boardeval.catan._generate.common import METHODS, GenerationResult, Swap
+from boardeval.catan.blogmodel import (
+    BLOG_BOARD,
+    BlogModelError,
+    MarkerCount,
+    count_markers,
+    count_tiles,
+    format_staggered,
+    iter_markers,
+    iter_tiles,
+)
 from boardeval.catan.board import (
-    CENTRE_HEX,
-    CORNER_HEXES,
-    DESERT,
-    DESERT_INDEX,
-    EDGE_HEXES,
-    HEX_EDGES,
-    HEX_NEIGHBOURS,
     N_HEXES,
     N_PORTS,
     N_SPOTS,
-    NUMBER_TOKENS,
     PIPS,
-    PORT_KINDS,
-    PORT_SPOTS,
     RESOURCE_NAMES,
     RESOURCES,
-    ROADS,
-    SPOT_HEX_MATRIX,
-    SPOT_HEXES,
-    SPOT_NEIGHBOURS,
-    TILE_COUNTS,
     Board,
+    BoardError,
     BoardParseError,
-    Topology,
 )
-
-__all__ += [
-    "CENTRE_HEX",
-    "CORNER_HEXES",
-    "DESERT",
-    "DESERT_INDEX",
-    "EDGE_HEXES",
-    "HEX_EDGES",
-    "HEX_NEIGHBOURS",
-    "NUMBER_TOKENS",
-    "N_HEXES",
-    "N_PORTS",
-    "N_SPOTS",
-    "PIPS",
-    "PORT_KINDS",
-    "PORT_SPOTS",
-    "RESOURCE_NAMES",
-    "RESOURCES",
-    "ROADS",
-    "SPOT_HEX_MATRIX",
-    "SPOT_HEXES",
-    "SPOT_NEIGHBOURS",
-    "TILE_COUNTS",
-    "Board",
-    "BoardParseError",
-    "Topology",
-]
-from boardeval.catan.energy import (
-    ENERGY_TERMS,
-    board_energy,
-    energy_from_terms,
-    energy_terms_arrays,
-    energy_weights,
-)
-from boardeval.catan.params import METRIC_NAMES, SpotParams
-from boardeval.catan.spots import (
-    SpotTable,
-    evaluate_spot,
-    evaluate_spots,
-    port_strengths,
-    resource_strengths,
-    spot_metrics_from_production,
-    spot_scores_batch,
-)
-
-__all__ += [
-    "ENERGY_TERMS",
-    "METRIC_NAMES",
-    "SpotParams",
-    "SpotTable",
-    "board_energy",
-    "energy_from_terms",
-    "energy_terms_arrays",
-    "energy_weights",
-    "evaluate_spot",
-    "evaluate_spots",
-    "port_strengths",
-    "resource_strengths",
-    "spot_metrics_from_production",
-    "spot_scores_batch",
-]
 from boardeval.catan.catanatron_io import (
     from_catanatron_map,
     node_to_spot,
     spot_to_node,
     to_catanatron_map,
-)
-from boardeval.catan.render import TERRAIN_COLOURS, board_svg
-from boardeval.catan.terminal import board_renderable
-
-__all__ += [
-    "TERRAIN_COLOURS",
-    "board_renderable",
-    "board_svg",
-    "from_catanatron_map",
-    "node_to_spot",
-    "spot_to_node",
-    "to_catanatron_map",
-]
-# ---- end of section (issue 3) ----
-
-# ---- section: constraints and generators (issue 4) -- edit only inside this section ----
-from boardeval.catan.blogmodel import (
-    BLOG_BOARD,
-    BLOG_T22_MARKERS,
-    BlogModelError,
-    MarkerCount,
-    count_markers,
-    count_markers_cpsat,
-    count_tiles,
-    count_tiles_cpsat,
-    format_staggered,
-    iter_markers,
-    iter_tiles,
-    parse_staggered,
 )
 from boardeval.catan.constraints import (
     RULES,
@@ -137,53 +53,92 @@ from boardeval.catan.constraints import (
     parse_rules,
     rule_violations,
 )
-from boardeval.catan.generate.anneal import anneal, forge_anneal
-from boardeval.catan.generate.common import (
-    METHODS,
-    GenerationResult,
-    Swap,
-    energy_json,
-    energy_lower_bound,
-)
-from boardeval.catan.generate.cp import Optimum, count_boards, optimum, satisfy
-from boardeval.catan.generate.fairness import check_fairness, generate
-from boardeval.catan.generate.tournament import DEFAULT_TOURNAMENT_RULES, plan_swaps, tournament
+from boardeval.catan.energy import board_energy, energy_json, energy_weights
+from boardeval.catan.params import METRIC_NAMES, SpotParams
+from boardeval.catan.render import board_svg
+from boardeval.catan.spots import SpotTable, evaluate_spots, spot_scores_batch
+from boardeval.catan.topology import BASE_TOPOLOGY, Topology
 
-__all__ += [
-    "BLOG_BOARD",
-    "BLOG_T22_MARKERS",
-    "DEFAULT_TOURNAMENT_RULES",
-    "METHODS",
-    "RULES",
-    "BlogModelError",
-    "GenerationResult",
-    "MarkerCount",
-    "Optimum",
-    "Rule",
-    "RuleError",
-    "Swap",
-    "anneal",
-    "check_fairness",
-    "check_rules",
-    "count_boards",
-    "count_markers",
-    "count_markers_cpsat",
-    "count_tiles",
-    "count_tiles_cpsat",
+if TYPE_CHECKING:
+    from boardeval.catan._generate.cp import Optimum, count_boards, optimum
+    from boardeval.catan._generate.fairness import check_fairness, generate
+
+__all__ = [
+    # model
+    "BASE_TOPOLOGY",
+    "N_HEXES",
+    "N_PORTS",
+    "N_SPOTS",
+    "PIPS",
+    "RESOURCES",
+    "RESOURCE_NAMES",
+    "Board",
+    "Topology",
+    # evaluation
+    "METRIC_NAMES",
+    "SpotParams",
+    "SpotTable",
+    "board_energy",
     "energy_json",
-    "energy_lower_bound",
-    "forge_anneal",
-    "format_staggered",
-    "generate",
-    "iter_markers",
-    "iter_tiles",
-    "optimum",
+    "energy_weights",
+    "evaluate_spots",
+    "spot_scores_batch",
+    # rules
+    "RULES",
+    "Rule",
+    "check_rules",
     "parse_rule",
     "parse_rules",
-    "parse_staggered",
-    "plan_swaps",
     "rule_violations",
-    "satisfy",
-    "tournament",
+    # generation
+    "METHODS",
+    "GenerationResult",
+    "Optimum",
+    "Swap",
+    "check_fairness",
+    "count_boards",
+    "generate",
+    "optimum",
+    # seed 004's blog models
+    "BLOG_BOARD",
+    "MarkerCount",
+    "count_markers",
+    "count_tiles",
+    "format_staggered",
+    "iter_markers",
+    "iter_tiles",
+    # errors
+    "BlogModelError",
+    "BoardError",
+    "BoardParseError",
+    "RuleError",
+    # formats and rendering
+    "board_svg",
+    "from_catanatron_map",
+    "node_to_spot",
+    "spot_to_node",
+    "to_catanatron_map",
 ]
-# ---- end of section (issue 4) ----
+
+_LAZY: dict[str, str] = {
+    "Optimum": "boardeval.catan._generate.cp",
+    "count_boards": "boardeval.catan._generate.cp",
+    "optimum": "boardeval.catan._generate.cp",
+    "check_fairness": "boardeval.catan._generate.fairness",
+    "generate": "boardeval.catan._generate.fairness",
+}
+"""Exported names whose modules import OR-Tools: loaded on first access, not with the package."""
+
+
+def __getattr__(name: str) -> Any:
+    """Load a lazily exported name (see :data:`_LAZY`) and keep it as a package attribute."""
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

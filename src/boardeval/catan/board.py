@@ -1,28 +1,7 @@
-"""The Catan board model: hexes, settlement spots, roads, ports, and the share code.
+"""The Catan board: a resource and number per hex, a port kind per slot, the share code and JSON.
 
-Geometry is computed once at import from the hexes' cube coordinates (no hand-typed adjacency tables).
-Hexes are pointy-top; catanatron's cube coordinates ``(x, y, z)`` are used, with ``z`` the row (top row
-``z = -2``) and ``x`` growing eastwards. Hex ids run by row (``row = z + 2``), then ``x`` ascending::
-
-            0   1   2                    corners: 0, 2, 7, 11, 16, 18
-          3   4   5   6                  centre:  9
-        7   8   9  10  11                edges:   the other 12
-         12  13  14  15
-           16  17  18
-
-Settlement spots 0..53 are the six zig-zag lines of hex corners, top to bottom (7, 9, 11, 11, 9, 7
-spots), each numbered left to right::
-
-    line 0:   0 .. 6        spot 0 touches hex 0 only; spot 2 touches 0 and 1
-    line 1:   7 .. 15       spot 9 touches 0, 3, 4
-    line 2:  16 .. 26       spot 20 touches 4, 8, 9; spot 26 is the east corner of hex 11's top
-    line 3:  27 .. 37
-    line 4:  38 .. 46
-    line 5:  47 .. 53       spot 53 touches hex 18 only
-
-Ports: 9 slots on the coast. Slot ``k`` is the ``k``-th port of catanatron's ``BASE_MAP_TEMPLATE`` in its
-topology order, starting with the water hex at cube (3, -3, 0) facing west (slot 0 = spots 26 and 37);
-each port touches the two corners of its water hex on the side it faces.
+Where hexes, spots and port slots are (their ids, adjacency, corners) is :mod:`boardeval.catan.topology`;
+its tables are re-exported here for convenience.
 
 Share code: the 19 hexes in id order, each a resource letter and its number (the desert has none),
 joined by ``-``, then ``~`` and the 9 port letters in slot order (``3`` = generic 3:1, a resource
@@ -30,8 +9,10 @@ letter = 2:1 of that resource)::
 
     O10-S2-W9-G12-B6-S4-B10-G9-W11-D-W3-O8-W8-O3-G4-S5-B5-G6-S11~3S3W3B3GO
 
-Everything topological lives in a :class:`Topology` built from a list of hex cube coordinates, so larger
-frames (5-6 players) can be added later; the base game's tables are module constants.
+Swap vocabulary (:meth:`Board.with_swapped_hexes` and friends, and the generators' ``Swap`` kinds):
+``hexes`` = whole tiles (resource and number token move together), ``resources`` = the resources only
+(tokens stay), ``numbers`` = the number tokens only (resources stay), ``ports`` = the kinds of two port
+slots. Indices are checked (:class:`BoardError` quotes the bad one; negative indices are refused).
 """
 
 from __future__ import annotations
@@ -39,13 +20,36 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+from boardeval.catan.topology import (
+    BASE_HEX_CUBES,
+    BASE_PORT_FRAME,
+    BASE_TOPOLOGY,
+    CENTRE_HEX,
+    CORNER_HEXES,
+    EDGE_HEXES,
+    HEX_CENTRES,
+    HEX_CUBE,
+    HEX_EDGE_PAIRS,
+    HEX_EDGES,
+    HEX_NEIGHBOURS,
+    PORT_SPOTS,
+    ROADS,
+    SPOT_HEX_MATRIX,
+    SPOT_HEXES,
+    SPOT_NEIGHBOURS,
+    SPOT_PORT,
+    SPOT_XY,
+    Cube,
+    Topology,
+)
 from boardeval.core import CatanError, SeedLike, make_rng
 
 __all__ = [
@@ -61,6 +65,7 @@ __all__ = [
     "HEX_CENTRES",
     "HEX_CUBE",
     "HEX_EDGES",
+    "HEX_EDGE_PAIRS",
     "HEX_NEIGHBOURS",
     "NUMBER_TOKENS",
     "N_HEXES",
@@ -78,19 +83,23 @@ __all__ = [
     "SPOT_NEIGHBOURS",
     "SPOT_PORT",
     "SPOT_XY",
+    "SWAP_KINDS",
     "TILE_COUNTS",
     "Board",
+    "BoardError",
     "BoardParseError",
     "Cube",
     "Topology",
 ]
 
-Cube = tuple[int, int, int]
 IntArray = npt.NDArray[np.int64]
-FloatArray = npt.NDArray[np.float64]
 
 
-class BoardParseError(CatanError):
+class BoardError(CatanError):
+    """A board operation got bad input (a hex, slot or spot index out of range); the message quotes it."""
+
+
+class BoardParseError(BoardError):
     """A share code, JSON board or board field is malformed; the message quotes the bad part."""
 
 
@@ -137,266 +146,15 @@ _PORT_LETTERS = "3" + "".join(RESOURCES)
 N_HEXES = 19
 N_SPOTS = 54
 N_PORTS = 9
-
-# Pointy-top geometry in integer units: x in sqrt(3)/2 * size, y in size/2 (y grows downwards).
-# A hex at axial (q, r) = (x, z) has its centre at (2q + r, 3r); its six corners are offset by:
-#
-#              N (0,-2)
-#     NW (-1,-1)      NE (1,-1)
-#     SW (-1, 1)      SE (1, 1)
-#              S (0, 2)
-CORNER_OFFSETS: dict[str, tuple[int, int]] = {
-    "NORTH": (0, -2),
-    "NORTHEAST": (1, -1),
-    "SOUTHEAST": (1, 1),
-    "SOUTH": (0, 2),
-    "SOUTHWEST": (-1, 1),
-    "NORTHWEST": (-1, -1),
-}
-_CORNER_ORDER = ("NORTH", "NORTHEAST", "SOUTHEAST", "SOUTH", "SOUTHWEST", "NORTHWEST")
-CUBE_DIRECTIONS: dict[str, Cube] = {
-    "EAST": (1, -1, 0),
-    "WEST": (-1, 1, 0),
-    "NORTHEAST": (1, 0, -1),
-    "SOUTHWEST": (-1, 0, 1),
-    "NORTHWEST": (0, 1, -1),
-    "SOUTHEAST": (0, -1, 1),
-}
-"""catanatron's unit vectors (``coordinate_system.UNIT_VECTORS``)."""
-PORT_DIRECTION_CORNERS: dict[str, tuple[str, str]] = {
-    "WEST": ("NORTHWEST", "SOUTHWEST"),
-    "NORTHWEST": ("NORTH", "NORTHWEST"),
-    "NORTHEAST": ("NORTHEAST", "NORTH"),
-    "EAST": ("SOUTHEAST", "NORTHEAST"),
-    "SOUTHEAST": ("SOUTH", "SOUTHEAST"),
-    "SOUTHWEST": ("SOUTHWEST", "SOUTH"),
-}
-"""A port's water hex faces land in a direction; it touches these two corners of the water hex
-(catanatron's ``PORT_DIRECTION_TO_NODEREFS``)."""
+SWAP_KINDS: tuple[str, ...] = ("hexes", "resources", "numbers", "ports")
+"""The swap vocabulary: whole tiles, resources only, number tokens only, port kinds."""
+assert (BASE_TOPOLOGY.n_hexes, BASE_TOPOLOGY.n_spots, BASE_TOPOLOGY.n_ports) == (N_HEXES, N_SPOTS, N_PORTS)
+assert len(PORT_SPOTS) == N_PORTS
 
 
-def _ring(radius: int) -> list[Cube]:
-    return [
-        (x, y, -x - y)
-        for x in range(-radius, radius + 1)
-        for y in range(-radius, radius + 1)
-        if abs(x + y) <= radius
-    ]
-
-
-BASE_HEX_CUBES: tuple[Cube, ...] = tuple(_ring(2))
-"""The 19 land hexes of the base game (radius-2 hexagon), in no particular order."""
-
-BASE_PORT_FRAME: tuple[tuple[Cube, str], ...] = (
-    ((3, -3, 0), "WEST"),
-    ((1, -3, 2), "NORTHWEST"),
-    ((-1, -2, 3), "NORTHWEST"),
-    ((-3, 0, 3), "NORTHEAST"),
-    ((-3, 2, 1), "EAST"),
-    ((-2, 3, -1), "EAST"),
-    ((0, 3, -3), "SOUTHEAST"),
-    ((2, 1, -3), "SOUTHWEST"),
-    ((3, -1, -2), "SOUTHWEST"),
-)
-"""Port water hexes and the direction each faces, in catanatron ``BASE_MAP_TEMPLATE`` topology order
-(slot k = k-th entry; tests check this table against the installed catanatron)."""
-
-
-def _frozen(a: npt.NDArray[Any]) -> npt.NDArray[Any]:
+def _frozen(a: IntArray) -> IntArray:
     a.setflags(write=False)
     return a
-
-
-@dataclass(frozen=True)
-class Topology:
-    """Everything about a frame of hexes that does not depend on tiles, tokens or ports.
-
-    Built from a list of land hex cube coordinates (any order; ids are assigned by row, then x) and an
-    optional port frame (water hex cube, direction it faces). All tables are computed from geometry.
-    """
-
-    hex_cubes: tuple[Cube, ...]
-    port_frame: tuple[tuple[Cube, str], ...] = ()
-    hex_neighbours: tuple[tuple[int, ...], ...] = field(init=False, repr=False)
-    spot_hexes: tuple[tuple[int, ...], ...] = field(init=False, repr=False)
-    spot_points: tuple[tuple[int, int], ...] = field(init=False, repr=False)
-    spot_neighbours: tuple[tuple[int, ...], ...] = field(init=False, repr=False)
-    roads: tuple[tuple[int, int], ...] = field(init=False, repr=False)
-    port_spots: tuple[tuple[int, int], ...] = field(init=False, repr=False)
-
-    def __post_init__(self) -> None:
-        cubes = sorted(self.hex_cubes, key=lambda c: (c[2], c[0]))
-        if len(set(cubes)) != len(cubes):
-            raise CatanError("topology: duplicate hex coordinates")
-        for c in cubes:
-            if sum(c) != 0:
-                raise CatanError(f"topology: {c} is not a cube coordinate (x + y + z must be 0)")
-        index = {c: i for i, c in enumerate(cubes)}
-        neighbours = tuple(
-            tuple(sorted(index[n] for d in CUBE_DIRECTIONS.values() if (n := _add(c, d)) in index))
-            for c in cubes
-        )
-        # corners -> spots: dedupe integer points, group into zig-zag lines, sort left to right
-        corner_hexes: dict[tuple[int, int], list[int]] = {}
-        for i, c in enumerate(cubes):
-            for name in _CORNER_ORDER:
-                corner_hexes.setdefault(_corner_point(c, name), []).append(i)
-        points = sorted(corner_hexes, key=lambda p: (_line_of(p[1]), p[0]))
-        spot_of = {p: s for s, p in enumerate(points)}
-        spot_hexes = tuple(tuple(sorted(corner_hexes[p])) for p in points)
-        roads: set[tuple[int, int]] = set()
-        for c in cubes:
-            ring = [spot_of[_corner_point(c, name)] for name in _CORNER_ORDER]
-            for k in range(6):
-                a, b = ring[k], ring[(k + 1) % 6]
-                roads.add((min(a, b), max(a, b)))
-        road_list = tuple(sorted(roads))
-        spot_nb: list[list[int]] = [[] for _ in points]
-        for a, b in road_list:
-            spot_nb[a].append(b)
-            spot_nb[b].append(a)
-        port_spots: list[tuple[int, int]] = []
-        for water, direction in self.port_frame:
-            if direction not in PORT_DIRECTION_CORNERS:
-                raise CatanError(f"topology: unknown port direction {direction!r}")
-            pair = []
-            for name in PORT_DIRECTION_CORNERS[direction]:
-                p = _corner_point(water, name)
-                if p not in spot_of:
-                    raise CatanError(f"topology: port at {water} facing {direction} does not touch land")
-                pair.append(spot_of[p])
-            port_spots.append((min(pair), max(pair)))
-        object.__setattr__(self, "hex_cubes", tuple(cubes))
-        object.__setattr__(self, "hex_neighbours", neighbours)
-        object.__setattr__(self, "spot_hexes", spot_hexes)
-        object.__setattr__(self, "spot_points", tuple(points))
-        object.__setattr__(self, "spot_neighbours", tuple(tuple(sorted(n)) for n in spot_nb))
-        object.__setattr__(self, "roads", road_list)
-        object.__setattr__(self, "port_spots", tuple(port_spots))
-
-    @property
-    def n_hexes(self) -> int:
-        return len(self.hex_cubes)
-
-    @property
-    def n_spots(self) -> int:
-        return len(self.spot_hexes)
-
-    @property
-    def n_ports(self) -> int:
-        return len(self.port_frame)
-
-    @cached_property
-    def hex_edges(self) -> IntArray:
-        """Adjacent hex pairs ``(i, j)`` with ``i < j``, each once, shape (E, 2)."""
-        pairs = [(i, j) for i, nb in enumerate(self.hex_neighbours) for j in nb if i < j]
-        return _frozen(np.array(pairs, dtype=np.int64).reshape(-1, 2))
-
-    @cached_property
-    def spot_hex_matrix(self) -> IntArray:
-        """(spots, hexes) 0/1 incidence: ``M[s, h] = 1`` when spot s is a corner of hex h."""
-        m = np.zeros((self.n_spots, self.n_hexes), dtype=np.int64)
-        for s, hexes in enumerate(self.spot_hexes):
-            m[s, list(hexes)] = 1
-        return _frozen(m)
-
-    @cached_property
-    def spot_port(self) -> IntArray:
-        """(spots,) port slot touching each spot, or -1."""
-        a = np.full(self.n_spots, -1, dtype=np.int64)
-        for k, pair in enumerate(self.port_spots):
-            a[list(pair)] = k
-        return _frozen(a)
-
-    @cached_property
-    def hex_centres(self) -> FloatArray:
-        """(hexes, 2) pixel centres for a hex of circumradius 1 (x right, y down)."""
-        pts = [_centre_point(c) for c in self.hex_cubes]
-        return _frozen(_to_pixels(np.array(pts, dtype=np.float64)))
-
-    @cached_property
-    def spot_xy(self) -> FloatArray:
-        """(spots, 2) pixel positions of the spots for a hex of circumradius 1."""
-        return _frozen(_to_pixels(np.array(self.spot_points, dtype=np.float64)))
-
-    @cached_property
-    def corner_hexes(self) -> tuple[int, ...]:
-        """Hexes with exactly 3 land neighbours (the 6 corners of the base board)."""
-        return tuple(i for i, nb in enumerate(self.hex_neighbours) if len(nb) == 3)
-
-    @cached_property
-    def centre_hex(self) -> int:
-        """The hex at cube (0, 0, 0)."""
-        return self.hex_cubes.index((0, 0, 0))
-
-    @cached_property
-    def edge_hexes(self) -> tuple[int, ...]:
-        """Every hex that is neither a corner nor the centre (seed 001's 'edges' region)."""
-        skip = {*self.corner_hexes, self.centre_hex}
-        return tuple(i for i in range(self.n_hexes) if i not in skip)
-
-    def hex_corner_spots(self, hex_id: int) -> tuple[int, ...]:
-        """The 6 spots around a hex, clockwise from its north corner."""
-        spot_of = {p: s for s, p in enumerate(self.spot_points)}
-        return tuple(spot_of[_corner_point(self.hex_cubes[hex_id], n)] for n in _CORNER_ORDER)
-
-    def spot_of_corner(self, cube: Cube, corner: str) -> int | None:
-        """Spot id of a named corner (``"NORTH"``, ``"NORTHEAST"``...) of any hex (land or water)."""
-        p = _corner_point(cube, corner)
-        try:
-            return self.spot_points.index(p)
-        except ValueError:
-            return None
-
-
-def _add(a: Cube, b: Cube) -> Cube:
-    return (a[0] + b[0], a[1] + b[1], a[2] + b[2])
-
-
-def _centre_point(c: Cube) -> tuple[int, int]:
-    return (2 * c[0] + c[2], 3 * c[2])
-
-
-def _corner_point(c: Cube, name: str) -> tuple[int, int]:
-    cx, cy = _centre_point(c)
-    dx, dy = CORNER_OFFSETS[name]
-    return (cx + dx, cy + dy)
-
-
-def _line_of(y: int) -> int:
-    """Zig-zag line of a corner at integer height y: the N/NE/NW corners of row r and the S/SE/SW
-    corners of row r-1 share line r (heights 3r-2, 3r-1)."""
-    return (y + 2) // 3
-
-
-def _to_pixels(points: FloatArray) -> FloatArray:
-    out = points.copy()
-    out[:, 0] *= np.sqrt(3.0) / 2.0
-    out[:, 1] *= 0.5
-    return out
-
-
-BASE_TOPOLOGY = Topology(BASE_HEX_CUBES, BASE_PORT_FRAME)
-"""The base game's 19-hex, 54-spot, 9-port frame."""
-
-HEX_CUBE: tuple[Cube, ...] = BASE_TOPOLOGY.hex_cubes
-HEX_NEIGHBOURS: tuple[tuple[int, ...], ...] = BASE_TOPOLOGY.hex_neighbours
-HEX_EDGES: IntArray = BASE_TOPOLOGY.hex_edges
-SPOT_HEXES: tuple[tuple[int, ...], ...] = BASE_TOPOLOGY.spot_hexes
-SPOT_NEIGHBOURS: tuple[tuple[int, ...], ...] = BASE_TOPOLOGY.spot_neighbours
-ROADS: tuple[tuple[int, int], ...] = BASE_TOPOLOGY.roads
-PORT_SPOTS: tuple[tuple[int, int], ...] = BASE_TOPOLOGY.port_spots
-SPOT_PORT: IntArray = BASE_TOPOLOGY.spot_port
-SPOT_HEX_MATRIX: IntArray = BASE_TOPOLOGY.spot_hex_matrix
-HEX_CENTRES: FloatArray = BASE_TOPOLOGY.hex_centres
-SPOT_XY: FloatArray = BASE_TOPOLOGY.spot_xy
-CORNER_HEXES: tuple[int, ...] = BASE_TOPOLOGY.corner_hexes
-CENTRE_HEX: int = BASE_TOPOLOGY.centre_hex
-EDGE_HEXES: tuple[int, ...] = BASE_TOPOLOGY.edge_hexes
-
-assert BASE_TOPOLOGY.n_hexes == N_HEXES and BASE_TOPOLOGY.n_spots == N_SPOTS
-assert len(ROADS) == 72 and len(PORT_SPOTS) == N_PORTS and len(HEX_EDGES) == 42
-assert CORNER_HEXES == (0, 2, 7, 11, 16, 18) and CENTRE_HEX == 9
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -441,37 +199,23 @@ class Board:
         cells = hex_part.split("-")
         if len(cells) != N_HEXES:
             raise BoardParseError(f"board code {text!r} has {len(cells)} hexes, expected {N_HEXES}")
+        # Syntax only: split each cell into a letter and digits; the constructor's _validate checks the
+        # letters, the numbers and the base game's counts, with messages that quote the cell.
         resources: list[str] = []
         numbers: list[int | None] = []
         for i, cell in enumerate(cells):
             if not cell:
                 raise BoardParseError(f"hex {i} is empty in board code {text!r}")
             letter, digits = cell[0], cell[1:]
-            if letter not in TILE_COUNTS:
-                hint = " (letters are upper case)" if letter.upper() in TILE_COUNTS else ""
-                raise BoardParseError(
-                    f"unknown resource letter {letter!r} in hex {i} {cell!r}; expected one of "
-                    f"W B S G O D{hint}"
-                )
             resources.append(letter)
-            if letter == DESERT:
-                if digits:
-                    raise BoardParseError(f"the desert has no number, got {cell!r} (hex {i})")
+            if not digits:
                 numbers.append(None)
                 continue
-            if not digits:
-                raise BoardParseError(f"hex {i} {cell!r} has no number (only the desert has none)")
             if not digits.isascii() or not digits.isdigit():
                 raise BoardParseError(f"hex {i} {cell!r}: {digits!r} is not a number")
             if digits[0] == "0":
                 raise BoardParseError(f"hex {i} {cell!r}: write the number without a leading zero")
-            numbers.append(_check_number(int(digits), f"hex {i} {cell!r}"))
-        for k, ch in enumerate(port_part):
-            if ch not in _PORT_LETTERS:
-                raise BoardParseError(
-                    f"unknown port letter {ch!r} at slot {k} in ports {port_part!r}; expected '3' (3:1) "
-                    "or a resource letter W B S G O (2:1)"
-                )
+            numbers.append(int(digits))
         return cls(tuple(resources), tuple(numbers), tuple(port_part))
 
     def code(self) -> str:
@@ -571,6 +315,29 @@ class Board:
             tuple(p for p in ports if p is not None),
         )
 
+    # -- text and files -----------------------------------------------------------------------------------
+
+    @classmethod
+    def from_text(cls, text: str) -> Board:
+        """A board from typed or pasted text: the board JSON when it starts with ``{``, else a share code."""
+        if not isinstance(text, str):
+            raise BoardParseError(f"board text must be a string, got {type(text).__name__}")
+        stripped = text.strip()
+        return cls.from_json(stripped) if stripped.startswith("{") else cls.parse(stripped)
+
+    @classmethod
+    def load(cls, path: str | Path) -> Board:
+        """Read a board file (share code or JSON, as :meth:`from_text`); errors name the file."""
+        p = Path(path)
+        if not p.is_file():
+            raise BoardParseError(f"board file {str(path)!r} does not exist")
+        try:
+            return cls.from_text(p.read_text(encoding="utf-8"))
+        except BoardParseError as exc:
+            raise BoardParseError(f"board file {str(path)!r}: {exc}") from None
+        except (OSError, UnicodeDecodeError) as exc:
+            raise BoardParseError(f"cannot read board file {str(path)!r}: {exc}") from None
+
     # -- construction helpers ----------------------------------------------------------------------------
 
     @classmethod
@@ -595,8 +362,22 @@ class Board:
         nums = tuple(None if int(n) == 0 else int(n) for n in numbers)
         return cls(res, nums, tuple(ports))
 
+    def with_swapped(self, kind: str, a: int, b: int) -> Board:
+        """Swap by kind, in the one swap vocabulary (:data:`SWAP_KINDS`, module docstring): ``"hexes"``,
+        ``"resources"``, ``"numbers"`` or ``"ports"``."""
+        if kind == "hexes":
+            return self.with_swapped_hexes(a, b)
+        if kind == "resources":
+            return self.with_swapped_resources(a, b)
+        if kind == "numbers":
+            return self.with_swapped_numbers(a, b)
+        if kind == "ports":
+            return self.with_swapped_ports(a, b)
+        raise BoardError(f"unknown swap kind {kind!r}; expected one of {', '.join(SWAP_KINDS)}")
+
     def with_swapped_hexes(self, i: int, j: int) -> Board:
         """Swap two whole tiles: resource and number move together (always valid)."""
+        i, j = _check_index(i, N_HEXES, "hex"), _check_index(j, N_HEXES, "hex")
         r, n = list(self.resources), list(self.numbers)
         r[i], r[j] = r[j], r[i]
         n[i], n[j] = n[j], n[i]
@@ -608,6 +389,7 @@ class Board:
         Desert rule: if either hex is the desert, the desert takes its (absent) number along and the
         other hex's token moves with it, i.e. the whole tiles swap, so the desert never holds a token.
         """
+        i, j = _check_index(i, N_HEXES, "hex"), _check_index(j, N_HEXES, "hex")
         if DESERT in (self.resources[i], self.resources[j]):
             return self.with_swapped_hexes(i, j)
         r = list(self.resources)
@@ -616,15 +398,17 @@ class Board:
 
     def with_swapped_numbers(self, i: int, j: int) -> Board:
         """Swap the number tokens of two non-desert hexes (resources stay). The desert has no token to
-        swap, so naming it raises :class:`CatanError`."""
+        swap, so naming it raises :class:`BoardError`."""
+        i, j = _check_index(i, N_HEXES, "hex"), _check_index(j, N_HEXES, "hex")
         if self.numbers[i] is None or self.numbers[j] is None:
-            raise CatanError(f"cannot swap numbers of hexes {i} and {j}: the desert has no number token")
+            raise BoardError(f"cannot swap numbers of hexes {i} and {j}: the desert has no number token")
         n = list(self.numbers)
         n[i], n[j] = n[j], n[i]
         return Board(self.resources, tuple(n), self.ports)
 
     def with_swapped_ports(self, a: int, b: int) -> Board:
-        """Swap the port kinds of two slots."""
+        """Swap the port kinds of two slots (0..8)."""
+        a, b = _check_index(a, N_PORTS, "port slot"), _check_index(b, N_PORTS, "port slot")
         p = list(self.ports)
         p[a], p[b] = p[b], p[a]
         return Board(self.resources, self.numbers, tuple(p))
@@ -664,10 +448,16 @@ class Board:
         return None if slot < 0 else self.ports[slot]
 
 
+def _check_index(value: int, n: int, what: str) -> int:
+    """``value`` as an int in ``0..n-1``; anything else (negative, too large, not an integer) raises
+    :class:`BoardError` quoting it (no silent wrap-around of negative indices)."""
+    if isinstance(value, bool) or not isinstance(value, int | np.integer) or not 0 <= value < n:
+        raise BoardError(f"{what} must be an integer 0..{n - 1}, got {value!r}")
+    return int(value)
+
+
 def _check_spot(spot: int) -> int:
-    if isinstance(spot, bool) or not isinstance(spot, int | np.integer) or not 0 <= spot < N_SPOTS:
-        raise CatanError(f"spot must be an integer 0..{N_SPOTS - 1}, got {spot!r}")
-    return int(spot)
+    return _check_index(spot, N_SPOTS, "spot")
 
 
 def _check_number(n: int, where: str) -> int:
@@ -724,7 +514,10 @@ def _validate(resources: tuple[str, ...], numbers: tuple[int | None, ...], ports
         raise BoardParseError(f"a board has {N_HEXES} hexes, got {len(numbers)} numbers")
     for i, (r, n) in enumerate(zip(resources, numbers, strict=True)):
         if r not in TILE_COUNTS:
-            raise BoardParseError(f"unknown resource letter {r!r} in hex {i}; expected one of W B S G O D")
+            hint = " (letters are upper case)" if isinstance(r, str) and r.upper() in TILE_COUNTS else ""
+            raise BoardParseError(
+                f"unknown resource letter {r!r} in hex {i}; expected one of W B S G O D{hint}"
+            )
         if r == DESERT and n is not None:
             raise BoardParseError(f"the desert has no number, got 'D{n}' (hex {i})")
         if r != DESERT:
@@ -735,7 +528,10 @@ def _validate(resources: tuple[str, ...], numbers: tuple[int | None, ...], ports
             _check_number(n, f"hex {i} '{r}{n}'")
     for k, p in enumerate(ports):
         if p not in _PORT_LETTERS:
-            raise BoardParseError(f"unknown port letter {p!r} at slot {k}; expected '3' or W B S G O")
+            raise BoardParseError(
+                f"unknown port letter {p!r} at slot {k} in ports {''.join(map(str, ports))!r}; expected "
+                "'3' (3:1) or a resource letter W B S G O (2:1)"
+            )
     code = (
         "-".join(r if n is None else f"{r}{n}" for r, n in zip(resources, numbers, strict=True))
         + "~"

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -35,6 +36,7 @@ from boardeval.catan.board import (
     CORNER_HEXES,
     DESERT_INDEX,
     EDGE_HEXES,
+    HEX_EDGE_PAIRS,
     HEX_EDGES,
     N_HEXES,
     Board,
@@ -48,6 +50,7 @@ __all__ = [
     "REGION_NAMES",
     "board_energy",
     "energy_from_terms",
+    "energy_json",
     "energy_terms_arrays",
     "energy_weights",
 ]
@@ -123,10 +126,8 @@ def board_energy(board: Board, weights: WeightSet | None = None) -> Breakdown:
     """The board's energy as a breakdown; extras list the offending pairs and the region means."""
     same, high, var = energy_terms_arrays(board.resource_index, board.pips, board.number_array)
     res, num = board.resource_index, board.number_array
-    same_pairs = [
-        [int(a), int(b)] for a, b in HEX_EDGES.tolist() if res[a] == res[b] and res[a] != DESERT_INDEX
-    ]
-    high_pairs = [[int(a), int(b)] for a, b in HEX_EDGES.tolist() if num[a] in (6, 8) and num[b] in (6, 8)]
+    same_pairs = [[a, b] for a, b in HEX_EDGE_PAIRS if res[a] == res[b] and res[a] != DESERT_INDEX]
+    high_pairs = [[a, b] for a, b in HEX_EDGE_PAIRS if num[a] in (6, 8) and num[b] in (6, 8)]
     means = (board.pips.astype(np.float64) @ REGION_MATRIX.T).tolist()
     extras: dict[str, object] = {
         "same_resource_pair_hexes": same_pairs,
@@ -134,3 +135,14 @@ def board_energy(board: Board, weights: WeightSet | None = None) -> Breakdown:
         "region_mean_pips": dict(zip(REGION_NAMES, means, strict=True)),
     }
     return energy_from_terms(int(same), int(high), float(var), weights, extras=extras)
+
+
+def energy_json(b: Breakdown) -> dict[str, Any]:
+    """The flat JSON of an energy breakdown (``boardeval catan energy --json``, generator results):
+    ``{"same_resource_pairs": n, "high_number_pairs": n, "pip_variance": x, "energy": x}``."""
+    return {
+        "same_resource_pairs": int(b["same_resource_pairs"].raw),
+        "high_number_pairs": int(b["high_number_pairs"].raw),
+        "pip_variance": b["pip_variance"].raw,
+        "energy": b.total,
+    }

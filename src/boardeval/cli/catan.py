@@ -18,15 +18,15 @@ from boardeval.catan import (
     RESOURCE_NAMES,
     RESOURCES,
     Board,
-    BoardParseError,
     SpotParams,
     SpotTable,
     board_energy,
-    board_renderable,
     board_svg,
+    energy_json,
     energy_weights,
     evaluate_spots,
 )
+from boardeval.cli.catan_render import board_renderable
 from boardeval.cli.common import console, print_json
 from boardeval.core import Breakdown, ParamsError
 
@@ -50,16 +50,10 @@ _SHORT = {
 
 
 def _board(text: str) -> Board:
-    """A share code, or a JSON board file when the text is not a code and names an existing file."""
+    """The board argument: a ``.json`` path is a board file, anything else a share code or board JSON."""
     if "~" not in text and text.lower().endswith(".json"):
-        path = Path(text)
-        if not path.is_file():
-            raise BoardParseError(f"board file {text!r} does not exist")
-        try:
-            return Board.from_json(path.read_text(encoding="utf-8"))
-        except BoardParseError as exc:
-            raise BoardParseError(f"board file {text!r}: {exc}") from None
-    return Board.parse(text)
+        return Board.load(text)
+    return Board.from_text(text)
 
 
 def _params(path: Path | None) -> SpotParams | None:
@@ -113,14 +107,7 @@ def energy(
     """The board's fairness energy (seed 001): lower is fairer."""
     b = board_energy(_board(board), energy_weights(weights) if weights is not None else None)
     if json_out:
-        print_json(
-            {
-                "same_resource_pairs": int(b["same_resource_pairs"].raw),
-                "high_number_pairs": int(b["high_number_pairs"].raw),
-                "pip_variance": b["pip_variance"].raw,
-                "energy": b.total,
-            }
-        )
+        print_json(energy_json(b))
         return
     console.print(_energy_table(b))
 

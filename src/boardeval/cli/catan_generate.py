@@ -1,7 +1,9 @@
 """``boardeval catan generate|optimum|count-boards|blog-model``: the board generators.
 
 Thin wrappers over the library (:func:`boardeval.catan.generate` and friends). Bad options raise library
-errors; the root group prints one red line and exits 2.
+errors; the root group prints one red line and exits 2. The generators need OR-Tools, which takes a
+quarter of a second to import: each command imports them when it runs, so that ``boardeval catan spots``
+(which loads this module to register the commands) starts without it.
 """
 
 from __future__ import annotations
@@ -16,17 +18,12 @@ from rich.table import Table
 from boardeval.catan import (
     BLOG_BOARD,
     GenerationResult,
-    board_energy,
-    check_fairness,
-    count_boards,
     count_markers,
     count_tiles,
     energy_json,
     format_staggered,
-    generate,
     iter_markers,
     iter_tiles,
-    optimum,
     parse_rules,
 )
 from boardeval.cli.common import console, print_json, progress_bar
@@ -95,6 +92,8 @@ def register(app: typer.Typer) -> None:
         json_out: JsonOpt = False,
     ) -> None:
         """Generate a board (random, anneal, cp or tournament) and check it against the rules."""
+        from boardeval.catan import check_fairness, generate
+
         if seed < 0:
             raise ParamsError(f"--seed must be a non-negative integer, got {seed}")
         if fairness is not None:
@@ -116,23 +115,17 @@ def register(app: typer.Typer) -> None:
         json_out: JsonOpt = False,
     ) -> None:
         """The proven minimum energy under the rules (CP-SAT) and a board reaching it."""
+        from boardeval.catan import optimum
+
         if time_limit <= 0:
             raise ParamsError(f"--time-limit must be > 0, got {time_limit}")
         rules = parse_rules(rule or [])
         opt = optimum(rules, time_limit=time_limit)
-        b = board_energy(opt.board)
         if json_out:
-            print_json(
-                {
-                    "energy": energy_json(b),
-                    "board": opt.board.code(),
-                    "optimal": opt.proven,
-                    "seconds": round(opt.seconds, 6),
-                }
-            )
+            print_json(opt.to_json())
             return
         status = "proven optimal" if opt.proven else "best found (not proven)"
-        console.print(f"minimum energy {b.total:.4f} ({status}) in {opt.seconds:.2f} s")
+        console.print(f"minimum energy {opt.breakdown().total:.4f} ({status}) in {opt.seconds:.2f} s")
         console.print(opt.board.code())
 
     @app.command("count-boards")
@@ -142,6 +135,8 @@ def register(app: typer.Typer) -> None:
         json_out: JsonOpt = False,
     ) -> None:
         """Count full boards (tiles, tokens, ports) satisfying the rules, up to --limit (CP-SAT)."""
+        from boardeval.catan import count_boards
+
         if limit < 1:
             raise ParamsError(f"--limit must be >= 1, got {limit}")
         rules = parse_rules(rule or [])

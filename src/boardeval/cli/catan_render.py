@@ -1,4 +1,4 @@
-"""A Rich renderable of a board for the terminal (``boardeval catan show``).
+"""A Rich renderable of a Catan board for the terminal (``boardeval catan show``): CLI presentation.
 
 Hexes are drawn as coloured cells in their five staggered rows (3-4-5-4-3), each with the resource letter
 and number (6 and 8 in red); the ports follow as a line per slot with the two spots they serve::
@@ -13,7 +13,7 @@ from __future__ import annotations
 from rich.console import Group
 from rich.text import Text
 
-from boardeval.catan.board import HEX_CUBE, PORT_SPOTS, RESOURCE_NAMES, Board
+from boardeval.catan import BASE_TOPOLOGY, RESOURCE_NAMES, Board
 
 __all__ = ["board_renderable"]
 
@@ -31,7 +31,7 @@ _CELL = 7  # characters per hex cell
 def board_renderable(board: Board) -> Group:
     """The board as Rich text: staggered rows of coloured hexes, then the ports."""
     rows: dict[int, list[int]] = {}
-    for h, cube in enumerate(HEX_CUBE):
+    for h, cube in enumerate(BASE_TOPOLOGY.hex_cubes):
         rows.setdefault(cube[2], []).append(h)
     widest = max(len(r) for r in rows.values())
     lines: list[Text] = []
@@ -54,7 +54,7 @@ def board_renderable(board: Board) -> Group:
     ports = Text("ports: ")
     for slot, kind in enumerate(board.ports):
         name = "3:1" if kind == "3" else f"2:1 {RESOURCE_NAMES[kind]}"
-        a, b = PORT_SPOTS[slot]
+        a, b = BASE_TOPOLOGY.port_spots[slot]
         style = "bold" if kind == "3" else _STYLE[kind]
         ports.append(f"{slot}:", style="dim")
         ports.append(f" {name} ", style=style)

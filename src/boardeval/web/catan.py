@@ -54,10 +54,11 @@ class BoardView(BaseModel):
 
 
 class SwapIn(BaseModel):
-    """Swap two hexes (resource and number move together), two numbers, or two ports."""
+    """Swap two hexes (resource and number move together), two resources, two numbers, or two ports
+    (the board's swap vocabulary; ``Board`` checks the indices)."""
 
     board: str = Field(..., min_length=1, max_length=200)
-    kind: Literal["hexes", "numbers", "ports"] = "hexes"
+    kind: Literal["hexes", "resources", "numbers", "ports"] = "hexes"
     a: int = Field(..., ge=0, le=18)
     b: int = Field(..., ge=0, le=18)
 
@@ -94,13 +95,6 @@ def rule_hints() -> list[dict[str, str]]:
         {"rule": name + (f"={fam.param_help}" if fam.param_help else ""), "summary": fam.summary}
         for name, fam in RULES.items()
     ]
-
-
-def _parse_text(text: str) -> Board:
-    stripped = text.strip()
-    if stripped.startswith("{"):
-        return Board.from_json(stripped)
-    return Board.parse(stripped)
 
 
 @router.get("/catan", response_class=HTMLResponse, include_in_schema=False)
@@ -143,25 +137,20 @@ def api_random(seed: int = Query(0, ge=0, le=MAX_SEED)) -> BoardView:
     "/api/catan/parse", response_model=BoardView, summary="Evaluate a pasted share code or board JSON"
 )
 def api_parse(body: ParseIn) -> BoardView:
-    return board_view(_parse_text(body.text))
+    return board_view(Board.from_text(body.text))
 
 
-@router.post("/api/catan/swap", response_model=BoardView, summary="Swap two hexes, numbers or ports")
+@router.post(
+    "/api/catan/swap", response_model=BoardView, summary="Swap two hexes, resources, numbers or ports"
+)
 def api_swap(body: SwapIn) -> BoardView:
-    """Hexes: resource and number move together. Numbers: only the tokens move (never onto the desert).
-    Ports: two of the 9 port slots (0..8) exchange their kinds."""
+    """Hexes: resource and number move together. Resources: only the resources move (with the desert,
+    the whole tiles). Numbers: only the tokens move (never onto the desert). Ports: two of the 9 port
+    slots (0..8) exchange their kinds."""
     board = Board.parse(body.board)
     if body.a == body.b:
         raise BoardevalError(f"pick two different {body.kind} to swap (both are {body.a})")
-    if body.kind == "hexes":
-        new = board.with_swapped_hexes(body.a, body.b)
-    elif body.kind == "numbers":
-        new = board.with_swapped_numbers(body.a, body.b)
-    else:
-        if max(body.a, body.b) > 8:
-            raise BoardevalError(f"port slots are 0..8, got {body.a} and {body.b}")
-        new = board.with_swapped_ports(body.a, body.b)
-    return board_view(new)
+    return board_view(board.with_swapped(body.kind, body.a, body.b))
 
 
 @router.get("/api/catan/board.svg", summary="Download the board as SVG")

@@ -31,9 +31,7 @@ import random
 import time
 from collections.abc import Sequence
 
-from boardeval.catan.board import DESERT_INDEX, N_HEXES, Board
-from boardeval.catan.constraints import Rule
-from boardeval.catan.generate.common import (
+from boardeval.catan._generate.common import (
     ENERGY_SCALE,
     BoardState,
     GenerationResult,
@@ -41,6 +39,8 @@ from boardeval.catan.generate.common import (
     integer_weights,
     make_result,
 )
+from boardeval.catan.board import DESERT_INDEX, N_HEXES, Board
+from boardeval.catan.constraints import Rule
 from boardeval.core import Progress, SeedLike, WeightSet, make_rng, report
 
 __all__ = ["AnnealStats", "anneal", "forge_anneal"]
@@ -136,7 +136,7 @@ def anneal(
                     if u < 0.9:
                         continue
                     kind = 2
-                    state.swap_tiles(a, b)
+                    state.swap_hexes(a, b)
                 elif u < 0.5:
                     if res[a] == res[b]:
                         continue
@@ -163,7 +163,7 @@ def anneal(
                 elif kind == 1:
                     state.swap_numbers(a, b)
                 else:
-                    state.swap_tiles(a, b)
+                    state.swap_hexes(a, b)
                 temp *= cool
                 if progress is not None and step % 1000 == 0:
                     report(progress, rnd * steps + step, total, f"energy {best / ENERGY_SCALE:.3f}")

@@ -33,7 +33,7 @@ from boardeval.catan.board import (
     Board,
 )
 from boardeval.catan.constraints import Rule, check_rules
-from boardeval.catan.energy import ENERGY_TERMS, board_energy, energy_weights
+from boardeval.catan.energy import ENERGY_TERMS, board_energy, energy_json, energy_weights
 from boardeval.core import Breakdown, CatanError, WeightSet
 
 __all__ = [
@@ -43,7 +43,6 @@ __all__ = [
     "BoardState",
     "GenerationResult",
     "Swap",
-    "energy_json",
     "energy_lower_bound",
     "integer_weights",
     "scaled_energy",
@@ -90,19 +89,11 @@ def scaled_energy(same: int, high: int, var_num: int, weights: tuple[int, int, i
     return ENERGY_SCALE * (weights[0] * same + weights[1] * high) + weights[2] * var_num
 
 
-def energy_json(b: Breakdown) -> dict[str, Any]:
-    """The ``boardeval catan energy --json`` shape of an energy breakdown."""
-    return {
-        "same_resource_pairs": int(b["same_resource_pairs"].raw),
-        "high_number_pairs": int(b["high_number_pairs"].raw),
-        "pip_variance": b["pip_variance"].raw,
-        "energy": b.total,
-    }
-
-
 @dataclass(frozen=True)
 class Swap:
-    """One repair step: swap two hexes' ``"tiles"`` (resources) or ``"tokens"`` (numbers)."""
+    """One repair step, in the board's swap vocabulary (:data:`~boardeval.catan.board.SWAP_KINDS`):
+    ``kind`` ``"resources"`` or ``"numbers"`` of two hexes, ``"hexes"`` (whole tiles: how the desert
+    moves), or ``"ports"`` (two port slots)."""
 
     kind: str
     a: int
@@ -241,7 +232,7 @@ class BoardState:
         self.num[a], self.num[b] = nb, na
         self.high += self._high_at(a, b) + self._high_at(b, a)
 
-    def swap_tiles(self, a: int, b: int) -> None:
+    def swap_hexes(self, a: int, b: int) -> None:
         """Swap whole tiles (resource and token): how the desert moves."""
         self.swap_resources(a, b)
         self.swap_numbers(a, b)

@@ -23,18 +23,28 @@ from typing import Any
 
 from ortools.sat.python import cp_model
 
-from boardeval.catan.board import CENTRE_HEX, CORNER_HEXES, HEX_EDGES, NUMBER_TOKENS, PIPS, Board
-from boardeval.catan.constraints import BoardVars, Rule, parse_rules, rules_text
-from boardeval.catan.generate.common import (
+from boardeval.catan._generate.common import (
     ENERGY_SCALE,
     GenerationResult,
     integer_weights,
     make_result,
     variance_numerator,
 )
-from boardeval.core import CatanError, InfeasibleError, Progress, SeedLike, WeightSet, make_rng, report
+from boardeval.catan.board import CENTRE_HEX, CORNER_HEXES, HEX_EDGES, NUMBER_TOKENS, PIPS, Board
+from boardeval.catan.constraints import BoardVars, Rule, parse_rules, rules_text
+from boardeval.catan.energy import board_energy, energy_json
+from boardeval.core import (
+    Breakdown,
+    CatanError,
+    InfeasibleError,
+    Progress,
+    SeedLike,
+    WeightSet,
+    make_rng,
+    report,
+)
 
-__all__ = ["Optimum", "count_boards", "cp_generate", "optimum", "satisfy"]
+__all__ = ["Optimum", "count_boards", "count_solutions", "cp_generate", "optimum", "satisfy"]
 
 DEFAULT_TIME_LIMIT = 20.0
 TOTAL_PIPS = sum(PIPS[n] for n in NUMBER_TOKENS)
@@ -52,6 +62,19 @@ class Optimum:
     @property
     def energy(self) -> float:
         return self.scaled / ENERGY_SCALE
+
+    def breakdown(self, weights: WeightSet | None = None) -> Breakdown:
+        """The board's energy breakdown, by the independent float checker."""
+        return board_energy(self.board, weights)
+
+    def to_json(self, weights: WeightSet | None = None) -> dict[str, Any]:
+        """``{"energy": {...}, "board": code, "optimal": bool, "seconds": x}`` (``catan optimum --json``)."""
+        return {
+            "energy": energy_json(self.breakdown(weights)),
+            "board": self.board.code(),
+            "optimal": self.proven,
+            "seconds": round(self.seconds, 6),
+        }
 
 
 def _edges() -> list[tuple[int, int]]:
@@ -169,6 +192,23 @@ def count_boards(
         raise CatanError(f"count limit must be >= 1, got {limit}")
     rule_list = parse_rules(rules)
     model, _ = _model(rule_list)
+    return count_solutions(model, limit, time_limit, progress, what="boards found")
+
+
+def count_solutions(
+    model: cp_model.CpModel,
+    limit: int | None = None,
+    time_limit: float = 60.0,
+    progress: Progress | None = None,
+    *,
+    what: str = "solutions found",
+) -> tuple[int, bool]:
+    """Enumerate the solutions of ``model`` with CP-SAT (one worker, as enumeration requires).
+
+    Stops at ``limit`` solutions (None: no limit) or ``time_limit`` seconds; Ctrl-C keeps the count so
+    far. Returns ``(count, complete)``: ``complete`` is True when the enumeration finished (the count is
+    exact), False when it stopped early. An infeasible model gives ``(0, True)``.
+    """
 
     class _Counter(cp_model.CpSolverSolutionCallback):
         def __init__(self) -> None:
@@ -177,9 +217,9 @@ def count_boards(
 
         def on_solution_callback(self) -> None:
             self.n += 1
-            if self.n % 100 == 0:
-                report(progress, self.n, limit, "boards found")
-            if self.n >= limit:
+            if progress is not None and self.n % 100 == 0:
+                report(progress, self.n, limit or 0, what)
+            if limit is not None and self.n >= limit:
                 self.stop_search()
 
     solver = cp_model.CpSolver()
@@ -191,7 +231,7 @@ def count_boards(
         status = solver.solve(model, cb)
     except KeyboardInterrupt:
         return cb.n, False
-    complete = status in (cp_model.OPTIMAL, cp_model.INFEASIBLE) and cb.n < limit
+    complete = status in (cp_model.OPTIMAL, cp_model.INFEASIBLE) and (limit is None or cb.n < limit)
     return cb.n, complete
 
 

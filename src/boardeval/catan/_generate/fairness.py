@@ -21,19 +21,19 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 
-from boardeval.catan.board import Board
-from boardeval.catan.constraints import Rule, parse_rules
-from boardeval.catan.generate.anneal import RULE_PENALTY, anneal
-from boardeval.catan.generate.common import (
+from boardeval.catan._generate.anneal import RULE_PENALTY, anneal
+from boardeval.catan._generate.common import (
     METHODS,
     BoardState,
     GenerationResult,
     energy_lower_bound,
     integer_weights,
 )
-from boardeval.catan.generate.cp import cp_generate, optimum
-from boardeval.catan.generate.random import random_board
-from boardeval.catan.generate.tournament import tournament
+from boardeval.catan._generate.cp import cp_generate, optimum
+from boardeval.catan._generate.random import random_board
+from boardeval.catan._generate.tournament import tournament
+from boardeval.catan.board import Board
+from boardeval.catan.constraints import Rule, parse_rules
 from boardeval.core import ParamsError, Progress, WeightSet, make_rng
 
 __all__ = ["check_fairness", "fairness_anneal", "generate"]

@@ -5,9 +5,9 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 
+from boardeval.catan._generate.common import GenerationResult, make_result
 from boardeval.catan.board import Board
 from boardeval.catan.constraints import Rule
-from boardeval.catan.generate.common import GenerationResult, make_result
 from boardeval.core import WeightSet, make_rng
 
 __all__ = ["random_board"]

@@ -4,8 +4,8 @@ Seed 004 quotes the US qualifiers: numbers and resources are randomised, then ad
 any 6-8-5 spots or too heavy a concentration of a certain resource". Default rules: ``max-spot-pips=12``
 (bans 6-8-5, 6-6-5, 8-8-5 spots... any spot above 12 pips) and ``max-cluster=2``.
 
-"Fewest swaps", precisely: a swap exchanges the resources of two hexes (``tiles``; tokens stay), the
-tokens of two hexes (``tokens``), or the kinds of two port slots (``ports``); the repaired board is one
+"Fewest swaps", precisely: a swap exchanges the resources of two hexes (``resources``; tokens stay), the
+tokens of two hexes (``numbers``), or the kinds of two port slots (``ports``); the repaired board is one
 that the **smallest number of such swaps** turns the random board into while every rule holds.
 
 1. The desert stays where it was drawn, unless a ``desert=`` rule rejects its place: then one whole-tile
@@ -30,9 +30,9 @@ from typing import Any
 
 from ortools.sat.python import cp_model
 
+from boardeval.catan._generate.common import GenerationResult, Swap, make_result
 from boardeval.catan.board import DESERT_INDEX, HEX_NEIGHBOURS, N_HEXES, N_PORTS, Board
 from boardeval.catan.constraints import BoardVars, Rule, parse_rules, rules_text
-from boardeval.catan.generate.common import GenerationResult, Swap, make_result
 from boardeval.core import CatanError, InfeasibleError, Progress, WeightSet, make_rng, report
 
 __all__ = ["DEFAULT_TOURNAMENT_RULES", "plan_swaps", "tournament"]
@@ -93,17 +93,6 @@ def plan_swaps(current: Sequence[object], target: Sequence[object], kind: str) -
     return swaps
 
 
-def _apply(board: Board, sw: Swap) -> Board:
-    """Apply one swap to a board."""
-    if sw.kind == "tiles":
-        return board.with_swapped_resources(sw.a, sw.b)
-    if sw.kind == "tokens":
-        return board.with_swapped_numbers(sw.a, sw.b)
-    if sw.kind == "ports":
-        return board.with_swapped_ports(sw.a, sw.b)
-    return board.with_swapped_hexes(sw.a, sw.b)
-
-
 def _desert_move(board: Board, rules: Sequence[Rule], seed: int) -> tuple[Board, list[Swap]]:
     """Move the desert (whole-tile swap) to the nearest hex allowed by the desert rules, if needed."""
     desert_rules = [r for r in rules if r.name == "desert"]
@@ -142,7 +131,7 @@ def exact_swaps(
     seed: int,
     min_swaps: int = 0,
 ) -> tuple[list[Swap], bool] | None:
-    """The fewest swaps (tiles, tokens or ports; the desert stays) after which ``rules`` hold.
+    """The fewest swaps (resources, numbers or ports; the desert stays) after which ``rules`` hold.
 
     CP-SAT over ``max_swaps`` layers: layer 0 is ``board``, each later layer is the previous one with at
     most one pair of hexes (or port slots) exchanged, the last layer must satisfy the rules, and the
@@ -191,8 +180,8 @@ def exact_swaps(
         layers: list[
             tuple[str, list[tuple[int, int]], list[Any], list[Any], list[Any], dict[int, list[Any]]]
         ] = [
-            ("tiles", pairs, res_prev, res_t, list(res_kinds), moved_res),
-            ("tokens", pairs, num_prev, num_t, list(num_kinds), moved_num),
+            ("resources", pairs, res_prev, res_t, list(res_kinds), moved_res),
+            ("numbers", pairs, num_prev, num_t, list(num_kinds), moved_num),
             ("ports", port_pairs, port_prev, port_t, list(port_kinds), moved_port),
         ]
         for kind, plist, prev, cur, kinds, moved in layers:
@@ -292,10 +281,12 @@ def tournament(
     target = bv.read(solver)
     displaced = round(solver.objective_value)
     land = [h for h in range(N_HEXES) if h != desert]
-    tile_swaps = plan_swaps([board.resources[h] for h in land], [target.resources[h] for h in land], "tiles")
-    token_swaps = plan_swaps([board.numbers[h] for h in land], [target.numbers[h] for h in land], "tokens")
+    res_swaps = plan_swaps(
+        [board.resources[h] for h in land], [target.resources[h] for h in land], "resources"
+    )
+    num_swaps = plan_swaps([board.numbers[h] for h in land], [target.numbers[h] for h in land], "numbers")
     port_swaps = plan_swaps(list(board.ports), list(target.ports), "ports")
-    plan = [Swap(s.kind, land[s.a], land[s.b]) for s in (*tile_swaps, *token_swaps)] + port_swaps
+    plan = [Swap(s.kind, land[s.a], land[s.b]) for s in (*res_swaps, *num_swaps)] + port_swaps
     report(progress, 1, 2, f"{len(plan)} swaps found; proving the fewest")
     proven = False
     lower = (displaced + 1) // 2
@@ -314,7 +305,7 @@ def tournament(
     # replay the swaps on the board: the rules must hold afterwards (an independent check of the plan)
     replay = board
     for sw in plan:
-        replay = _apply(replay, sw)
+        replay = replay.with_swapped(sw.kind, sw.a, sw.b)
     if not all(r.holds(replay) for r in rule_list):
         raise AssertionError("swap plan does not satisfy the rules")
     report(progress, 2, 2, f"{len(swaps)} swaps")
