@@ -6,11 +6,9 @@ skip) when it is missing, so CI notices. The server runs uvicorn in a thread on 
 
 from __future__ import annotations
 
-import socket
 import threading
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -18,16 +16,7 @@ import pytest
 import uvicorn
 from fastapi.testclient import TestClient
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-SCREENSHOTS = Path("/tmp/boardeval-web-shots")
+from tests.web.helpers import CHROMIUM, CHROMIUM_ARGS, SCREENSHOTS, free_port
 
 
 @pytest.fixture(scope="session")
@@ -41,13 +30,6 @@ def app() -> Any:
 def client(app: Any) -> Iterator[TestClient]:
     with TestClient(app, raise_server_exceptions=False) as c:
         yield c
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 class _Server(uvicorn.Server):

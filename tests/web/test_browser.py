@@ -12,7 +12,7 @@ from urllib.parse import quote
 import httpx
 import pytest
 
-from tests.web.conftest import SCREENSHOTS
+from tests.web.helpers import SCREENSHOTS
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 YOUR_TURN_BLACK = "() => document.getElementById('status').textContent.startsWith('Your turn (black')"

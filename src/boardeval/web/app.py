@@ -4,8 +4,8 @@ Error policy (the same everywhere): a library input error (:class:`~boardeval.co
 pydantic validation error answer 422 with one readable ``detail`` sentence; an oversized body 413; an
 unknown job 404; a full job queue 429. A 5xx would be a bug, never the answer to bad input.
 
-``/docs`` (Swagger UI) and ``/redoc`` work offline: their JavaScript and CSS come from the
-``fastapi-offline`` package and are served by this app; ``/openapi.json`` is the machine-readable schema.
+``/docs`` (Swagger UI) and ``/redoc`` work offline: the app is built by ``fastapi-offline``, which serves
+their JavaScript and CSS itself (under ``/static-docs``); ``/openapi.json`` is the machine-readable schema.
 """
 
 from __future__ import annotations
@@ -13,14 +13,12 @@ from __future__ import annotations
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from pathlib import Path
 
-import fastapi_offline
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.openapi.docs import get_redoc_html, get_swagger_ui_html
-from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from fastapi_offline import FastAPIOffline
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from boardeval import __version__
@@ -32,7 +30,6 @@ from boardeval.web.jobs import JobManager
 __all__ = ["create_app"]
 
 log = logging.getLogger("boardeval.web")
-_DOCS_STATIC = Path(fastapi_offline.__file__).resolve().parent / "static"
 
 DESCRIPTION = """
 The JSON API behind the boardeval pages. Every number comes with its explanation (a breakdown of named
@@ -52,19 +49,18 @@ def create_app(
         yield
         manager.shutdown()
 
-    app = FastAPI(
+    app = FastAPIOffline(
         title="boardeval",
         version=__version__,
         description=DESCRIPTION,
-        docs_url=None,
-        redoc_url=None,
+        static_url="/static-docs",
+        favicon_url="/static/favicon.svg",
         lifespan=lifespan,
     )
     app.state.jobs = manager
     app.state.max_upload_bytes = max_upload_bytes
     app.add_middleware(BodySizeLimit, limit=max_upload_bytes)
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
-    app.mount("/static-docs", StaticFiles(directory=str(_DOCS_STATIC)), name="static-docs")
 
     @app.exception_handler(BoardevalError)
     async def _bad_input(request: Request, exc: BoardevalError) -> JSONResponse:
@@ -91,26 +87,6 @@ def create_app(
     async def _bug(request: Request, exc: Exception) -> JSONResponse:
         log.exception("unhandled error on %s %s", request.method, request.url.path)
         return JSONResponse(status_code=500, content={"detail": f"internal error: {type(exc).__name__}"})
-
-    @app.get("/docs", include_in_schema=False)
-    def swagger() -> HTMLResponse:
-        return get_swagger_ui_html(
-            openapi_url="/openapi.json",
-            title="boardeval API",
-            swagger_js_url="/static-docs/swagger-ui-bundle.js",
-            swagger_css_url="/static-docs/swagger-ui.css",
-            swagger_favicon_url="/static/favicon.svg",
-        )
-
-    @app.get("/redoc", include_in_schema=False)
-    def redoc() -> HTMLResponse:
-        return get_redoc_html(
-            openapi_url="/openapi.json",
-            title="boardeval API",
-            redoc_js_url="/static-docs/redoc.standalone.js",
-            redoc_favicon_url="/static/favicon.svg",
-            with_google_fonts=False,
-        )
 
     app.include_router(pages.router)
     app.include_router(catan.router)
