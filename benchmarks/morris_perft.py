@@ -29,7 +29,8 @@ from typing import Any
 
 import pyspiel
 
-from boardeval.morris import OPENSPIEL, Position, perft, perft_generic
+from boardeval.morris import OPENSPIEL, Position, perft
+from boardeval.morris._perft import perft_generic  # the reference implementation (not public API)
 
 GOLDEN = {
     True: {1: 24, 2: 552, 3: 12144, 4: 255024, 5: 5100480, 6: 96223680},

@@ -23,7 +23,7 @@ import pyspiel
 from open_spiel.python.algorithms import mcts
 
 from boardeval.core import JobsInterrupted, map_jobs, spawn_seeds
-from boardeval.morris import OPENSPIEL, Position, Searcher, Turn, load_weights
+from boardeval.morris import OPENSPIEL, Evaluator, Position, Searcher, Turn, load_weights
 
 
 @dataclass(frozen=True)
@@ -38,7 +38,7 @@ class Job:
 
 
 @dataclass(frozen=True)
-class Outcome:
+class GameOutcome:
     job: Job
     result: str  # "win" | "draw" | "loss" for our AI
     reason: str
@@ -54,7 +54,7 @@ def _actions(turn: Turn) -> list[int]:
     return [first] if turn.remove is None else [first, turn.remove]
 
 
-def play(job: Job) -> Outcome:
+def play(job: Job) -> GameOutcome:
     game = pyspiel.load_game("nine_mens_morris")
     state = game.new_initial_state()
     pos = Position.start(OPENSPIEL)
@@ -65,7 +65,7 @@ def play(job: Job) -> Outcome:
         if job.opponent == "mcts"
         else None
     )
-    searcher = Searcher(load_weights(job.profile))
+    searcher = Searcher(Evaluator(load_weights(job.profile)))
     ai_side = 0 if job.ai_white else 1
     ai_t = opp_t = 0.0
     ai_n = opp_n = 0
@@ -105,18 +105,17 @@ def play(job: Job) -> Outcome:
             opp_t += time.perf_counter() - t0
             opp_n += 1
         pos.play(turn)
-    status = pos.status()
-    if not state.is_terminal():
-        raise RuntimeError(f"we ended the game ({status}) but OpenSpiel did not: {pos.text()}")
+    outcome = pos.outcome()
+    if outcome is None or not state.is_terminal():
+        raise RuntimeError(f"we ended the game ({outcome}) but OpenSpiel did not: {pos.text()}")
     returns = state.returns()
-    if status.outcome == "draw":
+    if outcome.winner is None:
         result = "draw"
-        assert returns[0] == returns[1], (status, returns)
+        assert returns[0] == returns[1], (outcome, returns)
     else:
-        winner = 0 if status.outcome == "white" else 1
-        assert returns[winner] > returns[1 - winner], (status, returns)
-        result = "win" if winner == ai_side else "loss"
-    return Outcome(job, result, status.reason, pos.turns, ai_t, ai_n, opp_t, opp_n)
+        assert returns[outcome.winner] > returns[1 - outcome.winner], (outcome, returns)
+        result = "win" if outcome.winner == ai_side else "loss"
+    return GameOutcome(job, result, outcome.reason, pos.turns, ai_t, ai_n, opp_t, opp_n)
 
 
 def measure(args: argparse.Namespace) -> None:
@@ -132,7 +131,7 @@ def measure(args: argparse.Namespace) -> None:
         ts.append(time.perf_counter() - t0)
     print(f"MCTS {args.sims} sims: {np.mean(ts):.2f} s/move (placing, first 4 moves)")
     pos = Position.start(OPENSPIEL)
-    searcher = Searcher(load_weights(args.profile))
+    searcher = Searcher(Evaluator(load_weights(args.profile)))
     rng = np.random.default_rng(0)
     ts = []
     nodes = []
@@ -177,7 +176,7 @@ def main() -> None:
         ]
         tally = {"win": 0, "draw": 0, "loss": 0}
         start = time.perf_counter()
-        finished: list[Outcome] = []
+        finished: list[GameOutcome] = []
 
         def progress(done: int, total: int, _msg: str, opp: str = opp, start: float = start) -> None:
             el = time.perf_counter() - start

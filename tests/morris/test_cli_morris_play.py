@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from boardeval.cli.main import app
-from boardeval.morris.features import features
+from boardeval.morris._features import features
 from boardeval.morris.rules import Position
 
 START = "........................ w 9 9"

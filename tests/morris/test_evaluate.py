@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from boardeval.core import ParamsError
-from boardeval.morris.evaluate import (
+from boardeval.morris._evaluate import (
     BASE_WEIGHTS,
     CLUSTER,
     NORM,
@@ -19,9 +19,9 @@ from boardeval.morris.evaluate import (
     load_weights,
     make_weights,
 )
-from boardeval.morris.features import FEATURES, PHASES, features, position_phase
-from boardeval.morris.rules import WHITE, Position
-from tests.morris.test_features import make, random_positions, swapped
+from boardeval.morris._features import FEATURES, PHASES, features, position_phase
+from boardeval.morris.rules import WHITE, Outcome, Position, Termination
+from tests.morris.helpers import make, random_positions, swapped
 
 # The seed's table (002_942f05b2f86508cd.txt, section 4), copied independently of the source file.
 SEED_PHASE_SCALE = {
@@ -179,7 +179,7 @@ def test_terminal_scores() -> None:
     assert bd.names() == ["result"]
     # black to move with no legal move (all men blocked, 4 men so no flying): black lost
     blocked = make("a4 d6 g4 b4 f4 d1", "a7 d7 g7 a1", side="b")
-    assert blocked.status().outcome == "white"
+    assert blocked.outcome() == Outcome(Termination.NO_LEGAL_MOVE, WHITE)
     assert evaluate(blocked).total == -WIN_SCORE
     # an ongoing position is never scored near the terminal value
     for p in random_positions(40, seed=15):

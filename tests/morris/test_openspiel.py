@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from boardeval.morris.perft import perft
-from boardeval.morris.rules import OPENSPIEL, Position, Turn, make_turn
+from boardeval.morris._perft import perft
+from boardeval.morris.rules import OPENSPIEL, Position, Termination, Turn, make_turn
 
 pyspiel = pytest.importorskip("pyspiel")
 
@@ -89,11 +89,11 @@ def _play_game(rng: random.Random, blocking: bool) -> tuple[int, str, bool]:
             turn = rng.choice(ours)
         pos.push(turn)
         state = theirs[turn]
-    status = pos.status()
-    assert state.is_terminal() and pos.is_over()
-    assert status.outcome == _outcome(state.returns()), (pos.text(), status, state.returns())
+    outcome = pos.outcome()
+    assert state.is_terminal() and outcome is not None
+    assert outcome.result == _outcome(state.returns()), (pos.text(), outcome, state.returns())
     assert pos.turns == int(str(state).split("Turn number: ")[1].split()[0])
-    return pos.turns, status.reason.split(" ", 1)[1], flew
+    return pos.turns, outcome.termination, flew
 
 
 @pytest.mark.slow
@@ -104,9 +104,9 @@ def test_random_games_agree_with_openspiel() -> None:
     results = [_play_game(rng, blocking=i % 2 == 1) for i in range(N_GAMES)]
     reasons = Counter(reason for _, reason, _ in results)
     # the sample exercises every ending and the flying phase
-    assert reasons["has fewer than 3 men"] >= 100
-    assert reasons["has no legal move"] >= 100
-    assert reasons["turns"] >= 20 and max(n for n, _, _ in results) == 200
+    assert reasons[Termination.FEWER_THAN_THREE_MEN] >= 100
+    assert reasons[Termination.NO_LEGAL_MOVE] >= 100
+    assert reasons[Termination.TURN_LIMIT] >= 20 and max(n for n, _, _ in results) == 200
     assert sum(flew for _, _, flew in results) >= 300
 
 

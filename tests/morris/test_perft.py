@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from boardeval.core import JobsInterrupted, ParamsError
-from boardeval.morris.perft import perft, perft_divide, perft_generic
-from boardeval.morris.rules import OPENSPIEL, STANDARD, Position, Variant
+from boardeval.morris._perft import perft, perft_divide, perft_generic
+from boardeval.morris.rules import OPENSPIEL, STANDARD, Outcome, Position, Termination, Variant
 
 GOLDEN = json.loads((Path(__file__).parents[1] / "data" / "morris_perft.json").read_text())
 CASES = [(conv, int(d), n) for conv in ("removal_plies", "turn_plies") for d, n in GOLDEN[conv].items()]
@@ -79,7 +79,7 @@ def test_history_rules_use_the_generic_count() -> None:
     for _ in range(2):
         for turn in cycle:
             pos.play(turn)
-    assert pos.status().reason == "threefold repetition"
+    assert pos.outcome() == Outcome(Termination.THREEFOLD_REPETITION, None)
     assert perft(pos, 1) == 0 and perft(pos, 3, True) == 0
     pos.pop()
     one_ply = perft(pos, 1)

@@ -16,41 +16,17 @@ from boardeval.morris.rules import (
     WHITE,
     IllegalMoveError,
     NotationError,
+    Outcome,
     Position,
     PositionError,
-    Status,
+    Termination,
     Turn,
     Variant,
     VariantError,
     make_turn,
     zobrist_of,
 )
-
-
-def board(white: str = "", black: str = "") -> str:
-    """24-char board text from space-separated point names."""
-    cells = ["."] * 24
-    for name in white.split():
-        cells[point_index(name)] = "W"
-    for name in black.split():
-        cells[point_index(name)] = "B"
-    return "".join(cells)
-
-
-def random_walk(seed: int, variant: Variant = OPENSPIEL, max_turns: int = 150) -> list[Position]:
-    """Positions along a seeded random game (copies), mills preferred to reach all phases."""
-    rng = random.Random(seed)
-    pos = Position.start(variant)
-    out = [pos.copy()]
-    for _ in range(max_turns):
-        turns = pos.legal_turns()
-        if not turns:
-            break
-        mills = [t for t in turns if t.remove is not None]
-        pos.push(rng.choice(mills if mills and rng.random() < 0.5 else turns))
-        out.append(pos.copy())
-    return out
-
+from tests.morris.helpers import board, random_walk
 
 # ---------------------------------------------------------------------------------------------- notation
 
@@ -169,7 +145,7 @@ def test_position_rejects_bad_turn_count_and_types() -> None:
 def test_parse_defaults_turns_to_placements_and_accepts_terminal_positions() -> None:
     assert Position.parse(board("a7", "a1") + " w 8 8").turns == 2
     lost = Position.parse(board("a7 d7", "a1 d1 g1") + " w 0 0")  # white to move with 2 men: game over
-    assert lost.status() == Status("black", "white has fewer than 3 men")
+    assert lost.outcome() == Outcome(Termination.FEWER_THAN_THREE_MEN, BLACK)
     assert lost.legal_turns() == [] and lost.is_over()
 
 
@@ -284,16 +260,19 @@ def test_flying_off() -> None:
 
 def test_status_fewer_than_3_men() -> None:
     pos = Position.parse(board("a7 g7 a1", "d2 f2 b4 c5 e5") + " b 0 0")
-    assert pos.status() == Status("ongoing")
+    assert pos.outcome() is None
     pos.play("b4-b2xa7")
-    assert pos.status() == Status("black", "white has fewer than 3 men")
-    assert pos.status().winner == BLACK and str(pos.status()) == "black wins (white has fewer than 3 men)"
+    outcome = pos.outcome()
+    assert outcome == Outcome(Termination.FEWER_THAN_THREE_MEN, BLACK)
+    assert outcome.result == "black" and outcome.reason == "white has fewer than 3 men"
+    assert str(outcome) == "black wins (white has fewer than 3 men)"
     assert pos.is_over() and pos.legal_turns() == []
 
 
 def test_status_no_legal_move() -> None:
     pos = Position.parse(board("d7 b4 a1 g4 d1", "a7 a4 g7 g1") + " b 0 0")
-    assert pos.status() == Status("white", "black has no legal move")
+    assert pos.outcome() == Outcome(Termination.NO_LEGAL_MOVE, WHITE)
+    assert pos.outcome().reason == "black has no legal move"  # type: ignore[union-attr]
     assert pos.is_over()
     # the same men for white to move: black is blocked, but it is not black's turn
     assert not Position.parse(board("d7 b4 a1 g4 d1", "a7 a4 g7 g1") + " w 0 0").is_over()
@@ -303,7 +282,7 @@ def test_status_no_legal_move_with_three_men_and_flying_off() -> None:
     text = board("d7 b4 a1 g4", "a7 a4 g7") + " b 0 0"
     assert not Position.parse(text).is_over()  # black flies
     pos = Position.parse(text, Variant.parse("standard,flying=no"))
-    assert pos.status() == Status("white", "black has no legal move")
+    assert pos.outcome() == Outcome(Termination.NO_LEGAL_MOVE, WHITE)
 
 
 CYCLE = ["a7-d7", "e3-d3", "d7-a7", "d3-e3"]
@@ -318,14 +297,15 @@ def test_status_threefold_repetition() -> None:
     for turn in CYCLE:
         pos.play(turn)
     assert pos.repetitions == 3
-    assert pos.status() == Status("draw", "threefold repetition")
+    assert pos.outcome() == Outcome(Termination.THREEFOLD_REPETITION, None)
+    assert str(pos.outcome()) == "draw (threefold repetition)"
     with pytest.raises(IllegalMoveError, match="the game is over"):
         pos.play("a7-d7")
     # the OpenSpiel variant has no repetition rule
     pos = Position.parse(CYCLE_START, OPENSPIEL)
     for turn in CYCLE * 3:
         pos.play(turn)
-    assert pos.status() == Status("ongoing")
+    assert pos.outcome() is None
 
 
 def test_status_turn_limit() -> None:
@@ -333,7 +313,8 @@ def test_status_turn_limit() -> None:
     pos.play("a7-d7")
     assert not pos.is_over()
     pos.play("e3-d3")
-    assert pos.turns == 200 and pos.status() == Status("draw", "200 turns")
+    assert pos.turns == 200 and pos.outcome() == Outcome(Termination.TURN_LIMIT, None, 200)
+    assert pos.outcome().reason == "200 turns"  # type: ignore[union-attr]
     pos = Position.parse(CYCLE_START, Variant.parse("openspiel,max_turns=none"), turns=198)
     for turn in CYCLE:
         pos.play(turn)
@@ -348,7 +329,8 @@ def test_status_no_mill_turns() -> None:
     assert pos.quiet_turns == 4 and not pos.is_over()
     pos.play("a7-d7")
     pos.play("e3-d3")
-    assert pos.status() == Status("draw", "6 turns without a mill")
+    assert pos.outcome() == Outcome(Termination.NO_MILL_TURNS, None, 6)
+    assert pos.outcome().reason == "6 turns without a mill"  # type: ignore[union-attr]
     # a removal resets the counter
     pos = Position.parse(board("a7 g7 c5 a1 e5", "b6 f6 e3 b2 d1") + " w 0 0", variant)
     for turn in ["e5-e4", "e3-d3", "e4-e5", "b2-d2xe5"]:
@@ -414,7 +396,7 @@ def test_legal_turns_are_unique_and_counted() -> None:
         for pos in random_walk(seed)[::5]:
             turns = pos.legal_turns()
             assert len(turns) == len(set(turns)) == pos.count_turns()
-            assert pos.has_move() == bool(turns) or pos.status().is_over
+            assert pos.has_move() == bool(turns) or pos.is_over()
             for t in turns:
                 assert all(POINT_NAMES[p] in str(t) for p in (t.dst, t.src, t.remove) if p is not None)
 

@@ -8,10 +8,8 @@ import numpy as np
 import pytest
 
 from boardeval.core import ParamsError
-from boardeval.morris.board import point_index
-from boardeval.morris.evaluate import WIN_SCORE
-from boardeval.morris.rules import OPENSPIEL, Position, Turn
-from boardeval.morris.search import (
+from boardeval.morris._evaluate import WIN_SCORE
+from boardeval.morris._search import (
     Searcher,
     alphabeta,
     random_position,
@@ -19,7 +17,9 @@ from boardeval.morris.search import (
     search,
     top_moves,
 )
-from tests.morris.test_features import make
+from boardeval.morris.board import point_index
+from boardeval.morris.rules import OPENSPIEL, WHITE, Outcome, Position, Termination, Turn
+from tests.morris.helpers import make
 
 
 def test_takes_a_mill_when_offered() -> None:
@@ -56,7 +56,7 @@ def test_win_by_blockade() -> None:
     assert str(res.move) == "d2-d1"
     assert res.score == WIN_SCORE - 1
     pos.push(Turn.parse("d2-d1"))
-    assert pos.status().outcome == "white"
+    assert pos.outcome() == Outcome(Termination.NO_LEGAL_MOVE, WHITE)
 
 
 def test_forced_win_in_three_by_a_fork() -> None:
@@ -179,7 +179,7 @@ def test_no_stale_table_entry_hides_a_repetition_draw(data_dir: Path) -> None:
     assert res.score > 5
     pos.push(Turn.parse("d2-d1"))
     pos.push(Turn.parse("f4-f2"))
-    assert pos.status().reason == "threefold repetition"
+    assert pos.outcome() == Outcome(Termination.THREEFOLD_REPETITION, None)
 
 
 def test_progress_and_ctrl_c_return_the_last_full_depth() -> None:

@@ -8,11 +8,11 @@ from typing import Any
 import pytest
 
 from boardeval.core import ParamsError
-from boardeval.morris.evaluate import NORM, PHASE_SCALE, load_weights
-from boardeval.morris.features import FEATURES, features
-from boardeval.morris.search import random_position, top_moves
+from boardeval.morris._evaluate import NORM, PHASE_SCALE, Evaluator, load_weights
+from boardeval.morris._features import FEATURES, features
+from boardeval.morris._search import random_position, top_moves
 from boardeval.morris.why import FEATURE_LABELS, why_panel
-from tests.morris.test_features import make
+from tests.morris.helpers import make
 
 
 def _keys(obj: Any) -> set[str]:
@@ -83,7 +83,7 @@ def test_ranking_and_explanation() -> None:
 
 def test_initiative_profile_ranks_initiative() -> None:
     pos = make("a7 d7 b2 f2 g4 d3", "c5 e5 c3 e3", side="w")
-    panel = why_panel(pos, n=2, depth=1, weights=load_weights("initiative"))
+    panel = why_panel(pos, n=2, depth=1, evaluator=Evaluator(load_weights("initiative")))
     assert "initiative" in panel["ranking"]
     assert "threats" not in panel["ranking"]  # weight 0 in that profile
 

@@ -47,9 +47,9 @@ def test_closing_a_mill_requires_a_removal(client: TestClient) -> None:
 @pytest.mark.parametrize(
     ("body", "fragment"),
     [
-        ({"moves": ["d2", "d2"]}, "turn 2"),
-        ({"moves": ["zz9"]}, "turn 1"),
-        ({"moves": ["a7", "b6", "d7", "b4", "g7"]}, "turn 5"),
+        ({"moves": ["d2", "d2"]}, "move 2"),
+        ({"moves": ["zz9"]}, "move 1"),
+        ({"moves": ["a7", "b6", "d7", "b4", "g7"]}, "move 5"),
         ({"position": "WWW w 9 9"}, "WWW"),
         ({"variant": "chess"}, "variant: "),
         ({"moves": ["d2"] * 1001}, "moves: "),

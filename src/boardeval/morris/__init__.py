@@ -1,40 +1,39 @@
-"""Nine Men's Morris: board and rules engine, explainable evaluation, alpha-beta search, why-panel.
+"""Nine Men's Morris: rules engine, explainable evaluation, alpha-beta search, players, why-panel, matches.
 
-The CLI and the web app import only the names listed in ``__all__`` here.
+The public face is ``__all__`` below; the CLI and the web app import nothing else. Implementation
+modules whose names would clash with a function (``_search``, ``_features``, ``_evaluate``, ``_perft``)
+are private; the geometry tables and bit tricks (``ADJACENT``, ``MILLS``, ``mill_closers``, ...) stay in
+:mod:`boardeval.morris.board` and the rules internals (``make_turn``, ``zobrist_of``, ...) in
+:mod:`boardeval.morris.rules`, for code that works on bitboards.
 """
 
-__all__: list[str] = []
-
-# ---- section: engine (board, rules, notation, perft) -- edit only inside this section ----
-from boardeval.morris.board import (
-    ADJ_MASK,
-    ADJACENT,
-    BIT,
-    FULL_MASK,
-    MILL_MASKS,
-    MILLS,
-    N_POINTS,
-    POINT_MILL_MASKS,
-    POINT_MILLS,
-    POINT_NAMES,
-    RING,
-    RING_MASKS,
-    RING_WEIGHT,
-    NotationError,
-    in_mills,
-    iter_bits,
-    mill_closers,
-    neighbours,
-    point_index,
-    point_name,
-    points_of,
-    popcount,
+from boardeval.morris._evaluate import (
+    BASE_WEIGHTS,
+    PROFILES,
+    WIN_SCORE,
+    Evaluator,
+    evaluate,
+    load_weights,
+    make_weights,
 )
-from boardeval.morris.perft import perft, perft_divide, perft_generic
+from boardeval.morris._features import FEATURES, SideFeatures, features
+from boardeval.morris._perft import perft, perft_divide
+from boardeval.morris._search import (
+    DEFAULT_DEPTH,
+    MAX_DEPTH,
+    MoveScore,
+    Searcher,
+    SearchResult,
+    random_position,
+    search,
+    top_moves,
+)
+from boardeval.morris.board import POINT_NAMES, NotationError, point_index, point_name
+from boardeval.morris.match import GameRecord, MatchResult, PlayerSpec, play_game, play_match
+from boardeval.morris.players import STRENGTHS, AlphaBetaPlayer, HumanPlayer, MorrisPlayer, RandomPlayer
 from boardeval.morris.rules import (
     BLACK,
     OPENSPIEL,
-    SIDE_NAMES,
     STANDARD,
     WHITE,
     IllegalMoveError,
@@ -42,104 +41,28 @@ from boardeval.morris.rules import (
     Phase,
     Position,
     PositionError,
-    Status,
+    Termination,
     Turn,
     Variant,
     VariantError,
-    make_turn,
-    zobrist_of,
-)
-
-__all__ += [
-    "ADJACENT",
-    "ADJ_MASK",
-    "BIT",
-    "BLACK",
-    "FULL_MASK",
-    "MILLS",
-    "MILL_MASKS",
-    "N_POINTS",
-    "OPENSPIEL",
-    "POINT_MILLS",
-    "POINT_MILL_MASKS",
-    "POINT_NAMES",
-    "RING",
-    "RING_MASKS",
-    "RING_WEIGHT",
-    "SIDE_NAMES",
-    "STANDARD",
-    "WHITE",
-    "IllegalMoveError",
-    "NotationError",
-    "Outcome",
-    "Phase",
-    "Position",
-    "PositionError",
-    "Status",
-    "Turn",
-    "Variant",
-    "VariantError",
-    "in_mills",
-    "iter_bits",
-    "make_turn",
-    "mill_closers",
-    "neighbours",
-    "perft",
-    "perft_divide",
-    "perft_generic",
-    "point_index",
-    "point_name",
-    "points_of",
-    "popcount",
-    "zobrist_of",
-]
-# ---- end of section (engine) ----
-
-# ---- section: evaluation, search, why-panel, matches -- edit only inside this section ----
-from boardeval.morris.evaluate import (
-    BASE_WEIGHTS,
-    CLUSTER,
-    NORM,
-    PHASE_SCALE,
-    PROFILES,
-    WIN_SCORE,
-    Evaluator,
-    evaluate,
-    load_weights,
-    make_weights,
-    terminal_score,
-)
-from boardeval.morris.features import (
-    FEATURES,
-    PHASES,
-    SideFeatures,
-    features,
-    position_phase,
-    side_features,
-    side_phase,
-)
-from boardeval.morris.match import GameRecord, MatchResult, Player, PlayerSpec, play_game, play_match
-from boardeval.morris.search import (
-    DEFAULT_DEPTH,
-    MAX_DEPTH,
-    MoveScore,
-    Searcher,
-    SearchResult,
-    alphabeta,
-    random_position,
-    random_turn,
-    search,
-    top_moves,
 )
 from boardeval.morris.why import FEATURE_LABELS, why_panel
 
-__all__ += [
-    "FEATURES", "PHASES", "SideFeatures", "features", "position_phase", "side_features", "side_phase",
-    "BASE_WEIGHTS", "CLUSTER", "NORM", "PHASE_SCALE", "PROFILES", "WIN_SCORE", "Evaluator", "evaluate",
-    "load_weights", "make_weights", "terminal_score",
-    "DEFAULT_DEPTH", "MAX_DEPTH", "MoveScore", "Searcher", "SearchResult", "alphabeta", "random_position",
-    "random_turn", "search", "top_moves",
-    "FEATURE_LABELS", "why_panel",
-    "GameRecord", "MatchResult", "Player", "PlayerSpec", "play_game", "play_match",
-]
-# ---- end of section (evaluation) ----
+__all__ = [
+    # the game: positions, turns, rules variants, outcomes, point names
+    "Position", "Turn", "Variant", "STANDARD", "OPENSPIEL", "WHITE", "BLACK", "Phase", "Outcome",
+    "Termination", "POINT_NAMES", "point_index", "point_name",
+    # errors (all are boardeval.core.MorrisError, a ValueError)
+    "NotationError", "IllegalMoveError", "PositionError", "VariantError",
+    # move-generator check
+    "perft", "perft_divide",
+    # evaluation
+    "evaluate", "Evaluator", "features", "SideFeatures", "FEATURES", "load_weights", "make_weights",
+    "BASE_WEIGHTS", "PROFILES", "WIN_SCORE",
+    # search and the why-panel
+    "search", "top_moves", "Searcher", "SearchResult", "MoveScore", "DEFAULT_DEPTH", "MAX_DEPTH",
+    "random_position", "why_panel", "FEATURE_LABELS",
+    # players (boardeval.core.Player) and matches
+    "MorrisPlayer", "RandomPlayer", "AlphaBetaPlayer", "HumanPlayer", "STRENGTHS", "PlayerSpec",
+    "play_game", "play_match", "GameRecord", "MatchResult",
+]  # fmt: skip

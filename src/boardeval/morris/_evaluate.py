@@ -21,6 +21,7 @@ are stored as 1 so an impossible value never divides by zero.
 
 from __future__ import annotations
 
+import functools
 import importlib.resources
 import math
 from collections.abc import Mapping
@@ -28,8 +29,8 @@ from pathlib import Path
 from typing import Final
 
 from boardeval.core import Breakdown, ParamsError, WeightSet, load_data_file
-from boardeval.morris.features import FEATURES, PHASES, SideFeatures, features, position_phase
-from boardeval.morris.rules import WHITE, Position
+from boardeval.morris._features import FEATURES, PHASES, SideFeatures, features, position_phase
+from boardeval.morris.rules import WHITE, Outcome, Position
 
 __all__ = [
     "BASE_WEIGHTS",
@@ -39,6 +40,7 @@ __all__ = [
     "PROFILES",
     "WIN_SCORE",
     "Evaluator",
+    "default_evaluator",
     "evaluate",
     "load_weights",
     "make_weights",
@@ -126,13 +128,15 @@ BASE_WEIGHTS: Final[WeightSet] = load_weights("base")
 
 def terminal_score(pos: Position) -> float | None:
     """``+-WIN_SCORE`` (side to move's view) or 0.0 for a finished game, ``None`` while it goes on."""
-    status = pos.status()
-    if status.outcome == "ongoing":
-        return None
-    if status.outcome == "draw":
+    outcome = pos.outcome()
+    return None if outcome is None else _outcome_score(outcome, pos.side)
+
+
+def _outcome_score(outcome: Outcome, side: int) -> float:
+    """``+-WIN_SCORE`` from ``side``'s view for a decided game, 0.0 for a draw."""
+    if outcome.winner is None:
         return 0.0
-    winner = WHITE if status.outcome == "white" else 1 - WHITE
-    return WIN_SCORE if winner == pos.side else -WIN_SCORE
+    return WIN_SCORE if outcome.winner == side else -WIN_SCORE
 
 
 class Evaluator:
@@ -168,11 +172,11 @@ class Evaluator:
             "features": {"white": both[WHITE].to_dict(), "black": both[1 - WHITE].to_dict()},
         }
         label = f"morris {pos.text()}"
-        term = terminal_score(pos)
-        if term is not None:
-            status = pos.status()
-            extras["outcome"] = status.outcome
-            extras["reason"] = status.reason
+        outcome = pos.outcome()
+        if outcome is not None:
+            term = _outcome_score(outcome, pos.side)
+            extras["outcome"] = outcome.result
+            extras["reason"] = outcome.reason
             return Breakdown.from_values(
                 {"result": term / WIN_SCORE}, {"result": WIN_SCORE}, label=label, extras=extras
             )
@@ -183,7 +187,10 @@ class Evaluator:
         return Breakdown.from_values(raw, dict(self.weights), scales=scales, label=label, extras=extras)
 
 
-_DEFAULT = Evaluator()
+@functools.cache
+def default_evaluator() -> Evaluator:
+    """The evaluator of the base weights (built once, on first use; it is immutable)."""
+    return Evaluator()
 
 
 def evaluate(pos: Position, weights: Mapping[str, float] | None = None) -> Breakdown:
@@ -194,5 +201,5 @@ def evaluate(pos: Position, weights: Mapping[str, float] | None = None) -> Break
     ``extras`` holds the phase, the side to move and the raw features of both sides. A finished game has
     one term ``result`` (raw +1 won / -1 lost / 0 draw, weight ``WIN_SCORE``).
     """
-    ev = _DEFAULT if weights is None else Evaluator(weights)
+    ev = default_evaluator() if weights is None else Evaluator(weights)
     return ev.breakdown(pos)

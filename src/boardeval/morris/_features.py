@@ -41,7 +41,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Final
 
-from boardeval.morris.board import ADJ_MASK, MILL_MASKS, MILLS, RING, RING_WEIGHT
+from boardeval.morris.board import ADJ_MASK, MILL_MASKS, RING, RING_WEIGHT, threat_points
 from boardeval.morris.rules import BLACK, WHITE, Position
 
 __all__ = [
@@ -75,11 +75,6 @@ PHASES: Final[tuple[str, ...]] = ("placing", "moving", "flying")
 _POINT_RING_WEIGHT: Final[tuple[float, ...]] = tuple(RING_WEIGHT[r] for r in RING)
 
 _FULL: Final[int] = (1 << 24) - 1
-
-# Per mill: (mask, ((point, mask of the two other points), ...)) for the three points of the line.
-_MILL_POINTS: Final[tuple[tuple[int, tuple[tuple[int, int], ...]], ...]] = tuple(
-    (mask, tuple((p, mask & ~(1 << p)) for p in line)) for line, mask in zip(MILLS, MILL_MASKS, strict=True)
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,54 +124,6 @@ def side_phase(pos: Position, side: int) -> str:
 def position_phase(pos: Position) -> str:
     """Phase of the position = phase of the side to move."""
     return side_phase(pos, pos.side)
-
-
-def threat_points(own: int, empty: int, phase: str) -> tuple[int, int]:
-    """Bitboards of (threat points, double-threat points) of a side with men ``own``.
-
-    A point counts when placing/moving/flying a man onto it closes a mill, with the closing man never one
-    of the two men already on that line (defect 1 of the seed).
-    """
-    closes = 0  # points where some line closes
-    seen = 0  # points where a first line closed, for double detection
-    double = 0
-    for mask, _pts in _MILL_POINTS:
-        own_in = own & mask
-        if own_in.bit_count() != 2:
-            continue
-        gap = mask & empty
-        if not gap:
-            continue
-        p = gap.bit_length() - 1
-        if phase == "placing":
-            ok = True
-        elif phase == "flying":
-            ok = (own & ~mask) != 0
-        else:
-            ok = (ADJ_MASK[p] & own & ~mask) != 0
-        if not ok:
-            continue
-        if seen & gap:
-            double |= gap
-        seen |= gap
-        closes |= gap
-    # A double closure needs one man outside *both* lines (placing: from hand, always possible).
-    if double and phase != "placing":
-        checked = 0
-        x = double
-        while x:
-            b = x & -x
-            x ^= b
-            p = b.bit_length() - 1
-            both = 0
-            for mask, _pts in _MILL_POINTS:
-                if mask & b:
-                    both |= mask
-            src = ADJ_MASK[p] if phase == "moving" else _FULL
-            if src & own & ~both:
-                checked |= b
-        double = checked
-    return closes, double
 
 
 def _side_values(pos: Position, side: int, phases: tuple[str, str]) -> SideFeatures:

@@ -30,16 +30,14 @@ Design choices:
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
 import numpy as np
 
 from boardeval.core import ParamsError, Progress, SeedLike, make_rng, report
-from boardeval.morris.board import ADJ_MASK, MILL_MASKS
-from boardeval.morris.evaluate import WIN_SCORE, Evaluator, terminal_score
-from boardeval.morris.features import side_phase, threat_points
+from boardeval.morris._evaluate import WIN_SCORE, Evaluator, default_evaluator, terminal_score
+from boardeval.morris.board import ADJ_MASK, MILL_MASKS, threat_points
 from boardeval.morris.rules import Position, Turn, Variant
 
 __all__ = [
@@ -133,11 +131,13 @@ def _check_depth(depth: int | None, time_limit: float | None) -> tuple[int, floa
 class Searcher:
     """A reusable search context: evaluator, transposition table and node counter.
 
-    Keep one per game to reuse the table between moves; call :meth:`clear` to forget it.
+    ``evaluator`` scores the leaves (default: the base weights); anything with ``score(pos) -> float`` from
+    the side to move's view will do. Keep one per game to reuse the table between moves; call
+    :meth:`clear` to forget it.
     """
 
-    def __init__(self, weights: Mapping[str, float] | None = None, *, tt_size: int = 1 << 20) -> None:
-        self.evaluator = weights if isinstance(weights, Evaluator) else Evaluator(weights)
+    def __init__(self, evaluator: Evaluator | None = None, *, tt_size: int = 1 << 20) -> None:
+        self.evaluator = default_evaluator() if evaluator is None else evaluator
         self.tt: dict[int | tuple[int, ...], tuple[int, int, float, Turn | None]] = {}
         self.tt_size = tt_size
         self.nodes = 0
@@ -167,7 +167,7 @@ class Searcher:
         me = pos.side
         opp_men = pos.men[1 - me]
         empty = _FULL & ~(pos.men[0] | opp_men)
-        opp_threats, _ = threat_points(opp_men, empty, side_phase(pos, 1 - me))
+        opp_threats, _ = threat_points(opp_men, empty, pos.phase(1 - me))
         # opponent men standing on lines with two opponent men and a gap: removing them breaks a threat
         hot = 0
         for mask in MILL_MASKS:
@@ -350,25 +350,25 @@ def search(
     pos: Position,
     depth: int | None = None,
     time_limit: float | None = None,
-    weights: Mapping[str, float] | None = None,
+    evaluator: Evaluator | None = None,
     *,
     rng: SeedLike | None = None,
     progress: Progress | None = None,
 ) -> SearchResult:
     """Best turn for the side to move (see :meth:`Searcher.search`)."""
-    return Searcher(weights).search(pos, depth, time_limit, rng=rng, progress=progress)
+    return Searcher(evaluator).search(pos, depth, time_limit, rng=rng, progress=progress)
 
 
 def top_moves(
-    pos: Position, n: int = 3, depth: int = DEFAULT_DEPTH, weights: Mapping[str, float] | None = None
+    pos: Position, n: int = 3, depth: int = DEFAULT_DEPTH, evaluator: Evaluator | None = None
 ) -> list[MoveScore]:
     """Scores of the ``n`` best root turns at ``depth`` (for the why-panel)."""
-    return Searcher(weights).top_moves(pos, n, depth)
+    return Searcher(evaluator).top_moves(pos, n, depth)
 
 
-def alphabeta(pos: Position, depth: int, weights: Mapping[str, float] | None = None) -> float:
+def alphabeta(pos: Position, depth: int, evaluator: Evaluator | None = None) -> float:
     """Plain fixed-depth negamax alpha-beta, no table, no ordering: the reference the tests compare with."""
-    ev = Evaluator(weights)
+    ev = default_evaluator() if evaluator is None else evaluator
 
     def rec(d: int, alpha: float, beta: float, ply: int) -> float:
         term = terminal_score(pos)

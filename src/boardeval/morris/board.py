@@ -50,6 +50,7 @@ __all__ = [
     "point_name",
     "points_of",
     "popcount",
+    "threat_points",
 ]
 
 
@@ -259,3 +260,52 @@ def mill_closers(men: int, empty: int) -> int:
     return _triple_closers(men, empty) | _from_vertical(
         _triple_closers(_to_vertical(men), _to_vertical(empty))
     )
+
+
+def threat_points(own: int, empty: int, phase: str) -> tuple[int, int]:
+    """Bitboards of (threat points, double-threat points) of a side with men ``own``.
+
+    A point counts when placing/moving/flying a man onto it closes a mill, with the closing man never one
+    of the two men already on that line (defect 1 of the seed). ``phase`` is how the side brings a man:
+    "placing" (from hand), "flying" (any own man) or "moving" (an adjacent own man).
+    """
+    closes = 0  # points where some line closes
+    seen = 0  # points where a first line closed, for double detection
+    double = 0
+    for mask in MILL_MASKS:
+        own_in = own & mask
+        if own_in.bit_count() != 2:
+            continue
+        gap = mask & empty
+        if not gap:
+            continue
+        p = gap.bit_length() - 1
+        if phase == "placing":
+            ok = True
+        elif phase == "flying":
+            ok = (own & ~mask) != 0
+        else:
+            ok = (ADJ_MASK[p] & own & ~mask) != 0
+        if not ok:
+            continue
+        if seen & gap:
+            double |= gap
+        seen |= gap
+        closes |= gap
+    # A double closure needs one man outside *both* lines (placing: from hand, always possible).
+    if double and phase != "placing":
+        checked = 0
+        x = double
+        while x:
+            b = x & -x
+            x ^= b
+            p = b.bit_length() - 1
+            both = 0
+            for mask in MILL_MASKS:
+                if mask & b:
+                    both |= mask
+            src = ADJ_MASK[p] if phase == "moving" else FULL_MASK
+            if src & own & ~both:
+                checked |= b
+        double = checked
+    return closes, double

@@ -15,16 +15,21 @@ from dataclasses import dataclass
 from typing import Any
 
 from boardeval.core import ParamsError, Progress, make_rng, map_jobs, spawn_seeds
-from boardeval.morris.evaluate import PROFILES, load_weights
-from boardeval.morris.rules import STANDARD, WHITE, Position, Turn, Variant
-from boardeval.morris.search import DEFAULT_DEPTH, MAX_DEPTH, Searcher, random_turn
+from boardeval.morris._evaluate import PROFILES, Evaluator, load_weights
+from boardeval.morris._search import DEFAULT_DEPTH, MAX_DEPTH
+from boardeval.morris.players import AlphaBetaPlayer, MorrisPlayer, RandomPlayer, _budget_name
+from boardeval.morris.rules import STANDARD, WHITE, Position, Variant
 
-__all__ = ["GameRecord", "MatchResult", "Player", "PlayerSpec", "play_game", "play_match"]
+__all__ = ["GameRecord", "MatchResult", "PlayerSpec", "play_game", "play_match"]
 
 
 @dataclass(frozen=True, slots=True)
 class PlayerSpec:
-    """A player: ``kind`` "random" or "ai"; for the AI a depth and/or time budget and a weight profile."""
+    """A player as text: ``kind`` "random" or "ai"; for the AI a depth and/or time budget and weights.
+
+    :meth:`make` builds the :class:`~boardeval.morris.players.RandomPlayer` or
+    :class:`~boardeval.morris.players.AlphaBetaPlayer` it describes.
+    """
 
     kind: str
     depth: int | None = None
@@ -52,19 +57,9 @@ class PlayerSpec:
             if not eq or not value:
                 raise ParamsError(f"player {text!r}: option {item!r} must look like name=value")
             if name == "depth":
-                try:
-                    depth = int(value)
-                except ValueError:
-                    raise ParamsError(f"player {text!r}: depth must be an integer, got {value!r}") from None
-                if not 1 <= depth <= MAX_DEPTH:
-                    raise ParamsError(f"player {text!r}: depth must be in 1..{MAX_DEPTH}, got {depth}")
+                depth = int(_option_number(text, value, int, "depth must be an integer", 1, MAX_DEPTH))
             elif name == "time":
-                try:
-                    secs = float(value)
-                except ValueError:
-                    raise ParamsError(f"player {text!r}: time must be seconds, got {value!r}") from None
-                if not 0 < secs < 1e6:
-                    raise ParamsError(f"player {text!r}: time must be a positive number of seconds")
+                secs = _option_number(text, value, float, "time must be seconds", 0.0, 1e6)
             elif name == "profile":
                 profile = value
             else:
@@ -79,35 +74,31 @@ class PlayerSpec:
     def __str__(self) -> str:
         if self.kind == "random":
             return "random"
-        opts = []
-        if self.depth is not None:
-            opts.append(f"depth={self.depth}")
-        if self.time is not None:
-            opts.append(f"time={self.time:g}")
-        if self.profile != "base":
-            opts.append(f"profile={self.profile}")
-        return "ai:" + ",".join(opts)
+        text = _budget_name(self.depth, self.time)
+        return text if self.profile == "base" else f"{text},profile={self.profile}"
 
-    def make(self, seed: int) -> Player:
-        """A fresh player for one game, seeded."""
-        return Player(self, seed)
+    def make(self) -> MorrisPlayer:
+        """A fresh player for one game (its randomness comes from the generator given to ``choose``)."""
+        if self.kind == "random":
+            return RandomPlayer()
+        return AlphaBetaPlayer(
+            Evaluator(load_weights(self.profile)), depth=self.depth, time=self.time, name=str(self)
+        )
 
 
-class Player:
-    """A stateful player for one game (keeps the AI's transposition table between its moves)."""
-
-    def __init__(self, spec: PlayerSpec, seed: int) -> None:
-        self.spec = spec
-        self.rng = make_rng(seed)
-        self.searcher = Searcher(load_weights(spec.profile)) if spec.kind == "ai" else None
-
-    def choose(self, pos: Position) -> Turn:
-        """The turn this player plays in ``pos`` (which must not be finished)."""
-        if self.searcher is None:
-            return random_turn(pos, self.rng)
-        result = self.searcher.search(pos, self.spec.depth, self.spec.time, rng=self.rng)
-        assert result.move is not None
-        return result.move
+def _option_number(text: str, value: str, kind: type[float], what: str, low: float, high: float) -> float:
+    """A number option of a player spec: readable as ``kind`` and in ``low..high`` (``low`` excluded for a
+    float), else a ``ParamsError`` quoting the spec."""
+    try:
+        number = kind(value)
+    except ValueError:
+        raise ParamsError(f"player {text!r}: {what}, got {value!r}") from None
+    name = what.split()[0]
+    if kind is int and not low <= number <= high:
+        raise ParamsError(f"player {text!r}: {name} must be in {low:g}..{high:g}, got {number:g}")
+    if kind is not int and not low < number < high:
+        raise ParamsError(f"player {text!r}: {name} must be a positive number of seconds")
+    return number
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,22 +124,34 @@ class GameRecord:
         }
 
 
+def _player(player: MorrisPlayer | PlayerSpec | str) -> MorrisPlayer:
+    if isinstance(player, str):
+        return PlayerSpec.parse(player).make()
+    return player.make() if isinstance(player, PlayerSpec) else player
+
+
 def play_game(
-    white: PlayerSpec | str, black: PlayerSpec | str, seed: int, variant: Variant = STANDARD
+    white: MorrisPlayer | PlayerSpec | str,
+    black: MorrisPlayer | PlayerSpec | str,
+    seed: int,
+    variant: Variant = STANDARD,
 ) -> GameRecord:
-    """Play one game to its end under ``variant`` (whose draw rules guarantee it ends)."""
-    w = white if isinstance(white, PlayerSpec) else PlayerSpec.parse(white)
-    b = black if isinstance(black, PlayerSpec) else PlayerSpec.parse(black)
-    seeds = spawn_seeds(seed, 2)
-    players = (w.make(seeds[0]), b.make(seeds[1]))
+    """Play one game to its end under ``variant`` (whose draw rules guarantee it ends).
+
+    Each colour draws from its own generator, both derived from ``seed``.
+    """
+    players = (_player(white), _player(black))
+    for p in players:
+        p.new_game()
+    rngs = [make_rng(s) for s in spawn_seeds(seed, 2)]
     pos = Position.start(variant)
     moves: list[str] = []
-    while not pos.is_over():
-        turn = players[0 if pos.side == WHITE else 1].choose(pos)
+    while (outcome := pos.outcome()) is None:
+        side = 0 if pos.side == WHITE else 1
+        turn = players[side].choose(pos, rngs[side])
         pos.push(turn)
         moves.append(str(turn))
-    status = pos.status()
-    return GameRecord(str(w), str(b), status.outcome, status.reason, tuple(moves), seed)
+    return GameRecord(players[0].name, players[1].name, outcome.result, outcome.reason, tuple(moves), seed)
 
 
 @dataclass(frozen=True, slots=True)

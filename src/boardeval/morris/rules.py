@@ -23,6 +23,7 @@ A *turn* is a placement or move plus its optional removal, written ``d2``, ``a1-
 from __future__ import annotations
 
 import dataclasses
+import enum
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -56,7 +57,8 @@ __all__ = [
     "Phase",
     "Position",
     "PositionError",
-    "Status",
+    "Result",
+    "Termination",
     "Turn",
     "Variant",
     "VariantError",
@@ -67,7 +69,7 @@ BLACK = 1
 SIDE_NAMES = ("white", "black")
 MEN_PER_SIDE = 9
 
-Outcome = Literal["ongoing", "white", "black", "draw"]
+Result = Literal["white", "black", "draw"]
 Phase = Literal["placing", "moving", "flying"]
 
 
@@ -339,19 +341,68 @@ def zobrist_of(men: tuple[int, int] | list[int], hand: tuple[int, int] | list[in
     return z
 
 
-# ------------------------------------------------------------------------------------------------ status
+# ----------------------------------------------------------------------------------------------- outcome
+
+
+class Termination(enum.Enum):
+    """Why a game ended (python-chess style): two ways to lose, three draw rules of the variant."""
+
+    FEWER_THAN_THREE_MEN = "fewer_than_three_men"
+    NO_LEGAL_MOVE = "no_legal_move"
+    TURN_LIMIT = "turn_limit"
+    THREEFOLD_REPETITION = "threefold_repetition"
+    NO_MILL_TURNS = "no_mill_turns"
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a finished game ended: ``termination`` and ``winner`` (WHITE, BLACK, or None for a draw).
+
+    ``limit`` is the variant's count behind a count-based draw (``TURN_LIMIT``: ``max_turns``,
+    ``NO_MILL_TURNS``: ``no_mill_turns``), so :attr:`reason` can say "200 turns"; None otherwise.
+    """
+
+    termination: Termination
+    winner: int | None
+    limit: int | None = None
+
+    @property
+    def result(self) -> Result:
+        """The winner ("white" or "black") or "draw"."""
+        return "draw" if self.winner is None else "white" if self.winner == WHITE else "black"
+
+    @property
+    def reason(self) -> str:
+        """Why, in words: "white has fewer than 3 men", "black has no legal move", "200 turns", ..."""
+        loser = SIDE_NAMES[1 - self.winner] if self.winner is not None else ""
+        return {
+            Termination.FEWER_THAN_THREE_MEN: f"{loser} has fewer than 3 men",
+            Termination.NO_LEGAL_MOVE: f"{loser} has no legal move",
+            Termination.TURN_LIMIT: f"{self.limit} turns",
+            Termination.THREEFOLD_REPETITION: "threefold repetition",
+            Termination.NO_MILL_TURNS: f"{self.limit} turns without a mill",
+        }[self.termination]
+
+    def __str__(self) -> str:
+        head = "draw" if self.winner is None else f"{self.result} wins"
+        return f"{head} ({self.reason})"
 
 
 @dataclass(frozen=True)
 class Status:
-    """Game status: ``outcome`` is "ongoing", "white", "black" (the winner) or "draw"; ``reason`` says why.
+    """The outcome as two strings (``outcome`` "ongoing"/"white"/"black"/"draw", ``reason``).
 
-    Reasons: "white has fewer than 3 men", "black has no legal move", "threefold repetition",
-    "200 turns", "50 turns without a mill"; "" while ongoing.
+    Kept for code written against :meth:`Position.status`; new code uses :meth:`Position.outcome`, whose
+    :class:`Outcome` carries the termination as data. Derived from it, so the rules live in one place.
     """
 
-    outcome: Outcome
+    outcome: str
     reason: str = ""
+
+    @classmethod
+    def of(cls, outcome: Outcome | None) -> Status:
+        """The status of a game whose :meth:`Position.outcome` is ``outcome``."""
+        return cls("ongoing") if outcome is None else cls(outcome.result, outcome.reason)
 
     @property
     def is_over(self) -> bool:
@@ -368,9 +419,6 @@ class Status:
             return "ongoing"
         head = "draw" if self.outcome == "draw" else f"{self.outcome} wins"
         return f"{head} ({self.reason})"
-
-
-ONGOING = Status("ongoing")
 
 
 # ---------------------------------------------------------------------------------------------- position
@@ -399,11 +447,14 @@ class Position:
         *,
         turns: int | None = None,
         variant: Variant = STANDARD,
+        validate: bool = True,
     ) -> None:
-        """Build a position and validate it (raises :class:`PositionError` naming the problem).
+        """Build a position and validate it (raises :class:`PositionError` quoting every problem).
 
         ``turns`` defaults to the number of placements made (``18 - hands``), the fewest turns that can lead
-        to the position; it only matters for the ``max_turns`` draw rule.
+        to the position; it only matters for the ``max_turns`` draw rule. ``validate=False`` accepts a
+        position that cannot arise in a game, as long as its fields are in range (a 24-bit board per side,
+        side 0/1, hands 0..9); :meth:`problems` then lists what is wrong with it.
         """
         for name, pair in (("men", men), ("hand", hand)):
             if (
@@ -419,7 +470,10 @@ class Position:
         self.side = side
         self.variant = variant
         self.turns = 2 * MEN_PER_SIDE - self.hand[0] - self.hand[1] if turns is None else turns
-        _validate(self)
+        problems = _problems(self)
+        if problems and (validate or not _readable(self)):
+            text = self.text() if _readable(self) else repr(self.men)
+            raise PositionError(f"invalid position {text}: {'; '.join(problems)}")
         self.zobrist = zobrist_of(self.men, self.hand, side)
         self._stack: list[tuple[Turn, int]] = []
         self._history: list[int] = [self.zobrist]
@@ -433,8 +487,13 @@ class Position:
         return cls((0, 0), (MEN_PER_SIDE, MEN_PER_SIDE), WHITE, turns=0, variant=variant)
 
     @classmethod
-    def parse(cls, text: str, variant: Variant = STANDARD, *, turns: int | None = None) -> Position:
-        """Read a position text such as ``........................ w 9 9`` (see the class docstring)."""
+    def parse(
+        cls, text: str, variant: Variant = STANDARD, *, turns: int | None = None, validate: bool = True
+    ) -> Position:
+        """Read a position text such as ``........................ w 9 9`` (see the class docstring).
+
+        ``validate=False``: accept a well-formed text of a position that cannot arise (see :meth:`problems`).
+        """
         if not isinstance(text, str):
             raise PositionError(f"a position must be text like '{'.' * 24} w 9 9', got {text!r}")
         stripped = " ".join(text.split())
@@ -450,19 +509,34 @@ class Position:
             WHITE if side_c == "w" else BLACK,
             turns=turns,
             variant=variant,
+            validate=validate,
         )
 
     @classmethod
-    def from_moves(cls, moves: str | Iterable[str | Turn], variant: Variant = STANDARD) -> Position:
-        """The position after playing ``moves`` (text ``"d2 f4 ..."`` or a list of turns) from the start.
+    def from_moves(
+        cls,
+        moves: str | Iterable[str | Turn],
+        variant: Variant = STANDARD,
+        *,
+        start: Position | str | None = None,
+    ) -> Position:
+        """The position after playing ``moves`` (text ``"d2 f4 ..."`` or a list of turns) from ``start``.
 
-        Each turn is checked; an illegal one raises :class:`IllegalMoveError` naming its number.
+        ``start`` is a position text (read under ``variant``), a :class:`Position` (copied, with its own
+        variant) or None for the empty board. Each turn is checked; an illegal one raises
+        :class:`IllegalMoveError` naming its number. :attr:`history` of the result lists the turns played.
         """
-        pos = cls.start(variant)
+        if start is None:
+            pos = cls.start(variant)
+        elif isinstance(start, Position):
+            pos = start.copy()
+            pos._stack = []
+        else:
+            pos = cls.parse(start, variant)
         items: Iterable[str | Turn] = moves.replace(",", " ").split() if isinstance(moves, str) else moves
         for number, item in enumerate(items, start=1):
             try:
-                pos.play(item)
+                pos.play(item.strip() if isinstance(item, str) else item)
             except MorrisError as exc:
                 raise type(exc)(f"move {number} of the move list: {exc}") from None
         return pos
@@ -486,6 +560,44 @@ class Position:
         w, b = self.men
         board = "".join("W" if w >> i & 1 else "B" if b >> i & 1 else "." for i in range(N_POINTS))
         return f"{board} {'wb'[self.side]} {self.hand[0]} {self.hand[1]}"
+
+    def diagram(self) -> str:
+        """The board as ASCII art: ``W`` white, ``B`` black, ``+`` empty, ranks 7..1 on the left, files
+        a..g below, and a last line with the side to move and the men in hand (the layout of the module
+        diagram in :mod:`boardeval.morris.board`)."""
+        w, b = self.men
+        c = ["W" if w >> i & 1 else "B" if b >> i & 1 else "+" for i in range(N_POINTS)]
+        return "\n".join(
+            [
+                f"7 {c[0]}-----------{c[1]}-----------{c[2]}",
+                "  |           |           |",
+                f"6 |   {c[3]}-------{c[4]}-------{c[5]}   |",
+                "  |   |       |       |   |",
+                f"5 |   |   {c[6]}---{c[7]}---{c[8]}   |   |",
+                "  |   |   |       |   |   |",
+                f"4 {c[9]}---{c[10]}---{c[11]}       {c[12]}---{c[13]}---{c[14]}",
+                "  |   |   |       |   |   |",
+                f"3 |   |   {c[15]}---{c[16]}---{c[17]}   |   |",
+                "  |   |       |       |   |",
+                f"2 |   {c[18]}-------{c[19]}-------{c[20]}   |",
+                "  |           |           |",
+                f"1 {c[21]}-----------{c[22]}-----------{c[23]}",
+                "  a   b   c   d   e   f   g",
+                f"to move: {SIDE_NAMES[self.side]}   in hand: white {self.hand[0]}, black {self.hand[1]}",
+            ]
+        )
+
+    def problems(self) -> list[str]:
+        """Every reason why this position cannot arise in a game ([] for a valid one).
+
+        A position built with ``validate=True`` (the default) is valid; this lists the problems of one
+        built with ``validate=False`` or changed by hand.
+        """
+        return _problems(self)
+
+    def is_valid(self) -> bool:
+        """True if :meth:`problems` finds nothing."""
+        return not _problems(self)
 
     def __str__(self) -> str:
         return self.text()
@@ -558,15 +670,7 @@ class Position:
 
     def _drawn_or_lost(self) -> bool:
         """Game over for a reason other than "no legal move" (cheap; used before generating)."""
-        s = self.side
-        if self.men[s].bit_count() + self.hand[s] < 3:
-            return True
-        v = self.variant
-        if v.max_turns is not None and self.turns >= v.max_turns:
-            return True
-        if v.no_mill_turns is not None and len(self._history) - 1 - self._irrev >= v.no_mill_turns:
-            return True
-        return v.threefold_repetition and self._history[self._irrev :].count(self.zobrist) >= 3
+        return self._ending(False) is not None
 
     def has_move(self) -> bool:
         """True if the side to move has a placement or move (ignoring game end by other reasons)."""
@@ -581,7 +685,7 @@ class Position:
 
     def legal_turns(self) -> list[Turn]:
         """All legal turns of the side to move, one per distinct removal; [] once the game is over."""
-        if self._drawn_or_lost():
+        if self._ending(False) is not None:
             return []
         s = self.side
         own = self.men[s]
@@ -720,9 +824,9 @@ class Position:
         return t
 
     def _why_illegal(self, t: Turn) -> str:
-        status = self.status()
-        if status.is_over:
-            return f"the game is over ({status})"
+        outcome = self.outcome()
+        if outcome is not None:
+            return f"the game is over ({outcome})"
         s = self.side
         me, them = SIDE_NAMES[s], SIDE_NAMES[s ^ 1]
         own, opp = self.men[s], self.men[s ^ 1]
@@ -752,27 +856,36 @@ class Position:
 
     # -- status ----------------------------------------------------------------------------------
 
-    def status(self) -> Status:
-        """Won, lost, drawn (with the reason) or ongoing. Losses are checked before draws."""
+    def _ending(self, check_moves: bool) -> Outcome | None:
+        """The one place that decides whether (and how) the game has ended; losses before draws.
+
+        ``check_moves=False`` skips the "no legal move" test (the move generator finds that out itself).
+        """
         s = self.side
-        name = SIDE_NAMES[s]
-        winner: Outcome = "black" if s == WHITE else "white"
         if self.men[s].bit_count() + self.hand[s] < 3:
-            return Status(winner, f"{name} has fewer than 3 men")
-        if not self.has_move():
-            return Status(winner, f"{name} has no legal move")
+            return Outcome(Termination.FEWER_THAN_THREE_MEN, s ^ 1)
+        if check_moves and not self.has_move():
+            return Outcome(Termination.NO_LEGAL_MOVE, s ^ 1)
         v = self.variant
         if v.max_turns is not None and self.turns >= v.max_turns:
-            return Status("draw", f"{v.max_turns} turns")
+            return Outcome(Termination.TURN_LIMIT, None, v.max_turns)
         if v.threefold_repetition and self._history[self._irrev :].count(self.zobrist) >= 3:
-            return Status("draw", "threefold repetition")
+            return Outcome(Termination.THREEFOLD_REPETITION, None)
         if v.no_mill_turns is not None and len(self._history) - 1 - self._irrev >= v.no_mill_turns:
-            return Status("draw", f"{v.no_mill_turns} turns without a mill")
-        return ONGOING
+            return Outcome(Termination.NO_MILL_TURNS, None, v.no_mill_turns)
+        return None
+
+    def outcome(self) -> Outcome | None:
+        """How the game ended (:class:`Outcome`), or None while it goes on."""
+        return self._ending(True)
+
+    def status(self) -> Status:
+        """The outcome as strings (see :class:`Status`; prefer :meth:`outcome`)."""
+        return Status.of(self._ending(True))
 
     def is_over(self) -> bool:
         """True once the game has ended (won, lost or drawn)."""
-        return self._drawn_or_lost() or not self.has_move()
+        return self._ending(True) is not None
 
 
 def _explain_bad_text(text: str) -> str:
@@ -795,53 +908,68 @@ def _explain_bad_text(text: str) -> str:
     return f"{prefix} expected a position like {example}"  # pragma: no cover
 
 
-def _validate(pos: Position) -> None:
-    """Raise PositionError for a position that cannot arise in a game (or is malformed)."""
-    w, b = pos.men
-    text = pos.text() if 0 <= w <= FULL_MASK and 0 <= b <= FULL_MASK and pos.side in (0, 1) else repr(pos.men)
-    prefix = f"invalid position {text}:"
+def _problems(pos: Position) -> list[str]:
+    """Every reason why ``pos`` cannot arise in a game (empty for a valid position).
+
+    Checks that need a readable field (a 24-bit board, a side 0/1, hands 0..9) are skipped when that
+    field is itself reported as wrong, so each problem is reported once, in its own words.
+    """
+    out: list[str] = []
     if not isinstance(pos.variant, Variant):
-        raise PositionError(f"{prefix} variant must be a Variant, got {pos.variant!r}")
-    if pos.side not in (WHITE, BLACK):
-        raise PositionError(f"{prefix} side to move must be 0 (white) or 1 (black), got {pos.side!r}")
+        out.append(f"variant must be a Variant, got {pos.variant!r}")
+    side_ok = pos.side in (WHITE, BLACK)
+    if not side_ok:
+        out.append(f"side to move must be 0 (white) or 1 (black), got {pos.side!r}")
+    boards_ok = True
     for s in (WHITE, BLACK):
         if not 0 <= pos.men[s] <= FULL_MASK:
-            raise PositionError(f"{prefix} {SIDE_NAMES[s]} bitboard {pos.men[s]} is not a 24-bit board")
-    if w & b:
-        raise PositionError(
-            f"{prefix} points {', '.join(POINT_NAMES[p] for p in iter_bits(w & b))} hold both sides"
-        )
+            out.append(f"{SIDE_NAMES[s]} bitboard {pos.men[s]} is not a 24-bit board")
+            boards_ok = False
+    w, b = pos.men
+    if boards_ok and w & b:
+        out.append(f"points {', '.join(POINT_NAMES[p] for p in iter_bits(w & b))} hold both sides")
     hw, hb = pos.hand
+    hands_ok = True
     for s, h in ((WHITE, hw), (BLACK, hb)):
         name = SIDE_NAMES[s]
-        if not 0 <= h <= MEN_PER_SIDE:
-            raise PositionError(f"{prefix} {name} has {h} men in hand; must be 0..9")
         total = pos.men[s].bit_count() + h
-        if total > MEN_PER_SIDE:
-            raise PositionError(
-                f"{prefix} {name} has {pos.men[s].bit_count()} on board + {h} in hand = {total} men, "
-                "more than 9"
+        if not 0 <= h <= MEN_PER_SIDE:
+            out.append(f"{name} has {h} men in hand; must be 0..9")
+            hands_ok = False
+        elif boards_ok and total > MEN_PER_SIDE:
+            out.append(
+                f"{name} has {pos.men[s].bit_count()} on board + {h} in hand = {total} men, more than 9"
             )
-    if pos.side == WHITE and hw != hb:
-        raise PositionError(
-            f"{prefix} with white to move both sides must have placed equally many men (White places first), "
+    if side_ok and pos.side == WHITE and hw != hb:
+        out.append(
+            "with white to move both sides must have placed equally many men (White places first), "
             f"but the hands are {hw} and {hb}"
         )
-    if pos.side == BLACK and hb != hw + 1 and (hw or hb):
-        raise PositionError(
-            f"{prefix} with black to move black must have exactly one more man in hand than white "
+    if side_ok and pos.side == BLACK and hb != hw + 1 and (hw or hb):
+        out.append(
+            "with black to move black must have exactly one more man in hand than white "
             f"(White places first), but the hands are {hw} and {hb}"
         )
-    other = pos.side ^ 1
-    if pos.men[other].bit_count() + pos.hand[other] < 3:
-        raise PositionError(
-            f"{prefix} {SIDE_NAMES[other]} has fewer than 3 men but it is {SIDE_NAMES[pos.side]}'s turn: "
-            f"the game ended before {SIDE_NAMES[other]} could have made the last turn"
-        )
+    if side_ok and boards_ok and hands_ok:
+        other = pos.side ^ 1
+        if pos.men[other].bit_count() + pos.hand[other] < 3:
+            out.append(
+                f"{SIDE_NAMES[other]} has fewer than 3 men but it is {SIDE_NAMES[pos.side]}'s turn: "
+                f"the game ended before {SIDE_NAMES[other]} could have made the last turn"
+            )
     if not isinstance(pos.turns, int) or isinstance(pos.turns, bool) or pos.turns < 0:
-        raise PositionError(f"{prefix} turns played must be a non-negative integer, got {pos.turns!r}")
-    placed = 2 * MEN_PER_SIDE - hw - hb
-    if pos.turns < placed:
-        raise PositionError(
-            f"{prefix} {placed} men were placed, so at least {placed} turns were played, not {pos.turns}"
-        )
+        out.append(f"turns played must be a non-negative integer, got {pos.turns!r}")
+    elif hands_ok:
+        placed = 2 * MEN_PER_SIDE - hw - hb
+        if pos.turns < placed:
+            out.append(f"{placed} men were placed, so at least {placed} turns were played, not {pos.turns}")
+    return out
+
+
+def _readable(pos: Position) -> bool:
+    """True if the fields are in range for a position text and a Zobrist hash (problems aside)."""
+    return (
+        pos.side in (WHITE, BLACK)
+        and all(0 <= m <= FULL_MASK for m in pos.men)
+        and all(0 <= h <= MEN_PER_SIDE for h in pos.hand)
+    )

@@ -19,10 +19,10 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from boardeval.core import ParamsError
-from boardeval.morris.evaluate import Evaluator, terminal_score
-from boardeval.morris.features import FEATURES, features, position_phase
+from boardeval.morris._evaluate import Evaluator
+from boardeval.morris._features import FEATURES, features, position_phase
+from boardeval.morris._search import Searcher
 from boardeval.morris.rules import WHITE, Position
-from boardeval.morris.search import Searcher
 
 __all__ = ["FEATURE_LABELS", "why_panel"]
 
@@ -80,7 +80,7 @@ def _move_summary(
 
 
 def why_panel(
-    pos: Position, n: int = 3, depth: int = 3, weights: Mapping[str, float] | None = None
+    pos: Position, n: int = 3, depth: int = 3, evaluator: Evaluator | None = None
 ) -> dict[str, Any]:
     """The why-panel of ``pos`` as plain JSON-able data (``pos`` is left unchanged).
 
@@ -91,7 +91,7 @@ def why_panel(
     """
     if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
         raise ParamsError(f"why-panel depth must be an integer >= 1, got {depth!r}")
-    searcher = Searcher(weights)
+    searcher = Searcher(evaluator)
     ev = searcher.evaluator
     me = pos.side
     me_name, opp_name = _COLOUR[me], _COLOUR[1 - me]
@@ -106,10 +106,10 @@ def why_panel(
         "ranking": [],
         "explanation": [],
     }
-    if terminal_score(pos) is not None:
-        status = pos.status()
-        panel.update(over=True, outcome=status.outcome, reason=status.reason)
-        panel["explanation"] = [f"The game is over ({status.outcome}): {status.reason}."]
+    outcome = pos.outcome()
+    if outcome is not None:
+        panel.update(over=True, outcome=outcome.result, reason=outcome.reason)
+        panel["explanation"] = [f"The game is over ({outcome.result}): {outcome.reason}."]
         return panel
 
     base_terms = _terms(ev, pos, me)

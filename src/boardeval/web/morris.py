@@ -16,15 +16,7 @@ from pydantic import BaseModel, Field
 
 from boardeval import __version__
 from boardeval.core import MorrisError
-from boardeval.morris import (
-    BLACK,
-    POINT_NAMES,
-    WHITE,
-    Position,
-    Variant,
-    search,
-    why_panel,
-)
+from boardeval.morris import BLACK, POINT_NAMES, STRENGTHS, WHITE, AlphaBetaPlayer, Position, Variant
 from boardeval.web.common import templates
 
 __all__ = ["router"]
@@ -33,16 +25,7 @@ router = APIRouter(tags=["morris"])
 
 START_TEXT = "........................ w 9 9"
 MAX_MOVES = 1000
-STRENGTHS: dict[str, dict[str, Any]] = {
-    # name -> search budget (iterative deepening stops at the depth or the time, whichever comes first).
-    # Measured on one core: easy ~1 ms, medium < 0.1 s, hard < 0.5 s, expert up to ~3 s per move.
-    "easy": {"depth": 1, "time_limit": None},
-    "medium": {"depth": 3, "time_limit": 1.0},
-    "hard": {"depth": 5, "time_limit": 2.0},
-    "expert": {"depth": 8, "time_limit": 3.0},
-}
-WHY_MAX_DEPTH = 5
-Strength = Literal["easy", "medium", "hard", "expert"]
+Strength = Literal["easy", "medium", "hard", "expert"]  # the names of boardeval.morris.STRENGTHS (tested)
 VariantName = Literal["standard", "openspiel"]
 
 
@@ -96,22 +79,14 @@ class AiAnswer(BaseModel):
 
 
 def _replay(game: GameIn) -> tuple[Position, list[str]]:
-    variant = Variant.parse(game.variant)
-    pos = Position.parse(game.position.strip(), variant=variant)
-    played: list[str] = []
-    for k, text in enumerate(game.moves, start=1):
-        try:
-            turn = pos.play(text.strip())
-        except MorrisError as exc:
-            raise MorrisError(f"turn {k} ({text!r}): {exc}") from None
-        played.append(str(turn))
-    return pos, played
+    """The position after the game's turns and the turns in normal form (each turn checked)."""
+    pos = Position.from_moves(game.moves, Variant.parse(game.variant), start=game.position)
+    return pos, [str(t) for t in pos.history]
 
 
 def _state(start: str, pos: Position, moves: list[str]) -> MorrisState:
     text = pos.text()
-    status = pos.status()
-    over = status.outcome != "ongoing"
+    outcome = pos.outcome()
     return MorrisState(
         start=start,
         position=text,
@@ -122,9 +97,9 @@ def _state(start: str, pos: Position, moves: list[str]) -> MorrisState:
         hand={"white": pos.hand[WHITE], "black": pos.hand[BLACK]},
         on_board={"white": pos.on_board(WHITE), "black": pos.on_board(BLACK)},
         phase=pos.phase(),
-        outcome=status.outcome,
-        reason=status.reason,
-        legal=[] if over else sorted(str(t) for t in pos.legal_turns()),
+        outcome="ongoing" if outcome is None else outcome.result,
+        reason="" if outcome is None else outcome.reason,
+        legal=[] if outcome is not None else sorted(str(t) for t in pos.legal_turns()),
     )
 
 
@@ -160,16 +135,16 @@ def morris_state(game: GameIn) -> MorrisState:
 def morris_ai(game: AiIn) -> AiAnswer:
     """Search the position after the turns, play the best turn, and explain it (raw features only)."""
     pos, played = _replay(game)
-    if pos.is_over():
-        status = pos.status()
-        raise MorrisError(f"the game is over ({status.outcome}: {status.reason}); start a new game")
-    budget = STRENGTHS[game.strength]
+    outcome = pos.outcome()
+    if outcome is not None:
+        raise MorrisError(f"the game is over ({outcome.result}: {outcome.reason}); start a new game")
+    ai = AlphaBetaPlayer.at_strength(game.strength, shuffle_ties=False)
     t0 = time.perf_counter()
-    result = search(pos.copy(), depth=budget["depth"], time_limit=budget["time_limit"])
+    result = ai.search(pos)
     seconds = time.perf_counter() - t0
-    # The panel searches its candidates at the depth the AI reached (at most WHY_MAX_DEPTH, to stay quick),
-    # so its scores are the AI's; among equal scores the two searches may order moves differently.
-    why = why_panel(pos.copy(), n=game.candidates, depth=max(1, min(int(result.depth), WHY_MAX_DEPTH)))
+    # The panel searches its candidates at the depth the AI reached (the library's one rule, capped to stay
+    # quick), so its scores are the AI's; among equal scores the two searches may order moves differently.
+    why = ai.why(pos, game.candidates, result.depth)
     move = str(result.move)
     pos.play(move)
     played.append(move)
