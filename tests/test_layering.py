@@ -75,6 +75,8 @@ LAYERS: dict[str, dict[str, int | str]] = {
         "records": 1,
         "measures": 2,
         "plain": 3,
+        "bots": 3,
+        "tournament": 4,
         "charts": SIDE,
     },
 }
