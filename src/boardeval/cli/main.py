@@ -25,7 +25,7 @@ from typer.core import TyperCommand, TyperGroup
 from boardeval.cli.common import err_console
 from boardeval.core import BoardevalError, JobsInterrupted
 
-__all__ = ["COMMANDS", "LazyCommand", "app", "main"]
+__all__ = ["COMMANDS", "LazyCommand", "app", "load_command", "main"]
 
 
 @dataclass(frozen=True)
