@@ -7,13 +7,8 @@ from pathlib import Path
 import pytest
 
 from boardeval.core import ParamsError
-from boardeval.diplomacy import (
-    POWER_COLOURS,
-    GameRecord,
-    chart_measure,
-    measures_table,
-    power_colour,
-)
+from boardeval.diplomacy import GameRecord, chart_measure, measures_table, power_colour
+from boardeval.diplomacy._colours import POWER_COLOURS
 
 
 @pytest.fixture(scope="module")

@@ -1,7 +1,9 @@
 """``boardeval diplomacy ...``: position measures, fear tables, charts, random games.
 
-The library (and pandas/matplotlib) is imported inside the commands so that ``boardeval --help`` stays
-fast.  Bad input raises library errors; the root group prints them as one red line (exit code 2).
+The library (and numpy/pandas/matplotlib, even Rich's tables) is imported inside the commands, so that
+``boardeval diplomacy --help`` starts at once.  Bad input raises library errors; the root group prints
+them as one red line (exit code 2).  Measures are shown in the units of the library's measure catalogue
+(``MEASURE_INFO``), as on the web page and the charts.
 """
 
 from __future__ import annotations
@@ -11,7 +13,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import typer
-from rich.table import Table
 
 from boardeval.cli.common import console, err_console, print_json, progress_bar
 from boardeval.core import ParamsError
@@ -68,13 +69,7 @@ def measures_cmd(
 
     Example: boardeval diplomacy measures game.json --measure battle_tiedness --json
     """
-    from boardeval.diplomacy import (
-        load_map_graph,
-        measures_table,
-        start_position,
-        table_rows,
-        validate_measures,
-    )
+    from boardeval.diplomacy import measures_table, start_position, validate_measures
 
     if as_json and as_csv:
         raise ParamsError("give at most one of --json and --csv")
@@ -97,57 +92,67 @@ def measures_cmd(
         used_map = record.map_name
     else:
         raise ParamsError("give a GAME file (saved-game .json/.jsonl) or --start")
-    if power:
-        graph = load_map_graph(used_map)
-        wanted = [graph.powers[graph.power(p)] for p in power]  # unknown power -> DiplomacyError
-        table = table[table["power"].isin(wanted) | table["power"].isna()].reset_index(drop=True)
+    table = _only_powers(table, used_map, power)
+    if not _print_rows(table, as_json, as_csv):
+        _summary(table, label)
+
+
+def _only_powers(table: Any, map_name: str, power: list[str] | None) -> Any:
+    """The rows of the given powers (``--power``) plus the board-wide rows; an unknown power is an error."""
+    if not power:
+        return table
+    from boardeval.diplomacy import load_map_graph
+
+    graph = load_map_graph(map_name)
+    wanted = [graph.powers[graph.power(p)] for p in power]  # unknown power -> DiplomacyError
+    return table[table["power"].isin(wanted) | table["power"].isna()].reset_index(drop=True)
+
+
+def _print_rows(table: Any, as_json: bool, as_csv: bool) -> bool:
+    """Print the tidy table as JSON rows (``--json``) or CSV (``--csv``); False when neither was asked."""
     if as_json:
+        from boardeval.diplomacy import table_rows
+
         print_json(table_rows(table))
-        return
-    if as_csv:
+    elif as_csv:
         import sys
 
         table.to_csv(sys.stdout, index=False, lineterminator="\n")
-        return
-    _summary(table, label)
+    return as_json or as_csv
 
 
 def _all_games(
     path: Path, chosen: tuple[str, ...], power: list[str] | None, as_json: bool, as_csv: bool
 ) -> None:
     """``measures FILE --all-games``: every game of a JSONL file, with a progress bar on stderr."""
-    import sys
+    from rich.table import Table
 
-    from boardeval.diplomacy import games_table, load_records, table_rows
+    from boardeval.diplomacy import games_table, load_records
 
     records = load_records(path)
     with progress_bar("measuring games", enabled=len(records) > 1) as progress:
         table = games_table(records, chosen, progress=progress)
-    if power:
-        graph = records[0].graph
-        wanted = [graph.powers[graph.power(p)] for p in power]
-        table = table[table["power"].isin(wanted) | table["power"].isna()].reset_index(drop=True)
+    table = _only_powers(table, records[0].map_name, power)
     if table.attrs.get("interrupted"):
         err_console.print("[yellow]interrupted: rows of the finished games only[/yellow]")
-    if as_json:
-        print_json(table_rows(table))
-    elif as_csv:
-        table.to_csv(sys.stdout, index=False, lineterminator="\n")
-    else:
-        out = Table(title=f"{path}: {len(records)} games", title_justify="left")
-        for column in ("game", "map", "phases", "last phase", "rows"):
-            out.add_column(column, justify="right" if column in ("phases", "rows") else "left")
-        for record in records:
-            rows = int((table["game"] == record.game_id).sum())
-            out.add_row(
-                record.game_id, record.map_name, str(len(record.phases)), record.phases[-1].phase, str(rows)
-            )
-        console.print(out)
+    if _print_rows(table, as_json, as_csv):
+        return
+    out = Table(title=f"{path}: {len(records)} games", title_justify="left")
+    for column in ("game", "map", "phases", "last phase", "rows"):
+        out.add_column(column, justify="right" if column in ("phases", "rows") else "left")
+    for record in records:
+        rows = int((table["game"] == record.game_id).sum())
+        out.add_row(
+            record.game_id, record.map_name, str(len(record.phases)), record.phases[-1].phase, str(rows)
+        )
+    console.print(out)
 
 
 def _summary(table: Any, label: str) -> None:
-    """A Rich table of the last phase: one column per power, one row per measure."""
-    from boardeval.diplomacy import MEASURE_KINDS
+    """A Rich table of the last phase: one column per power, one row per measure (in display units)."""
+    from rich.table import Table
+
+    from boardeval.diplomacy import MEASURE_INFO
 
     phases = list(dict.fromkeys(table["phase"].tolist()))
     last = phases[-1]
@@ -161,12 +166,13 @@ def _summary(table: Any, label: str) -> None:
     position: list[str] = []
     for name in dict.fromkeys(rows["measure"].tolist()):
         sel = rows[rows["measure"] == name]
-        kind = MEASURE_KINDS[name]
-        if kind == "position":
+        info = MEASURE_INFO[name]
+        if info.kind == "position":
             value = float(sel["value"].iloc[0])
-            position.append(f"{name} {value * 100:.1f}%" if math.isfinite(value) else f"{name} —")
-        elif kind == "power":
-            by_power = dict(zip(sel["power"], sel["value"], strict=True))
+            shown = f"{value * info.scale:.1f}{info.unit}" if math.isfinite(value) else "—"
+            position.append(f"{name} {shown}")
+        elif info.kind == "power":
+            by_power = dict(zip(sel["power"], sel["value"] * info.scale, strict=True))
             out.add_row(name, *[_fmt(by_power.get(p)) for p in powers])
         else:
             skipped.append(name)
@@ -194,6 +200,8 @@ def fear_cmd(
 
     Example: boardeval diplomacy fear --static --json
     """
+    from rich.table import Table
+
     from boardeval.diplomacy import compute_measures, load_map_graph, static_fear
 
     if static:

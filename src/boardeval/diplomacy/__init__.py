@@ -5,32 +5,29 @@ The CLI and the web app import only the names listed in ``__all__`` here.
     >>> from boardeval.diplomacy import load_records, measures_table, shipped_game_paths
     >>> game = load_records(shipped_game_paths()[0])[0]
     >>> table = measures_table(game, ["progress", "battle_tiedness"])
+
+Importing the package loads numpy only: the ``diplomacy`` engine is imported when a map is first loaded,
+pandas when a tidy table is first built (:func:`measures_table`, :func:`games_table`, :func:`table_rows`)
+and matplotlib when a chart is first drawn (:func:`chart_svg`, :func:`chart_measure`), so that the CLI
+starts at once.  The reference implementation of the measures (``_plain.plain_measures``) and the figure
+helpers (``charts.series_figure``, ...) are not part of this public face.
 """
 
+from __future__ import annotations
+
+import importlib
 from typing import TYPE_CHECKING, Any
 
-from boardeval.diplomacy.graph import (
-    UNREACHABLE,
-    MapGraph,
-    UnknownMapError,
-    available_maps,
-    load_map_graph,
-    province_of,
-)
-from boardeval.diplomacy.measures import (
-    MEASURE_KINDS,
+from boardeval.diplomacy._catalog import (
+    MEASURE_INFO,
     MEASURES,
-    GameMeasures,
+    MeasureInfo,
     UnknownMeasureError,
-    compute_measures,
-    games_table,
-    measures_table,
-    static_fear,
-    static_routes,
-    table_rows,
     validate_measures,
 )
-from boardeval.diplomacy.plain import plain_measures
+from boardeval.diplomacy._colours import power_colour
+from boardeval.diplomacy.graph import MapGraph, UnknownMapError, available_maps, load_map_graph
+from boardeval.diplomacy.measures import GameMeasures, compute_measures, static_fear, static_routes
 from boardeval.diplomacy.records import (
     GameRecord,
     Position,
@@ -50,42 +47,39 @@ from boardeval.diplomacy.records import (
 )
 
 if TYPE_CHECKING:
-    from boardeval.diplomacy.charts import (
-        POWER_COLOURS,
-        chart_measure,
-        power_colour,
-        save_chart,
-        series_figure,
-        table_figure,
-    )
+    from boardeval.diplomacy._table import games_table, measures_table, table_rows
+    from boardeval.diplomacy.charts import chart_measure, chart_svg
 
-_CHART_NAMES = (
-    "POWER_COLOURS",
-    "chart_measure",
-    "power_colour",
-    "save_chart",
-    "series_figure",
-    "table_figure",
-)
+_LAZY: dict[str, str] = {
+    "games_table": "boardeval.diplomacy._table",
+    "measures_table": "boardeval.diplomacy._table",
+    "table_rows": "boardeval.diplomacy._table",
+    "chart_measure": "boardeval.diplomacy.charts",
+    "chart_svg": "boardeval.diplomacy.charts",
+}
+"""Public names whose module imports pandas or matplotlib: loaded on first use."""
 
 
 def __getattr__(name: str) -> Any:
-    """Import the chart helpers (and matplotlib) only when first used: keeps ``boardeval --help`` fast."""
-    if name in _CHART_NAMES:
-        from boardeval.diplomacy import charts
-
-        return getattr(charts, name)
+    """Import the tidy-table (pandas) and chart (matplotlib) helpers only when first used."""
+    if name in _LAZY:
+        value = getattr(importlib.import_module(_LAZY[name]), name)
+        globals()[name] = value
+        return value
     raise AttributeError(f"module 'boardeval.diplomacy' has no attribute {name!r}")
 
 
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
+
+
 __all__: list[str] = [
-    "POWER_COLOURS",
     "MEASURES",
-    "MEASURE_KINDS",
-    "UNREACHABLE",
+    "MEASURE_INFO",
     "GameMeasures",
     "GameRecord",
     "MapGraph",
+    "MeasureInfo",
     "Position",
     "RecordError",
     "RecordFormatError",
@@ -97,25 +91,21 @@ __all__: list[str] = [
     "UnknownProvinceError",
     "available_maps",
     "chart_measure",
+    "chart_svg",
     "compute_measures",
     "games_table",
     "load_map_graph",
     "load_records",
     "measures_table",
-    "plain_measures",
     "power_colour",
-    "province_of",
     "random_game",
     "record_from_game",
     "record_from_saved",
-    "save_chart",
     "save_records",
-    "series_figure",
     "shipped_game_paths",
     "start_position",
     "static_fear",
     "static_routes",
-    "table_figure",
     "table_rows",
     "validate_measures",
 ]

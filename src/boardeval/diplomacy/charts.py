@@ -1,19 +1,15 @@
 """Charts of the measures: time series (one line per power) and heatmaps of the pair tables.
 
-Drawn with matplotlib's Agg backend (no display needed) to SVG or PNG, chosen by the file suffix.
-
-Power colours follow the board's traditional ones, adjusted so every line reads on a white background::
-
-    AUSTRIA  red          #c62828        ITALY    green        #2e7d32
-    ENGLAND  navy         #1a237e        RUSSIA   grey-purple  #8e7cc3  (the board's white is invisible)
-    FRANCE   light blue   #42a5f5        TURKEY   dark yellow  #e0b000  (pure yellow is unreadable)
-    GERMANY  dark grey    #424242
-
-Powers of other maps get matplotlib's ``tab10`` colours in power order.
+Drawn with matplotlib's Agg backend (no display needed), as SVG text (:func:`chart_svg`), PNG bytes
+(:func:`chart_png`) or a file (:func:`chart_measure`, SVG or PNG by the suffix).  Axis labels and units
+come from the measure catalogue (:data:`boardeval.diplomacy.MEASURE_INFO`), as on the CLI and the web
+page; power colours from :func:`boardeval.diplomacy.power_colour`.  matplotlib's global state is not
+thread-safe: a server draws one chart at a time.
 """
 
 from __future__ import annotations
 
+import io
 import math
 import os
 from pathlib import Path
@@ -29,38 +25,24 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
 from boardeval.core import ParamsError
-from boardeval.diplomacy.measures import MEASURE_KINDS, validate_measures
+from boardeval.diplomacy._catalog import MEASURE_INFO, validate_measures
+from boardeval.diplomacy._colours import POWER_COLOURS, power_colour
 
-__all__ = ["POWER_COLOURS", "chart_measure", "power_colour", "save_chart", "series_figure", "table_figure"]
+__all__ = [
+    "POWER_COLOURS",
+    "chart_figure",
+    "chart_measure",
+    "chart_png",
+    "chart_svg",
+    "power_colour",
+    "save_chart",
+    "series_figure",
+    "table_figure",
+]
 
-POWER_COLOURS: dict[str, str] = {
-    "AUSTRIA": "#c62828",
-    "ENGLAND": "#1a237e",
-    "FRANCE": "#42a5f5",
-    "GERMANY": "#424242",
-    "ITALY": "#2e7d32",
-    "RUSSIA": "#8e7cc3",
-    "TURKEY": "#e0b000",
-}
-
-LABELS: dict[str, str] = {
-    "progress": "game progress (%)",
-    "progress_as_written": "game progress, seed's formula (%)",
-    "progress_from_zero": "game progress from zero (%)",
-    "personal_progress": "personal progress (%)",
-}
 MAX_PAIRS = 8
 """Pair charts show at most this many pairs (those with the highest peak values)."""
-PERCENT = {"progress", "progress_as_written", "progress_from_zero", "personal_progress", "battle_tiedness"}
-
-
-def power_colour(power: str, order: int = 0) -> str:
-    """The chart colour of a power: the traditional one, else ``tab10`` by its index on the map."""
-    if power in POWER_COLOURS:
-        return POWER_COLOURS[power]
-    cmap = matplotlib.colormaps["tab10"]
-    r, g, b, _ = cmap(order % 10)
-    return f"#{int(r * 255):02x}{int(g * 255):02x}{int(b * 255):02x}"
+CHART_FORMATS = ("svg", "png")
 
 
 def _phases(table: pd.DataFrame) -> list[str]:
@@ -86,8 +68,8 @@ def series_figure(table: pd.DataFrame, measure: str, title: str | None = None) -
     Ordered tables (``fear_dynamic``, ``stab_potential``, ``fear_static``) are drawn as heatmaps instead:
     use :func:`table_figure`.
     """
-    name = validate_measures([measure])[0]
-    kind = MEASURE_KINDS[name]
+    info = MEASURE_INFO[validate_measures([measure])[0]]
+    name, kind = info.name, info.kind
     if kind == "table":
         raise ParamsError(f"{name} is a power x power table: draw it as a heatmap (table_figure)")
     rows = table[table["measure"] == name]
@@ -95,7 +77,7 @@ def series_figure(table: pd.DataFrame, measure: str, title: str | None = None) -
         raise ParamsError(f"the table has no rows for measure {name!r}")
     phases = _phases(table)
     pos = {p: i for i, p in enumerate(phases)}
-    scale = 100.0 if name in PERCENT else 1.0
+    scale = info.scale
     fig, ax = plt.subplots(figsize=(10, 5.2), dpi=110)
     powers = list(dict.fromkeys(p for p in table["power"].tolist() if isinstance(p, str)))
     if kind == "position":
@@ -130,7 +112,7 @@ def series_figure(table: pd.DataFrame, measure: str, title: str | None = None) -
             title = title or f"{name.replace('_', ' ')} (the {MAX_PAIRS} pairs with the highest peaks)"
     ax.set_xlim(-0.5, len(phases) - 0.5)
     _ticks(ax, phases)
-    ax.set_ylabel(LABELS.get(name, name.replace("_", " ") + (" (%)" if name in PERCENT else "")))
+    ax.set_ylabel(info.caption)
     ax.set_title(title or name.replace("_", " "))
     ax.grid(True, alpha=0.3)
     if ax.get_legend_handles_labels()[0]:
@@ -143,8 +125,9 @@ def table_figure(
     table: pd.DataFrame, measure: str, phase: str | None = None, title: str | None = None
 ) -> Figure:
     """A heatmap of a power x power measure at one phase (default: the last), "row ... column"."""
-    name = validate_measures([measure])[0]
-    if MEASURE_KINDS[name] not in ("table", "pair"):
+    info = MEASURE_INFO[validate_measures([measure])[0]]
+    name = info.name
+    if info.kind not in ("table", "pair"):
         raise ParamsError(f"{name} is not a power x power table: draw it as a time series (series_figure)")
     phases = _phases(table)
     if not phases:
@@ -160,7 +143,7 @@ def table_figure(
     grid = np.full((len(powers), len(powers)), np.nan)
     for a, b, v in zip(rows["power"], rows["other"], rows["value"], strict=True):
         grid[idx[a], idx[b]] = v
-        if MEASURE_KINDS[name] == "pair":
+        if info.kind == "pair":
             grid[idx[b], idx[a]] = v
     size = 1.0 + 0.75 * len(powers)
     fig, ax = plt.subplots(figsize=(size + 1.5, size), dpi=110)
@@ -182,32 +165,55 @@ def table_figure(
                     fontsize=9,
                     color="white" if top and grid[i, j] > 0.6 * top else "black",
                 )
-    reading = {
-        "fear_static": "row fears column",
-        "fear_dynamic": "row fears column",
-        "stab_potential": "row can be stabbed by column",
-    }.get(name, "")
-    ax.set_xlabel(reading)
+    ax.set_xlabel(info.note)  # how to read it: "row fears column", ...
     ax.set_title(title or f"{name.replace('_', ' ')} at {chosen}")
     fig.colorbar(image, ax=ax, fraction=0.046, pad=0.04)
     fig.tight_layout()
     return fig
 
 
+def chart_figure(
+    table: pd.DataFrame, measure: str, phase: str | None = None, title: str | None = None
+) -> Figure:
+    """The figure of one measure: a heatmap for ordered power x power tables, or for any pair measure
+    when ``phase`` is given (default: the last phase), otherwise a time series."""
+    name = validate_measures([measure])[0]
+    if MEASURE_INFO[name].kind == "table" or phase is not None:
+        return table_figure(table, name, phase, title)
+    return series_figure(table, name, title)
+
+
+def _render(fig: Figure, fmt: str) -> bytes:
+    """The figure as SVG or PNG bytes; the figure is closed."""
+    buffer = io.BytesIO()
+    try:
+        fig.savefig(buffer, format=fmt, bbox_inches="tight")
+    finally:
+        plt.close(fig)
+    return buffer.getvalue()
+
+
+def chart_svg(table: pd.DataFrame, measure: str, phase: str | None = None, title: str | None = None) -> str:
+    """One measure drawn as SVG text (see :func:`chart_figure` for which chart)."""
+    return _render(chart_figure(table, measure, phase, title), "svg").decode("utf-8")
+
+
+def chart_png(table: pd.DataFrame, measure: str, phase: str | None = None, title: str | None = None) -> bytes:
+    """One measure drawn as PNG bytes (see :func:`chart_figure` for which chart)."""
+    return _render(chart_figure(table, measure, phase, title), "png")
+
+
 def save_chart(fig: Figure, out: str | os.PathLike[str]) -> Path:
     """Save a figure as SVG or PNG (by the suffix of ``out``) and close it; return the path."""
     path = Path(out)
     fmt = path.suffix.lower().lstrip(".")
-    if fmt not in ("svg", "png"):
+    if fmt not in CHART_FORMATS:
         plt.close(fig)
         raise ParamsError(f"chart file {str(out)!r} must end in .svg or .png")
     if not path.parent.exists():
         plt.close(fig)
         raise ParamsError(f"chart file {str(out)!r}: folder {str(path.parent)!r} does not exist")
-    try:
-        fig.savefig(path, format=fmt, bbox_inches="tight")
-    finally:
-        plt.close(fig)
+    path.write_bytes(_render(fig, fmt))
     return path
 
 
@@ -220,7 +226,4 @@ def chart_measure(
 ) -> Path:
     """Draw one measure to ``out`` (.svg/.png): a heatmap for ordered power x power tables (at ``phase``,
     default the last), otherwise a time series.  Returns the written path."""
-    name = validate_measures([measure])[0]
-    if MEASURE_KINDS[name] == "table" or phase is not None:
-        return save_chart(table_figure(table, name, phase, title), out)
-    return save_chart(series_figure(table, name, title), out)
+    return save_chart(chart_figure(table, measure, phase, title), out)

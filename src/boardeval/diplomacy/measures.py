@@ -26,6 +26,10 @@ Percentages are returned as fractions (0.216 = 21.6%).  Which distance each meas
 graph) everywhere except ``stab_potential``, which is unit-aware (armies on the army graph, fleets on the
 fleet graph, no convoys).  Undefined values are NaN in arrays and ``None`` in rows.
 
+:func:`compute_measures` encodes the record once and calls one function per measure family (progress,
+fear, tempi, cohesion, stab potential, battle-tiedness, neighbour effect).  The names, kinds, labels and
+display units of the measures are in ``_catalog.py``; the tidy pandas table is built in ``_table.py``.
+
 Choices where the spec is silent (documented in the report too):
 
 * Dislodged units (retreat phases) count as units where they stand.
@@ -40,80 +44,40 @@ Choices where the spec is silent (documented in the report too):
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-import pandas as pd
 
-from boardeval.core import DiplomacyError, Progress, report
-from boardeval.diplomacy.graph import MapGraph, load_map_graph
-from boardeval.diplomacy.records import GameRecord, Position, start_position
+from boardeval.core import DiplomacyError
+from boardeval.diplomacy._catalog import (
+    COHESION_NS,
+    MEASURE_INFO,
+    MEASURE_KINDS,
+    MEASURES,
+    UnknownMeasureError,
+    validate_measures,
+)
+from boardeval.diplomacy.graph import BoolArray, FloatArray, IntArray, MapGraph, load_map_graph
+from boardeval.diplomacy.records import GameRecord, Position, positions_of, start_position
 
 __all__ = [
+    "COHESION_NS",
+    "FEAR_HORIZON",
     "MEASURES",
+    "MEASURE_INFO",
     "MEASURE_KINDS",
     "GameMeasures",
     "UnknownMeasureError",
     "compute_measures",
-    "games_table",
-    "measures_table",
     "static_fear",
     "static_routes",
-    "table_rows",
     "validate_measures",
 ]
 
-FloatArray = npt.NDArray[np.float64]
-IntArray = npt.NDArray[np.int64]
-BoolArray = npt.NDArray[np.bool_]
-
 FEAR_HORIZON = 6
 """Windsor's fear score of one centre at tempo distance t is ``max(0, FEAR_HORIZON - t)``."""
-COHESION_NS = (1, 2, 3)
-
-# measure name -> kind: "position" (power None), "power", "table" (ordered pair, row -> column),
-# "pair" (unordered pair, power before other in the map's power order).
-MEASURE_KINDS: dict[str, str] = {
-    "progress": "position",
-    "progress_as_written": "position",
-    "progress_from_zero": "position",
-    "personal_progress": "power",
-    "fear_static": "table",
-    "fear_dynamic": "table",
-    "fear_mutual": "pair",
-    "fear_mutual_change": "pair",
-    "tempi": "power",
-    "tempi_change": "power",
-    **{f"incohesion_{n}": "power" for n in COHESION_NS},
-    **{f"cohesion_{n}": "power" for n in COHESION_NS},
-    "stab_potential": "table",
-    "battle_tiedness": "power",
-    "neighbour_effect": "power",
-}
-MEASURES: tuple[str, ...] = tuple(MEASURE_KINDS)
-
-
-class UnknownMeasureError(DiplomacyError):
-    """A measure name that is not one of :data:`MEASURES`."""
-
-
-def validate_measures(names: Iterable[str] | None) -> tuple[str, ...]:
-    """Check measure names (case-insensitive, '-' accepted for '_'); return them normalised, in order."""
-    if names is None:
-        return MEASURES
-    out: list[str] = []
-    for raw in names:
-        name = raw.strip().lower().replace("-", "_")
-        if name not in MEASURE_KINDS:
-            raise UnknownMeasureError(f"unknown measure {raw!r}: choose from {', '.join(MEASURES)}")
-        if name not in out:
-            out.append(name)
-    if not out:
-        raise UnknownMeasureError(f"no measure given: choose from {', '.join(MEASURES)}")
-    return tuple(out)
 
 
 # --------------------------------------------------------------------------------------------------------
@@ -122,6 +86,13 @@ def validate_measures(names: Iterable[str] | None) -> tuple[str, ...]:
 
 @dataclass(frozen=True)
 class _Encoded:
+    """A sequence of positions as flat arrays, with the per-group counts every measure family needs.
+
+    A *group* is one power at one phase: ``group = phase * P + power``.
+    """
+
+    graph: MapGraph
+    n_t: int  # phases
     owned: BoolArray  # [T, P, S]
     unit_group: IntArray  # [U] = phase * P + power, non-decreasing
     unit_power: IntArray  # [U]
@@ -129,6 +100,38 @@ class _Encoded:
     unit_row: IntArray  # [U] row of graph.unit_sc
     centre_group: IntArray  # [C] group of every owned centre, non-decreasing
     centre_sc: IntArray  # [C] its SC index
+
+    @property
+    def n_p(self) -> int:
+        """Powers of the map."""
+        return len(self.graph.powers)
+
+    @property
+    def n_g(self) -> int:
+        """Groups (phase, power)."""
+        return self.n_t * self.n_p
+
+    @functools.cached_property
+    def counts(self) -> IntArray:
+        """``[T, P]`` supply centres owned."""
+        counts: IntArray = self.owned.sum(axis=-1)
+        return counts
+
+    @functools.cached_property
+    def unit_count(self) -> IntArray:
+        """``[T, P]`` units on the board."""
+        return np.bincount(self.unit_group, minlength=self.n_g).reshape(self.n_t, self.n_p)
+
+    @functools.cached_property
+    def diag(self) -> BoolArray:
+        """``[P, P]`` the diagonal of a power x power table."""
+        return np.eye(self.n_p, dtype=bool)
+
+    @functools.cached_property
+    def near(self) -> npt.NDArray[np.uint64]:
+        """``[T, P, words]`` bitset of the provinces adjacent to, or holding, one of a power's units."""
+        bits = _group_or(self.graph.compact.near_bits[self.unit_prov], self.unit_group, self.n_g)
+        return bits.reshape(self.n_t, self.n_p, -1)
 
 
 def _encode(graph: MapGraph, positions: Sequence[Position]) -> _Encoded:
@@ -158,6 +161,8 @@ def _encode(graph: MapGraph, positions: Sequence[Position]) -> _Encoded:
     owned[centre_group, centre_sc] = True
     pairs = np.asarray(coded, dtype=np.int64).reshape(-1, 2)
     return _Encoded(
+        graph=graph,
+        n_t=t_count,
         owned=owned.reshape(t_count, n_p, n_s),
         unit_group=unit_group,
         unit_power=unit_group % n_p,
@@ -166,6 +171,10 @@ def _encode(graph: MapGraph, positions: Sequence[Position]) -> _Encoded:
         centre_group=centre_group,
         centre_sc=centre_sc,
     )
+
+
+# --------------------------------------------------------------------------------------------------------
+# Group-wise reductions over sorted group arrays
 
 
 def _starts(groups: IntArray) -> IntArray:
@@ -275,7 +284,7 @@ def static_routes(map_name: str = "standard") -> dict[str, dict[str, int]]:
 
 
 # --------------------------------------------------------------------------------------------------------
-# All measures
+# The result
 
 
 @dataclass(frozen=True)
@@ -326,7 +335,12 @@ class GameMeasures:
         return np.asarray(getattr(self, name))
 
 
+# --------------------------------------------------------------------------------------------------------
+# One function per measure family
+
+
 def _progress_values(counts: IntArray, graph: MapGraph) -> tuple[FloatArray, FloatArray]:
+    """(progress, progress as written) from SC counts ``[..., P]``."""
     squares = (counts.astype(np.float64) ** 2).sum(axis=-1)
     half = len(graph.sc_names) / 2
     return squares / graph.win**2, squares / (2 * half**2)
@@ -334,61 +348,61 @@ def _progress_values(counts: IntArray, graph: MapGraph) -> tuple[FloatArray, Flo
 
 @functools.lru_cache(maxsize=16)
 def _progress_at_start(map_name: str) -> float:
+    """Game progress at the map's starting position (the zero of ``progress_from_zero``)."""
     graph = load_map_graph(map_name)
     start = start_position(map_name)
     counts = np.array([[len(c) for c in start.centers]])
     return float(_progress_values(counts, graph)[0][0])
 
 
-def compute_measures(record: GameRecord | Sequence[Position], map_name: str | None = None) -> GameMeasures:
-    """Every measure for every power at every phase of a record (or of positions on ``map_name``)."""
-    if isinstance(record, GameRecord):
-        positions: Sequence[Position] = record.phases
-        map_name = record.map_name
-    else:
-        positions = record
-        map_name = map_name or "standard"
-    graph = load_map_graph(map_name)
-    n_t, n_p = len(positions), len(graph.powers)
-    if n_t == 0:
-        raise DiplomacyError("no phases to measure (the record is empty)")
-    enc = _encode(graph, positions)
-    owned = enc.owned
-    counts = owned.sum(axis=-1)
-    n_g = n_t * n_p
-    groups = enc.unit_group
-    unit_count = np.bincount(groups, minlength=n_g).reshape(n_t, n_p)
-
-    # --- progress ------------------------------------------------------------------------------------
-    progress, as_written = _progress_values(counts, graph)
+def _progress_family(enc: _Encoded) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
+    """``progress``, ``progress_as_written``, ``progress_from_zero`` ``[T]`` and ``personal_progress``."""
+    graph = enc.graph
+    progress, as_written = _progress_values(enc.counts, graph)
     start = _progress_at_start(graph.name)
-    from_zero = (progress - start) / (1.0 - start) if start < 1.0 else np.full(n_t, np.nan)
-    personal = counts / graph.win
+    from_zero = (progress - start) / (1.0 - start) if start < 1.0 else np.full(enc.n_t, np.nan)
+    personal: FloatArray = enc.counts / graph.win
+    return progress, as_written, np.asarray(from_zero, dtype=np.float64), personal
 
-    # --- fear --------------------------------------------------------------------------------------------
-    compact = graph.compact
-    far = compact.far
-    nearest = _group_min_int(compact.tempo_sc[enc.unit_prov], groups, n_g, far).reshape(n_t, n_p, -1)
-    fear = _fear(nearest, far, ~owned, (graph.win - counts).astype(np.int64), owned)
-    diag = np.eye(n_p, dtype=bool)
-    fear[:, diag] = np.nan
+
+def _fear_family(enc: _Encoded) -> tuple[FloatArray, FloatArray]:
+    """``fear_dynamic`` ``[T, P, P]`` (from the units and owned centres) and ``fear_static`` ``[P, P]``."""
+    graph = enc.graph
+    far = graph.compact.far
+    owned = enc.owned
+    nearest = _group_min_int(graph.compact.tempo_sc[enc.unit_prov], enc.unit_group, enc.n_g, far)
+    nearest = nearest.reshape(enc.n_t, enc.n_p, -1)
+    fear = _fear(nearest, far, ~owned, (graph.win - enc.counts).astype(np.int64), owned)
+    fear[:, enc.diag] = np.nan
     fear_static = static_fear(graph.name).copy()
-    fear_static[diag] = np.nan
+    fear_static[enc.diag] = np.nan
+    return fear, fear_static
 
-    # --- tempi ---------------------------------------------------------------------------------------
-    unit_tempi = graph.home_tempo[enc.unit_power, enc.unit_prov]
-    tempi = np.bincount(groups, weights=unit_tempi, minlength=n_g).reshape(n_t, n_p)
+
+def _tempi_family(enc: _Encoded) -> tuple[FloatArray, FloatArray]:
+    """``tempi`` and ``tempi_change`` ``[T, P]``: unit distances from the nearest original home."""
+    unit_tempi = enc.graph.home_tempo[enc.unit_power, enc.unit_prov]
+    tempi = np.bincount(enc.unit_group, weights=unit_tempi, minlength=enc.n_g).reshape(enc.n_t, enc.n_p)
     tempi_change = np.full(tempi.shape, np.nan)
     tempi_change[1:] = tempi[1:] - tempi[:-1]
+    tempi_change[~np.isfinite(tempi_change)] = np.nan
+    return np.where(np.isfinite(tempi), tempi, np.nan), tempi_change
 
-    # --- n-incohesion ------------------------------------------------------------------------------------
-    # Every ordered pair (u, v) of distinct units of the same power and phase, with its tempo distance
-    # (one byte); sorting the key u * (far + 1) + d groups each unit's distances in increasing order,
-    # so its n nearest other units are the first n entries of its segment.
+
+def _cohesion_family(enc: _Encoded) -> tuple[FloatArray, FloatArray]:
+    """``incohesion`` and ``cohesion`` ``[n - 1, T, P]`` for n in :data:`COHESION_NS`.
+
+    Every ordered pair (u, v) of distinct units of the same power and phase, with its tempo distance
+    (one byte); sorting the key u * (far + 1) + d groups each unit's distances in increasing order, so its
+    n nearest other units are the first n entries of its segment.
+    """
+    n_t, n_p, n_g = enc.n_t, enc.n_p, enc.n_g
+    groups = enc.unit_group
+    far = enc.graph.compact.far
     incohesion = np.full((len(COHESION_NS), n_t, n_p), np.nan)
     n_u = len(groups)
     if n_u:
-        flat_count = unit_count.reshape(-1)
+        flat_count = enc.unit_count.reshape(-1)
         first = np.searchsorted(groups, np.arange(n_g))
         size = flat_count[groups]  # units in each unit's group
         u_rep = np.repeat(np.arange(n_u), size)
@@ -396,7 +410,7 @@ def compute_measures(record: GameRecord | Sequence[Position], map_name: str | No
         v = first[groups][u_rep] + (np.arange(len(u_rep)) - np.repeat(seg_start, size))
         keep = v != u_rep
         u_rep, v = u_rep[keep], v[keep]
-        dist = compact.tempo[enc.unit_prov[u_rep], enc.unit_prov[v]].astype(np.int64)
+        dist = enc.graph.compact.tempo[enc.unit_prov[u_rep], enc.unit_prov[v]].astype(np.int64)
         ordered = np.sort(u_rep * (far + 1) + dist) % (far + 1)
         others_per_unit = size - 1
         starts = np.cumsum(others_per_unit) - others_per_unit
@@ -416,42 +430,62 @@ def compute_measures(record: GameRecord | Sequence[Position], map_name: str | No
     incohesion[~np.isfinite(incohesion)] = np.nan
     with np.errstate(divide="ignore"):
         cohesion = 1.0 / incohesion
+    return incohesion, cohesion
 
-    # --- stab potential ------------------------------------------------------------------------------
+
+def _stab_potential(enc: _Encoded) -> FloatArray:
+    """``stab_potential`` ``[T, P, P]``: A's centres that B reaches strictly sooner (unit-aware)."""
+    compact = enc.graph.compact
     # Unit-aware distances as small ints: `far` (unreachable) orders after every real distance.
-    reach = _group_min_int(compact.unit_sc[enc.unit_row], groups, n_g, far).reshape(n_t, n_p, -1)
+    reach = _group_min_int(compact.unit_sc[enc.unit_row], enc.unit_group, enc.n_g, compact.far)
+    reach = reach.reshape(enc.n_t, enc.n_p, -1)
     # sooner[t, a, b, s]: b reaches s strictly sooner than a.
     sooner = reach[:, None, :, :] < reach[:, :, None, :]
-    stab = (sooner & owned[:, :, None, :]).sum(axis=-1).astype(np.float64)
-    stab[:, diag] = np.nan
+    stab = (sooner & enc.owned[:, :, None, :]).sum(axis=-1).astype(np.float64)
+    stab[:, enc.diag] = np.nan
+    return stab
 
-    # --- battle-tiedness and neighbour effect ----------------------------------------------------------
-    # Sets of provinces as 64-bit bitsets (2 words on the standard map): "adjacent to or in" a power's
-    # units is the OR of its units' neighbourhood rows; "enemy" = OR over the other powers, from prefix
-    # and suffix ORs along the power axis.
-    near = _group_or(compact.near_bits[enc.unit_prov], groups, n_g).reshape(n_t, n_p, -1)
+
+def _battle_tiedness(enc: _Encoded) -> FloatArray:
+    """``battle_tiedness`` ``[T, P]``: the share of a power's units in or next to an enemy unit's province.
+
+    Sets of provinces are 64-bit bitsets (2 words on the standard map): "adjacent to or in" a power's units
+    is :attr:`_Encoded.near`; "enemy" = OR over the other powers, from prefix and suffix ORs along the
+    power axis.
+    """
+    near = enc.near
     prefix = np.bitwise_or.accumulate(near, axis=1)
     suffix = np.bitwise_or.accumulate(near[:, ::-1], axis=1)[:, ::-1]
     others = np.zeros_like(near)
     others[:, 1:] |= prefix[:, :-1]
     others[:, :-1] |= suffix[:, 1:]
     prov = enc.unit_prov
-    word = others.reshape(n_g, -1)[groups, prov >> 6]
+    word = others.reshape(enc.n_g, -1)[enc.unit_group, prov >> 6]
     tied = ((word >> (prov & 63).astype(np.uint64)) & np.uint64(1)).astype(np.float64)
-    tied_count = np.bincount(groups, weights=tied, minlength=n_g).reshape(n_t, n_p)
+    tied_count = np.bincount(enc.unit_group, weights=tied, minlength=enc.n_g).reshape(enc.n_t, enc.n_p)
+    unit_count = enc.unit_count
     with np.errstate(invalid="ignore", divide="ignore"):
-        battle = np.where(unit_count > 0, tied_count / np.maximum(unit_count, 1), np.nan)
+        battle: FloatArray = np.where(unit_count > 0, tied_count / np.maximum(unit_count, 1), np.nan)
+    return battle
 
-    # Footprint = provinces of a power's units and centres; neighbours touch (adjacent or same) it.
-    centre_prov = graph.sc_provinces[enc.centre_sc]
-    foot = _group_or(compact.self_bits[prov], groups, n_g) | _group_or(
+
+def _neighbour_effect(enc: _Encoded) -> FloatArray:
+    """``neighbour_effect`` ``[T, P]``: mean SCs of the other survivors minus mean SCs of the neighbours.
+
+    Footprint = provinces of a power's units and centres; neighbours touch (adjacent or same) it.
+    """
+    compact = enc.graph.compact
+    n_t, n_p, n_g = enc.n_t, enc.n_p, enc.n_g
+    counts = enc.counts
+    centre_prov = enc.graph.sc_provinces[enc.centre_sc]
+    foot = _group_or(compact.self_bits[enc.unit_prov], enc.unit_group, n_g) | _group_or(
         compact.self_bits[centre_prov], enc.centre_group, n_g
     )
-    near_fp = near.reshape(n_g, -1) | _group_or(compact.near_bits[centre_prov], enc.centre_group, n_g)
+    near_fp = enc.near.reshape(n_g, -1) | _group_or(compact.near_bits[centre_prov], enc.centre_group, n_g)
     foot = foot.reshape(n_t, n_p, -1)
     near_fp = near_fp.reshape(n_t, n_p, -1)
     neighbours = ((near_fp[:, :, None, :] & foot[:, None, :, :]) != 0).any(axis=-1)
-    neighbours[:, diag] = False
+    neighbours[:, enc.diag] = False
     alive = (foot != 0).any(axis=-1)
     sc_alive = np.where(alive, counts, 0).astype(np.float64)
     others_n = alive.sum(axis=1, keepdims=True) - alive
@@ -461,164 +495,40 @@ def compute_measures(record: GameRecord | Sequence[Position], map_name: str | No
     with np.errstate(invalid="ignore", divide="ignore"):
         effect = np.where(nb_n > 0, others_sum / np.maximum(others_n, 1) - nb_sum / np.maximum(nb_n, 1), 0.0)
     effect[~alive] = np.nan
+    return effect
 
-    tempi_out = np.where(np.isfinite(tempi), tempi, np.nan)
-    tempi_change[~np.isfinite(tempi_change)] = np.nan
+
+# --------------------------------------------------------------------------------------------------------
+# All measures
+
+
+def compute_measures(record: GameRecord | Sequence[Position], map_name: str | None = None) -> GameMeasures:
+    """Every measure for every power at every phase of a record (or of positions on ``map_name``)."""
+    positions, name = positions_of(record, map_name)
+    graph = load_map_graph(name)
+    if len(positions) == 0:
+        raise DiplomacyError("no phases to measure (the record is empty)")
+    enc = _encode(graph, positions)
+    progress, as_written, from_zero, personal = _progress_family(enc)
+    fear_dynamic, fear_static = _fear_family(enc)
+    tempi, tempi_change = _tempi_family(enc)
+    incohesion, cohesion = _cohesion_family(enc)
     return GameMeasures(
         map_name=graph.name,
         phases=tuple(p.phase for p in positions),
         powers=graph.powers,
-        sc_counts=counts,
+        sc_counts=enc.counts,
         progress=progress,
         progress_as_written=as_written,
-        progress_from_zero=np.asarray(from_zero, dtype=np.float64),
+        progress_from_zero=from_zero,
         personal_progress=personal,
         fear_static=fear_static,
-        fear_dynamic=fear,
-        tempi=tempi_out,
+        fear_dynamic=fear_dynamic,
+        tempi=tempi,
         tempi_change=tempi_change,
         incohesion=incohesion,
         cohesion=cohesion,
-        stab_potential=stab,
-        battle_tiedness=battle,
-        neighbour_effect=effect,
+        stab_potential=_stab_potential(enc),
+        battle_tiedness=_battle_tiedness(enc),
+        neighbour_effect=_neighbour_effect(enc),
     )
-
-
-# --------------------------------------------------------------------------------------------------------
-# The tidy table
-
-
-def _categorical(codes: IntArray, names: Sequence[str]) -> Any:
-    """A pandas Categorical from integer codes (-1 = missing)."""
-    return pd.Categorical.from_codes(codes, categories=pd.Index(list(names)))
-
-
-def _blocks(gm: GameMeasures, measures: Sequence[str]) -> pd.DataFrame:
-    n_t, n_p = len(gm.phases), len(gm.powers)
-    phase_idx: list[IntArray] = []
-    power_idx: list[IntArray] = []
-    other_idx: list[IntArray] = []
-    measure_idx: list[IntArray] = []
-    values: list[FloatArray] = []
-    t_pp, a_pp, b_pp = np.meshgrid(np.arange(n_t), np.arange(n_p), np.arange(n_p), indexing="ij")
-    off_diag = a_pp != b_pp
-    upper = a_pp < b_pp
-    t_p, a_p = np.meshgrid(np.arange(n_t), np.arange(n_p), indexing="ij")
-    for m_i, name in enumerate(measures):
-        kind = MEASURE_KINDS[name]
-        data = gm.series(name)
-        if kind == "position":
-            phase_idx.append(np.arange(n_t))
-            power_idx.append(np.full(n_t, -1))
-            other_idx.append(np.full(n_t, -1))
-            values.append(data)
-        elif kind == "power":
-            phase_idx.append(t_p.ravel())
-            power_idx.append(a_p.ravel())
-            other_idx.append(np.full(n_t * n_p, -1))
-            values.append(data.ravel())
-        else:
-            mask = off_diag if kind == "table" else upper
-            phase_idx.append(t_pp[mask])
-            power_idx.append(a_pp[mask])
-            other_idx.append(b_pp[mask])
-            values.append(np.asarray(data)[mask])
-        measure_idx.append(np.full(len(values[-1]), m_i))
-    ph = np.concatenate(phase_idx)
-    order = np.argsort(ph, kind="stable")
-    # Categorical columns built from integer codes: no per-row Python objects (missing power = NaN).
-    powers = list(gm.powers)
-    if len(set(gm.phases)) == len(gm.phases):
-        phase_col: Any = _categorical(ph[order], gm.phases)
-    else:  # repeated phase names (hand-built positions): plain strings
-        phase_col = np.array(gm.phases, dtype=object)[ph[order]]
-    return pd.DataFrame(
-        {
-            "phase": phase_col,
-            "power": _categorical(np.concatenate(power_idx)[order], powers),
-            "measure": _categorical(np.concatenate(measure_idx)[order], measures),
-            "other": _categorical(np.concatenate(other_idx)[order], powers),
-            "value": np.concatenate(values).astype(np.float64)[order],
-        }
-    )
-
-
-def measures_table(
-    record: GameRecord | Sequence[Position] | GameMeasures,
-    measures: Iterable[str] | None = None,
-    map_name: str | None = None,
-) -> pd.DataFrame:
-    """The tidy table: columns ``phase, power, measure, other, value``, phase-major in record order.
-
-    ``phase``, ``power``, ``measure`` and ``other`` are pandas categoricals (cheap to build and to filter:
-    ``table[table.measure == "tempi"]``); a missing power or other is NaN in the frame and None in
-    :func:`table_rows`.
-
-    ``power`` is None for per-position measures; ``other`` names the second power of table and pair
-    measures (None otherwise); ``value`` is NaN where a measure is undefined (e.g. ``incohesion_3`` of a
-    power with 3 units).  ``measures`` restricts the measures (default: all of :data:`MEASURES`).
-    """
-    chosen = validate_measures(measures)
-    gm = record if isinstance(record, GameMeasures) else compute_measures(record, map_name)
-    return _blocks(gm, chosen)
-
-
-def table_rows(table: pd.DataFrame) -> list[dict[str, object]]:
-    """The tidy table as JSON-ready rows ``{"phase", "power", "measure", "other", "value"}``.
-
-    Undefined values (NaN, and infinite distances) become None; everything else is a plain float.
-    """
-    values = table["value"].to_numpy(dtype=np.float64)
-    finite = np.isfinite(values)
-
-    def name(x: object) -> str | None:
-        return x if isinstance(x, str) else None
-
-    rows: list[dict[str, object]] = [
-        {"phase": ph, "power": name(pw), "measure": m, "other": name(o), "value": float(v) if ok else None}
-        for ph, pw, m, o, v, ok in zip(
-            table["phase"].tolist(),
-            table["power"].tolist(),
-            table["measure"].tolist(),
-            table["other"].tolist(),
-            values.tolist(),
-            finite.tolist(),
-            strict=True,
-        )
-    ]
-    if "game" in table.columns:
-        rows = [{"game": g, **row} for g, row in zip(table["game"].tolist(), rows, strict=True)]
-    return rows
-
-
-def games_table(
-    records: Sequence[GameRecord],
-    measures: Iterable[str] | None = None,
-    *,
-    progress: Progress | None = None,
-) -> pd.DataFrame:
-    """The tidy tables of many games stacked, with a leading ``game`` column (the record's id).
-
-    Reports ``(done, total, game id)`` to ``progress`` after each game.  On Ctrl-C it stops and returns
-    the finished games' rows, with ``table.attrs["interrupted"] = True``.
-    """
-    chosen = validate_measures(measures)
-    parts: list[pd.DataFrame] = []
-    interrupted = False
-    try:
-        for i, record in enumerate(records):
-            part = measures_table(record, chosen)
-            part.insert(0, "game", record.game_id)
-            parts.append(part)
-            report(progress, i + 1, len(records), record.game_id)
-    except KeyboardInterrupt:
-        interrupted = True
-    if parts:
-        table = pd.concat(parts, ignore_index=True)
-        for column in ("phase", "power", "other", "measure"):
-            table[column] = table[column].astype(object).where(table[column].notna(), None)
-    else:
-        table = pd.DataFrame(columns=["game", "phase", "power", "measure", "other", "value"])
-    table.attrs["interrupted"] = interrupted
-    return table

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -169,68 +169,31 @@ def _parse_power_lists(
     return out
 
 
-def _position(graph: MapGraph, phase: str, state: Any, *, game: str) -> Position:
-    if not isinstance(state, Mapping):
-        raise RecordStateError("phase has no state object", game=game, phase=phase, field="state")
-    for key in ("units", "centers"):
-        if key not in state:
-            raise RecordStateError(f"state has no {key!r}", game=game, phase=phase, field=f"state.{key}")
-    raw_units = _parse_power_lists(state["units"], graph, game=game, phase=phase, field="state.units")
-    raw_centers = _parse_power_lists(state["centers"], graph, game=game, phase=phase, field="state.centers")
-    units: list[tuple[Unit, ...]] = []
-    centers: list[tuple[str, ...]] = []
-    fleet_ok = graph.fleet_index
-    for p, power in enumerate(graph.powers):
-        mine: list[Unit] = []
-        for i, text in enumerate(raw_units.get(p, [])):
-            field = f"state.units.{power}[{i}]"
-            if not isinstance(text, str):
-                raise RecordStateError(
-                    f"expected a unit string, got {text!r}", game=game, phase=phase, field=field
-                )
-            try:
-                unit = Unit.parse(text)
-            except ValueError as exc:
-                raise RecordStateError(str(exc), game=game, phase=phase, field=field) from None
-            prov = unit.province
-            if prov not in graph.province_index:
-                raise UnknownProvinceError(
-                    f"unknown province {prov!r} in unit {text!r} on map {graph.name!r}",
-                    game=game,
-                    phase=phase,
-                    field=field,
-                )
-            if unit.kind == "F" and unit.location not in fleet_ok:
-                raise UnknownProvinceError(
-                    f"a fleet cannot stand at {unit.location!r} (unit {text!r}) on map {graph.name!r}",
-                    game=game,
-                    phase=phase,
-                    field=field,
-                )
-            if unit.kind == "A" and (
-                "/" in unit.location or not graph.army_provinces[graph.province_index[prov]]
-            ):
-                raise UnknownProvinceError(
-                    f"an army cannot stand at {unit.location!r} (unit {text!r}) on map {graph.name!r}",
-                    game=game,
-                    phase=phase,
-                    field=field,
-                )
-            mine.append(unit)
-        units.append(tuple(mine))
-        cs: list[str] = []
-        for i, centre in enumerate(raw_centers.get(p, [])):
-            field = f"state.centers.{power}[{i}]"
-            name = province_of(str(centre))
-            if name not in graph.sc_index:
-                raise UnknownProvinceError(
-                    f"{centre!r} is not a supply centre on map {graph.name!r}",
-                    game=game,
-                    phase=phase,
-                    field=field,
-                )
-            cs.append(name)
-        centers.append(tuple(cs))
+def _unit(graph: MapGraph, text: Any, *, game: str, phase: str, field: str) -> Unit:
+    """One unit string of a record, checked against the map (province, and where its kind may stand)."""
+    if not isinstance(text, str):
+        raise RecordStateError(f"expected a unit string, got {text!r}", game=game, phase=phase, field=field)
+    try:
+        unit = Unit.parse(text)
+    except ValueError as exc:
+        raise RecordStateError(str(exc), game=game, phase=phase, field=field) from None
+    prov = unit.province
+    problem = None
+    if prov not in graph.province_index:
+        problem = f"unknown province {prov!r} in unit {text!r}"
+    elif unit.kind == "F" and unit.location not in graph.fleet_index:
+        problem = f"a fleet cannot stand at {unit.location!r} (unit {text!r})"
+    elif unit.kind == "A" and ("/" in unit.location or not graph.army_provinces[graph.province_index[prov]]):
+        problem = f"an army cannot stand at {unit.location!r} (unit {text!r})"
+    if problem is not None:
+        raise UnknownProvinceError(f"{problem} on map {graph.name!r}", game=game, phase=phase, field=field)
+    return unit
+
+
+def _check_no_shared_centres(
+    graph: MapGraph, centers: list[tuple[str, ...]], *, game: str, phase: str
+) -> None:
+    """Raise :class:`RecordStateError` when a centre is owned by two powers."""
     seen: dict[str, str] = {}
     for p, owned_here in enumerate(centers):
         for c in owned_here:
@@ -242,6 +205,43 @@ def _position(graph: MapGraph, phase: str, state: Any, *, game: str) -> Position
                     field="state.centers",
                 )
             seen[c] = graph.powers[p]
+
+
+def _centre(graph: MapGraph, centre: Any, *, game: str, phase: str, field: str) -> str:
+    """One owned centre of a record (a coast is dropped), checked against the map's supply centres."""
+    name = province_of(str(centre))
+    if name not in graph.sc_index:
+        raise UnknownProvinceError(
+            f"{centre!r} is not a supply centre on map {graph.name!r}", game=game, phase=phase, field=field
+        )
+    return name
+
+
+def _position(graph: MapGraph, phase: str, state: Any, *, game: str) -> Position:
+    """One phase's ``state`` (units and centres per power) as a validated :class:`Position`."""
+    if not isinstance(state, Mapping):
+        raise RecordStateError("phase has no state object", game=game, phase=phase, field="state")
+    for key in ("units", "centers"):
+        if key not in state:
+            raise RecordStateError(f"state has no {key!r}", game=game, phase=phase, field=f"state.{key}")
+    raw_units = _parse_power_lists(state["units"], graph, game=game, phase=phase, field="state.units")
+    raw_centers = _parse_power_lists(state["centers"], graph, game=game, phase=phase, field="state.centers")
+    units: list[tuple[Unit, ...]] = []
+    centers: list[tuple[str, ...]] = []
+    for p, power in enumerate(graph.powers):  # per power: its units, then its centres
+        units.append(
+            tuple(
+                _unit(graph, text, game=game, phase=phase, field=f"state.units.{power}[{i}]")
+                for i, text in enumerate(raw_units.get(p, []))
+            )
+        )
+        centers.append(
+            tuple(
+                _centre(graph, centre, game=game, phase=phase, field=f"state.centers.{power}[{i}]")
+                for i, centre in enumerate(raw_centers.get(p, []))
+            )
+        )
+    _check_no_shared_centres(graph, centers, game=game, phase=phase)
     return Position(phase=phase, units=tuple(units), centers=tuple(centers))
 
 
@@ -332,28 +332,72 @@ def _iter_json_documents(text: str, source: str) -> Iterator[tuple[int, Any]]:
             ) from None
 
 
-def load_records(path: str | os.PathLike[str]) -> list[GameRecord]:
-    """Load every game of a saved-game ``.json`` file (one game) or ``.jsonl`` file (one game a line).
+RecordSource = str | os.PathLike[str] | bytes | bytearray
+"""What :func:`load_records` reads: a path, or the contents themselves (text or UTF-8 bytes)."""
 
-    A JSON list of saved games is accepted too.  Raises :class:`RecordFormatError` for a missing or
-    unreadable file or broken JSON (with the line number), and the other :class:`RecordError` subclasses
-    for bad contents.
-    """
-    p = Path(path)
-    source = str(p)
+
+def _is_text(source: str) -> bool:
+    """A string is the contents, not a path, when it is blank or starts (after spaces) with ``{`` or ``[``."""
+    head = source.lstrip()[:1]
+    return head in ("", "{", "[")
+
+
+def _read_source(source: RecordSource, name: str | None) -> tuple[str, str]:
+    """(text, label for error messages) of a path, text or bytes; a bad file raises RecordFormatError."""
+    if isinstance(source, str) and _is_text(source):
+        return _universal_newlines(source), name or "<text>"
+    if isinstance(source, (bytes, bytearray)):
+        label = name or "<bytes>"
+        data = bytes(source)
+    else:
+        label = name or str(Path(source))
+        try:
+            data = Path(source).read_bytes()
+        except FileNotFoundError:
+            raise RecordFormatError(f"{label}: no such file") from None
+        except OSError as exc:
+            raise RecordFormatError(f"{label}: cannot read the file: {exc}") from None
     try:
-        text = p.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise RecordFormatError(f"{source}: no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RecordFormatError(f"{source}: cannot read the file: {exc}") from None
+        return _universal_newlines(data.decode("utf-8")), label
+    except UnicodeDecodeError as exc:
+        raise RecordFormatError(f"{label}: cannot read the file: {exc}") from None
+
+
+def _universal_newlines(text: str) -> str:
+    """CRLF and lone CR line ends as LF, as a file read in text mode has them (error line numbers agree)."""
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def load_records(source: RecordSource, *, name: str | None = None) -> list[GameRecord]:
+    """Load every game of a saved-game JSON document (one game, or a list) or JSONL (one game a line).
+
+    ``source`` is a path (``str`` or ``os.PathLike``), or the contents themselves: ``bytes`` (UTF-8), or a
+    ``str`` that starts with ``{`` or ``[`` (any other string is a path).  ``name`` labels the input in
+    error messages (default: the path, ``<text>`` or ``<bytes>``), e.g. the file name of an upload.
+
+    Raises :class:`RecordFormatError` for a missing or unreadable file, bytes that are not UTF-8, or broken
+    JSON (with the line number), and the other :class:`RecordError` subclasses for bad contents.
+    """
+    text, label = _read_source(source, name)
     games: list[GameRecord] = []
-    for line, doc in _iter_json_documents(text, source):
+    for line, doc in _iter_json_documents(text, label):
         docs: Iterable[Any] = doc if isinstance(doc, list) else [doc]
         for k, item in enumerate(docs):
-            label = f"{source}:{line}" if not isinstance(doc, list) else f"{source}[{k}]"
-            games.append(record_from_saved(item, source=label))
+            where = f"{label}:{line}" if not isinstance(doc, list) else f"{label}[{k}]"
+            games.append(record_from_saved(item, source=where))
     return games
+
+
+def positions_of(
+    record: GameRecord | Sequence[Position], map_name: str | None = None
+) -> tuple[Sequence[Position], str]:
+    """The positions and map of a record, or of bare positions on ``map_name`` (default ``"standard"``).
+
+    Every measure implementation takes either; this is the one place that tells them apart.
+    """
+    if isinstance(record, GameRecord):
+        return record.phases, record.map_name
+    return record, map_name or "standard"
 
 
 def shipped_game_paths() -> list[Path]:

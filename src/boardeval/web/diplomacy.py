@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import math
 import os
-import tempfile
 import threading
 from functools import lru_cache
 from typing import Any
@@ -21,9 +20,8 @@ from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
 from boardeval import __version__
-from boardeval.core import DiplomacyError
 from boardeval.diplomacy import (
-    MEASURE_KINDS,
+    MEASURE_INFO,
     MEASURES,
     GameMeasures,
     compute_measures,
@@ -38,28 +36,6 @@ from boardeval.web.common import PayloadTooLarge, templates
 __all__ = ["router"]
 
 router = APIRouter(tags=["diplomacy"])
-
-MEASURE_LABELS: dict[str, str] = {
-    "progress": "Game progress (sum of squared SCs / R², %)",
-    "progress_as_written": "Game progress, the seed's formula (%)",
-    "progress_from_zero": "Game progress from zero (%)",
-    "personal_progress": "Personal progress (SCs / R)",
-    "tempi": "Tempi (how advanced the units are)",
-    "tempi_change": "Tempi change since the previous phase",
-    "incohesion_1": "1-incohesion",
-    "incohesion_2": "2-incohesion",
-    "incohesion_3": "3-incohesion",
-    "cohesion_1": "1-cohesion",
-    "cohesion_2": "2-cohesion",
-    "cohesion_3": "3-cohesion",
-    "battle_tiedness": "Battle-tiedness (share of units touching an enemy)",
-    "neighbour_effect": "Neighbour effect (+ = weak neighbours)",
-    "fear_static": "Static fear (row fears column)",
-    "fear_dynamic": "Fear (row fears column)",
-    "stab_potential": "Stab potential (row can be stabbed by column)",
-    "fear_mutual": "Mutual fear",
-    "fear_mutual_change": "Change in mutual fear",
-}
 
 
 class GameInfo(BaseModel):
@@ -84,7 +60,7 @@ class GameView(BaseModel):
         description="[phase][row power][column power] for fear_dynamic, stab_potential, fear_mutual_change"
     )
     static_fear: list[list[float | None]]
-    labels: dict[str, str]
+    labels: dict[str, str] = Field(description="measure -> caption with its display unit (the library's)")
 
 
 def _clean(x: Any) -> float | None:
@@ -98,15 +74,14 @@ def _game_view(name: str, gm: GameMeasures) -> GameView:
     series: dict[str, dict[str, list[float | None]]] = {}
     tables: dict[str, list[list[list[float | None]]]] = {}
     for measure in MEASURES:
-        kind = MEASURE_KINDS[measure]
+        info = MEASURE_INFO[measure]
         if measure in ("fear_static", "fear_mutual"):
             continue
         arr = np.asarray(gm.series(measure), dtype=np.float64)
-        if kind == "position":
-            scale = 100.0 if measure.startswith("progress") else 1.0
-            series[measure] = {"": [_clean(v * scale) for v in arr]}
-        elif kind == "power":
-            series[measure] = {p: [_clean(v) for v in arr[:, i]] for i, p in enumerate(powers)}
+        if info.kind == "position":
+            series[measure] = {"": [_clean(v * info.scale) for v in arr]}
+        elif info.kind == "power":
+            series[measure] = {p: [_clean(v * info.scale) for v in arr[:, i]] for i, p in enumerate(powers)}
         else:
             tables[measure] = [[[_clean(v) for v in row] for row in phase] for phase in arr]
     return GameView(
@@ -119,7 +94,7 @@ def _game_view(name: str, gm: GameMeasures) -> GameView:
         series=series,
         tables=tables,
         static_fear=[[_clean(v) for v in row] for row in np.asarray(gm.fear_static)],
-        labels={m: MEASURE_LABELS.get(m, m.replace("_", " ")) for m in MEASURES},
+        labels={m: MEASURE_INFO[m].caption for m in MEASURES},
     )
 
 
@@ -201,8 +176,7 @@ async def _uploaded(request: Request, file: UploadFile, game_index: int) -> tupl
     if not data.strip():
         raise HTTPException(status_code=422, detail=f"the file {file.filename!r} is empty")
     name = os.path.basename(file.filename or "upload.json")[:80]
-    suffix = ".jsonl" if name.lower().endswith(".jsonl") else ".json"
-    records = await run_in_threadpool(_load_bytes, data, suffix, name)
+    records = await run_in_threadpool(load_records, data, name=name)
     if not records:
         raise HTTPException(status_code=422, detail=f"the file {name!r} holds no game")
     if not 0 <= game_index < len(records):
@@ -212,21 +186,6 @@ async def _uploaded(request: Request, file: UploadFile, game_index: int) -> tupl
         )
     record = records[game_index]
     return f"{name} ({record.game_id})", await run_in_threadpool(compute_measures, record)
-
-
-def _load_bytes(data: bytes, suffix: str, name: str) -> list[Any]:
-    """Parse an upload with the library's loader (JSON or JSONL by suffix) via a private temp file.
-
-    Error messages name the uploaded file, not the temporary path.
-    """
-    with tempfile.TemporaryDirectory(prefix="boardeval-upload-") as tmp:
-        path = os.path.join(tmp, "game" + suffix)
-        with open(path, "wb") as fh:
-            fh.write(data)
-        try:
-            return list(load_records(path))
-        except DiplomacyError as exc:
-            raise DiplomacyError(str(exc).replace(path, name)) from None
 
 
 @router.post("/api/diplomacy/upload", response_model=GameView, summary="Measure an uploaded saved game")
@@ -255,13 +214,12 @@ _CHART_LOCK = threading.Lock()  # matplotlib's global state is not thread-safe
 
 @lru_cache(maxsize=64)
 def _chart_svg(game_id: str, measure: str, phase: str | None) -> str:
-    from boardeval.diplomacy import chart_measure  # matplotlib loads on first use, not at app start
+    from boardeval.diplomacy import chart_svg  # matplotlib loads on first use, not at app start
 
     _, gm = _shipped_measures(game_id)
     table = measures_table(gm, [measure])
-    with _CHART_LOCK, tempfile.TemporaryDirectory(prefix="boardeval-chart-") as tmp:
-        out = chart_measure(table, measure, os.path.join(tmp, "chart.svg"), phase=phase, title=None)
-        return out.read_text(encoding="utf-8")
+    with _CHART_LOCK:
+        return chart_svg(table, measure, phase=phase)
 
 
 @router.get(

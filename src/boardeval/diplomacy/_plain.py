@@ -5,6 +5,8 @@ breadth-first search for every distance it needs *at every phase* (no precompute
 the map's adjacency lists).  It is deliberately straightforward: it is the literal reading that
 :mod:`boardeval.diplomacy.measures` (vectorised over precomputed tables) must agree with, value for value
 (``tests/diplomacy/test_plain.py``), and the baseline of ``benchmarks/diplomacy_measures.py``.
+
+Not part of the public face (``boardeval.diplomacy.__all__``): import it from here.
 """
 
 from __future__ import annotations
@@ -13,9 +15,10 @@ import math
 from collections import deque
 from collections.abc import Iterable, Sequence
 
+from boardeval.diplomacy._catalog import COHESION_NS
 from boardeval.diplomacy.graph import MapGraph, load_map_graph, province_of
-from boardeval.diplomacy.measures import COHESION_NS, FEAR_HORIZON
-from boardeval.diplomacy.records import GameRecord, Position, start_position
+from boardeval.diplomacy.measures import FEAR_HORIZON
+from boardeval.diplomacy.records import GameRecord, Position, positions_of, start_position
 
 __all__ = ["Adjacency", "plain_measures"]
 
@@ -193,12 +196,7 @@ def plain_measures(
 
     Keys match the rows of :func:`boardeval.diplomacy.measures_table` (None for undefined values).
     """
-    if isinstance(record, GameRecord):
-        positions: Sequence[Position] = record.phases
-        map_name = record.map_name
-    else:
-        positions = record
-        map_name = map_name or "standard"
+    positions, map_name = positions_of(record, map_name)
     graph = load_map_graph(map_name)
     adj = Adjacency(graph)
     start = start_position(map_name)
