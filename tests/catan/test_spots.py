@@ -14,10 +14,6 @@ import pytest
 from boardeval.catan.board import PORT_SPOTS, Board
 from boardeval.catan.params import METRIC_NAMES, SpotParams
 from boardeval.catan.spots import (
-    _HEX_CODE,
-    _TRIPLE_FEATURES,
-    _strength_parts,
-    _strengths,
     evaluate_spot,
     evaluate_spots,
     port_strengths,
@@ -241,40 +237,6 @@ def test_batch_equals_single(with_params: bool) -> None:
     assert np.allclose(batch, single, rtol=1e-12, atol=1e-12)
     with pytest.raises(CatanError, match="batch arrays"):
         spot_scores_batch(res[0], pips[0], ports[0])
-
-
-def test_unrolled_strengths_equal_parts_exactly() -> None:
-    """The hot path's unrolled strengths are the same floats as the reference helper, edge cases too."""
-    grid = [0.0, 1.0, 3.0, 10.0, 45.0]
-    params = [
-        SpotParams.default(),
-        SpotParams(base_resource_strength=(0.3, 2.0, 1.7, 0.0, 1.2), dampening_factor=1.3),
-    ]
-    n = 0
-    for p in params:
-        for w, b, s, g, o in itertools.product(grid, grid, grid[:3], grid, grid):
-            ref = _strength_parts([w, b, s, g, o], p.base_resource_strength, p.dampening_factor)[3]
-            assert _strengths(w, b, s, g, o, p.base_resource_strength, p.dampening_factor) == tuple(ref)
-            n += 1
-    assert n == 2 * 5**4 * 3
-
-
-def test_triple_table_matches_direct_count() -> None:
-    """Every entry of the hex-triple table against a direct count from the decoded (resource, pips)."""
-    decode = {int(_HEX_CODE[r, p]): (r, p) for r in range(5) for p in range(1, 6)}
-    assert sorted(decode) == list(range(1, 26)) and _HEX_CODE[5].max() == 0  # the desert adds nothing
-    table = _TRIPLE_FEATURES.T.tolist()
-    assert len(table) == 26**3
-    for key, row in enumerate(table):
-        prod = [0.0] * 5
-        for code in (key % 26, key // 26 % 26, key // 676):
-            if code:
-                r, p = decode[code]
-                prod[r] += p
-        m1 = sum(prod)
-        prime = 1.0 if m1 >= 10 and sum(x > 0 for x in prod) >= 3 else 0.0
-        parity = min(prod[0], prod[1]) + min(prod[3], prod[4])
-        assert row == [m1, *prod, prime, parity], key
 
 
 def test_equal_spots_tie_exactly_and_rank_by_id() -> None:

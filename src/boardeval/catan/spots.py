@@ -26,9 +26,11 @@ Metrics, ``score = sum(eval_weights[i] * metric[i])``:
 maxima it equals the maximum). If it is 0 (fewer than two resources on the board, impossible on a valid
 base board) the highest D is used instead, and 1 if every D is 0, so the port strength stays finite.
 
-:func:`evaluate_spots` is the vectorised form (a lookup table over each spot's hex triple, then one
-matmul). :func:`evaluate_spot` is an independent per-spot, pure-Python implementation (dicts and loops,
-the seed's way); tests check the two agree, metrics bit for bit.
+Two implementations. :func:`evaluate_spot` is the reference: one spot, pure Python (dicts and loops, the
+seed's way). :func:`spot_scores_batch` is the vectorised scorer: all 54 spots of a batch of boards in a
+few numpy calls. :func:`evaluate_spots` (one board, with every figure behind the scores) is the batch
+scorer run on a batch of one, with the five per-resource strengths taken from the reference's Python
+helper, so its metrics are the reference's floats bit for bit (tests check it).
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ import numpy.typing as npt
 
 from boardeval.catan.board import (
     DESERT,
+    N_PORTS,
     N_SPOTS,
     PIPS,
     RESOURCE_NAMES,
@@ -74,7 +77,7 @@ SCARCITY_CAP = 20.0
 
 
 # ---------------------------------------------------------------------------------------------------------
-# Per-resource strengths (pure Python; shared by the loop path and the hand tests)
+# The reference: one spot at a time, pure Python (per-resource strengths also feed the single-board table)
 # ---------------------------------------------------------------------------------------------------------
 
 
@@ -107,39 +110,6 @@ def _strength_parts(
     pairwise = [_pair(w, b), _pair(b, w), 1.0, _pair(g, o), _pair(o, g)]
     raw = [base[r] * scarcity[r] * pairwise[r] for r in range(5)]
     return scarcity, pairwise, raw, [x**damp for x in raw]
-
-
-def _strengths(
-    w: float, b: float, s: float, g: float, o: float, base: tuple[float, ...], damp: float
-) -> tuple[float, float, float, float, float]:
-    """Only the dampened strengths of :func:`_strength_parts`, unrolled for the hot path.
-
-    The same operations in the same order (so the same floats; a test checks it): ``1 / total`` or the
-    cap, the clipped complement ratio, ``base * scarcity * pairwise``, then ``** damp``.
-    """
-    cap, low = SCARCITY_CAP, 1.0 / SCARCITY_CAP
-    if w > 0:
-        x = b / w
-        rw = base[0] * (1.0 / w) * (cap if x > cap else (low if x < low else x))
-    else:
-        rw = base[0] * cap * (cap if b > 0 else 1.0)
-    if b > 0:
-        x = w / b
-        rb = base[1] * (1.0 / b) * (cap if x > cap else (low if x < low else x))
-    else:
-        rb = base[1] * cap * (cap if w > 0 else 1.0)
-    rs = base[2] * (1.0 / s if s > 0 else cap) * 1.0
-    if g > 0:
-        x = o / g
-        rg = base[3] * (1.0 / g) * (cap if x > cap else (low if x < low else x))
-    else:
-        rg = base[3] * cap * (cap if o > 0 else 1.0)
-    if o > 0:
-        x = g / o
-        ro = base[4] * (1.0 / o) * (cap if x > cap else (low if x < low else x))
-    else:
-        ro = base[4] * cap * (cap if g > 0 else 1.0)
-    return rw**damp, rb**damp, rs**damp, rg**damp, ro**damp
 
 
 def port_strengths(totals: Sequence[float], strength: Sequence[float]) -> dict[str, float]:
@@ -196,8 +166,7 @@ def spot_metrics_from_production(
 
 def evaluate_spot(board: Board, spot: int, params: SpotParams | None = None) -> Breakdown:
     """One spot, computed the seed's way (dicts and Python loops); the reference for the vector path."""
-    if isinstance(spot, bool) or not isinstance(spot, int | np.integer) or not 0 <= spot < N_SPOTS:
-        raise CatanError(f"spot must be an integer 0..{N_SPOTS - 1}, got {spot!r}")
+    _check_spot(spot, N_SPOTS)
     totals = {r: 0.0 for r in RESOURCES}
     for res, num in zip(board.resources, board.numbers, strict=True):
         if res != DESERT and num is not None:
@@ -209,6 +178,12 @@ def evaluate_spot(board: Board, spot: int, params: SpotParams | None = None) -> 
             prod[res] += PIPS[num]
     b = spot_metrics_from_production(prod, totals, board.spot_port(int(spot)), params, label=f"spot {spot}")
     return Breakdown(b.terms, b.label, {"spot": int(spot), "hexes": list(SPOT_HEXES[spot]), **b.extras})
+
+
+def _check_spot(spot: int, n: int) -> int:
+    if isinstance(spot, bool) or not isinstance(spot, int | np.integer) or not 0 <= spot < n:
+        raise CatanError(f"spot must be an integer 0..{n - 1}, got {spot!r}")
+    return int(spot)
 
 
 def _five(v: Mapping[str, float] | Sequence[float], name: str) -> list[float]:
@@ -224,65 +199,32 @@ def _five(v: Mapping[str, float] | Sequence[float], name: str) -> list[float]:
 
 
 # ---------------------------------------------------------------------------------------------------------
-# Vectorised: all spots at once
+# Vectorised: all spots of a batch of boards at once
 # ---------------------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, eq=False, init=False)
+@dataclass(frozen=True, eq=False)
 class SpotTable:
     """Every spot of a board evaluated at once, with the figures behind the scores (numpy arrays).
 
     ``production`` (54, 5) pips per spot and resource; ``totals`` (5,) board pips per resource;
     ``strength`` (5,) dampened strengths; ``scarcity``, ``pairwise``, ``raw_strength`` (5,);
     ``port_strength`` (9,) per slot; ``metrics`` (54, 5) in :data:`METRIC_NAMES` order; ``scores`` (54,).
-    Resource axes are in :data:`RESOURCES` order. The supporting arrays are derived on first access
-    (the hot path computes only what the scores need). Treat the arrays as read-only.
+    Resource axes are in :data:`RESOURCES` order. Treat the arrays as read-only.
     """
 
     board: Board
     params: SpotParams
     metrics: FloatArray
     scores: FloatArray
-    _features: FloatArray  # (9, 54): metric 1, production W B S G O, prime flag, parity, port strength
-    _totals: list[float]  # RESOURCES order
-    _port_strength: list[float]  # per slot
-
-    def __init__(
-        self,
-        board: Board,
-        params: SpotParams,
-        metrics: FloatArray,
-        scores: FloatArray,
-        _features: FloatArray,
-        _totals: list[float],
-        _port_strength: list[float],
-    ) -> None:
-        # Frozen: fill the instance dict directly (what the generated __init__ does one slow
-        # object.__setattr__ at a time); attribute assignment still raises FrozenInstanceError.
-        self.__dict__.update(
-            board=board,
-            params=params,
-            metrics=metrics,
-            scores=scores,
-            _features=_features,
-            _totals=_totals,
-            _port_strength=_port_strength,
-        )
-
-    @cached_property
-    def production(self) -> FloatArray:
-        """(54, 5) pips per spot and resource."""
-        return np.ascontiguousarray(self._features[_F_PROD].T)
-
-    @cached_property
-    def totals(self) -> FloatArray:
-        """(5,) board pips per resource."""
-        return np.array(self._totals)
+    production: FloatArray
+    totals: FloatArray
+    port_strength: FloatArray
 
     @cached_property
     def _parts(self) -> tuple[list[float], list[float], list[float], list[float]]:
         p = self.params
-        return _strength_parts(self._totals, p.base_resource_strength, p.dampening_factor)
+        return _strength_parts(self.totals.tolist(), p.base_resource_strength, p.dampening_factor)
 
     @cached_property
     def strength(self) -> FloatArray:
@@ -304,20 +246,13 @@ class SpotTable:
         """(5,) ``base * scarcity * pairwise`` before dampening."""
         return np.array(self._parts[2])
 
-    @cached_property
-    def port_strength(self) -> FloatArray:
-        """(9,) strength of the port in each slot (3:1 -> 1; 2:1 of r -> D[r] / second highest D)."""
-        return np.array(self._port_strength)
-
     def __len__(self) -> int:
         return int(self.scores.shape[0])
 
     def breakdown(self, spot: int) -> Breakdown:
         """The explained score of one spot: five metrics, weights, contributions; extras give the hexes,
         the port, per-resource production and strengths."""
-        if isinstance(spot, bool) or not isinstance(spot, int | np.integer) or not 0 <= spot < len(self):
-            raise CatanError(f"spot must be an integer 0..{len(self) - 1}, got {spot!r}")
-        s = int(spot)
+        s = _check_spot(spot, len(self))
         raw = dict(zip(METRIC_NAMES, self.metrics[s].tolist(), strict=True))
         weights = dict(zip(METRIC_NAMES, self.params.eval_weights, strict=True))
         slot = int(SPOT_PORT[s])
@@ -360,120 +295,20 @@ class SpotTable:
 
 
 def evaluate_spots(board: Board, params: SpotParams | None = None) -> SpotTable:
-    """Evaluate all 54 spots in one vectorised pass: a lookup table of hex triples, then one matmul.
+    """Evaluate all 54 spots of one board: :func:`spot_scores_batch`'s arrays on a batch of one.
 
-    A spot touches at most 3 hexes, and metrics 1, 4 and 5 and the production per resource depend only
-    on the (resource, pips) of those hexes. Each hex gets a code (:data:`_HEX_CODE`, 26 values, 0 for the
-    desert), each spot the key ``c0 + 26 c1 + 676 c2`` of its hexes' codes (one matvec with
-    :data:`_SPOT_KEY`, exact in float64), and :data:`_TRIPLE_FEATURES`, precomputed at import for all
-    26**3 keys, gives metric 1, the five productions, the prime-variate flag and the parity minimum
-    (exact small integers). With the port strength per spot as a ninth row, ONE (10, 9) @ (9, 54) matmul
-    whose rows each have a single nonzero coefficient gives metrics 1, 3, 4, 5 and the five products
-    ``production[r] * strength[r]``, exactly. Metric 2 and the score are then summed over rows in the
-    formulas' order, so every metric is the float :func:`evaluate_spot` computes and every score is
-    ``w0*m1 + w1*m2 + w2*m3 + w3*m4 + w4*m5`` added left to right (tests check both bit for bit): spots
-    with equal metrics tie exactly and :meth:`SpotTable.ranked` orders them by id.
-
-    The per-resource figures (5 strengths, 9 port slots) are plain Python, since numpy's per-call
-    overhead exceeds the work, and the numpy calls are array methods (``.take``, ``.dot``), which skip
-    the ~0.5-1 us Python dispatch of ``np.take`` / ``@``. Nothing is cached between calls (only the
-    board's own arrays, on the board): ten small numpy calls, ~12 us per board.
+    The five per-resource strengths come from the reference's Python helper (not numpy's vectorised
+    power), so every metric is the float :func:`evaluate_spot` computes, and every score is
+    ``w0*m1 + w1*m2 + w2*m3 + w3*m4 + w4*m5`` added left to right: spots with equal metrics tie exactly
+    and :meth:`SpotTable.ranked` orders them by id. About 50 us a board (``benchmarks/catan_spots.py``).
     """
     p = params or SpotParams.default()
-    res = board.resource_index
-    pip = board.pips
-    w, b, s, g, o, _ = np.bincount(res, pip, 6).tolist()  # pips per resource; the desert last
-    st0, st1, st2, st3, st4 = _strengths(w, b, s, g, o, p.base_resource_strength, p.dampening_factor)
-    d = [w * st0, b * st1, s * st2, g * st3, o * st4]
-    ordered = sorted(d, reverse=True)
-    norm = ordered[1] if ordered[1] > 0 else (ordered[0] if ordered[0] > 0 else 1.0)
-    d.append(norm)  # port_index -1 (generic 3:1 port) -> strength norm / norm = 1
-    port_strength = [d[k] / norm for k in board.port_index.tolist()]
-
-    # Every per-board scalar in ONE small array; _COEF_INDEX, _W_DIAG_INDEX and _SPOT_PORT_VALUE index
-    # into it (layout in _COEF_INDEX's docstring).
-    v = np.array(
-        [
-            *(0.0, 1.0, st0, st1, st2, st3, st4, p.port_bonus, p.prime_variate_bonus, p.parity_preference),
-            *p.eval_weights,
-            *port_strength,
-        ]
+    prod, totals = _production(board.resource_index[None], board.pips[None])
+    strength = _strength_parts(totals[0].tolist(), p.base_resource_strength, p.dampening_factor)[3]
+    port_strength, metrics, scores = _score(prod, totals, np.array([strength]), board.port_index[None], p)
+    return SpotTable(
+        board, p, metrics[0], scores[0], np.ascontiguousarray(prod[0].T), totals[0], port_strength[0]
     )
-    feat = np.empty((9, N_SPOTS))
-    key = _SPOT_KEY.dot(_HEX_CODE[res, pip]).astype(np.intp)  # (54,) keys into the triple table (exact)
-    # Array methods, not np.take / np.dot / @: their Python-level dispatch costs ~0.5-1 us per call.
-    _TRIPLE_FEATURES.take(key, axis=1, out=feat[:8], mode="clip")  # keys are always in range
-    v.take(_SPOT_PORT_VALUE, out=feat[8], mode="clip")
-    # One matmul, every output one product (the other coefficients are 0, so it is exact whatever BLAS
-    # does): rows 0..4 metrics 1, -, 3, 4, 5; rows 5..9 production[r] * strength[r].
-    m = v[_COEF_INDEX].dot(feat)
-    # Metric 2 and the score are sums, done in formula order (a reduction over axis 0 adds row by row,
-    # 0-based like Python's sum): the same floats as the per-spot formulas, so equal spots tie exactly.
-    _add_rows(m[5:], 0, None, m[1])
-    scores = _add_rows(v[_W_DIAG_INDEX].dot(m[:5]), 0)  # eval_weights[i] * metric[i], summed
-    return SpotTable(board, p, m[:5].T, scores, feat, [w, b, s, g, o], port_strength)
-
-
-def _build_triple_features() -> FloatArray:
-    """(8, 26**3): for every key, metric 1, production W B S G O, prime flag, parity minimum."""
-    per_code = np.zeros((_N_CODES, 5))  # production of one hex, by code
-    per_code[_HEX_CODE[:5, 1:].astype(np.intp), np.arange(5)[:, None]] = np.arange(1, 6)
-    key = np.arange(_N_CODES**3)
-    prod = per_code[key % _N_CODES] + per_code[key // _N_CODES % _N_CODES] + per_code[key // _N_CODES**2]
-    m1 = prod.sum(axis=1)
-    prime = (m1 >= 10) & ((prod > 0).sum(axis=1) >= 3)
-    parity = np.minimum(prod[:, 0], prod[:, 1]) + np.minimum(prod[:, 3], prod[:, 4])
-    table = np.ascontiguousarray(np.column_stack([m1, prod, prime, parity]).T)
-    table.setflags(write=False)
-    return table
-
-
-_N_CODES = 26
-_HEX_CODE = np.zeros((6, 6))
-"""Code of a hex by (resource index, pips): ``1 + 5 r + pips - 1`` for a resource hex with 1..5 pips;
-0 (no production, like a missing hex) for the desert (row 5) and for pips 0. Floats, so that the key is
-a BLAS matvec; keys are integers below 2**53, exact in float64."""
-_HEX_CODE[:5, 1:] = 1 + np.arange(25).reshape(5, 5)
-_HEX_CODE.setflags(write=False)
-_SPOT_KEY = np.zeros((N_SPOTS, SPOT_HEX_MATRIX.shape[1]))
-"""(54, 19): the j-th hex of spot s has weight 26**j, so ``_SPOT_KEY @ code`` is each spot's triple key."""
-for _s, _hexes in enumerate(SPOT_HEXES):
-    for _j, _h in enumerate(_hexes):
-        _SPOT_KEY[_s, _h] = _N_CODES**_j
-_SPOT_KEY.setflags(write=False)
-assert max(len(h) for h in SPOT_HEXES) <= 3 and max(PIPS.values()) <= 5  # the triple table's premise
-_TRIPLE_FEATURES = _build_triple_features()
-_F_PROD = slice(1, 6)
-"""Rows of the production (W, B, S, G, O) in the feature array."""
-_COEF_INDEX = np.array(
-    [
-        [1, 0, 0, 0, 0, 0, 0, 0, 0],  # metric 1 = production sum
-        [0, 0, 0, 0, 0, 0, 0, 0, 0],  # metric 2: the sum of rows 5..9, added in order afterwards
-        [0, 0, 0, 0, 0, 0, 0, 0, 7],  # metric 3 = port_bonus * port strength
-        [0, 0, 0, 0, 0, 0, 8, 0, 0],  # metric 4 = prime_variate_bonus * prime flag
-        [0, 0, 0, 0, 0, 0, 0, 9, 0],  # metric 5 = parity_preference * parity minimum
-        [0, 2, 0, 0, 0, 0, 0, 0, 0],  # strength W * production W
-        [0, 0, 3, 0, 0, 0, 0, 0, 0],  # ... B
-        [0, 0, 0, 4, 0, 0, 0, 0, 0],  # ... S
-        [0, 0, 0, 0, 5, 0, 0, 0, 0],  # ... G
-        [0, 0, 0, 0, 0, 6, 0, 0, 0],  # ... O
-    ]
-)
-"""The (10, 9) coefficients over the 9 feature rows, as indices into ``evaluate_spots``'s scalar array
-``v``: 0 -> 0.0, 1 -> 1.0, 2..6 strengths W B S G O, 7..9 port_bonus, prime_variate_bonus,
-parity_preference, 10..14 eval_weights, 15..23 the port strength of slots 0..8. At most one nonzero
-coefficient per row."""
-_COEF_INDEX.setflags(write=False)
-_W_DIAG_INDEX = np.diag(np.arange(10, 15))
-"""(5, 5) diag(eval_weights) as indices into ``v`` (off-diagonal 0 -> 0.0)."""
-_W_DIAG_INDEX.setflags(write=False)
-_SPOT_PORT_VALUE = np.where(SPOT_PORT >= 0, 15 + SPOT_PORT, 0)
-"""Per spot, index of its port strength in ``v`` (15 + slot), or 0 (-> 0.0) for a spot without a port."""
-_SPOT_PORT_VALUE.setflags(write=False)
-_add_rows = np.add.reduce
-_HEX_SPOT_F = np.ascontiguousarray(SPOT_HEX_MATRIX.T, dtype=np.float64)
-_SPOT_SLOT = np.where(SPOT_PORT >= 0, SPOT_PORT, 9)
-"""Port slot per spot, 9 (-> a 0 appended after the 9 slots) for spots without a port."""
 
 
 def spot_scores_batch(
@@ -485,9 +320,9 @@ def spot_scores_batch(
     """Scores of all 54 spots for a batch of boards at once, shape (B, 54): for generators and sweeps.
 
     Inputs are stacked board arrays: ``resource_index`` and ``pips`` (B, 19) (``Board.resource_index``,
-    ``Board.pips``), ``port_index`` (B, 9) (``Board.port_index``: resource index, -1 for 3:1). Same
-    formulas as :func:`evaluate_spots` (tests check equality), with the per-resource strengths computed
-    in numpy over the batch; the per-call overhead is paid once per batch instead of once per board.
+    ``Board.pips``), ``port_index`` (B, 9) (``Board.port_index``: resource index, -1 for 3:1). The same
+    formulas as :func:`evaluate_spot`, with the per-resource strengths computed in numpy over the batch;
+    the per-call overhead is paid once per batch instead of once per board.
     """
     p = params or SpotParams.default()
     res = np.asarray(resource_index)
@@ -497,11 +332,7 @@ def spot_scores_batch(
         raise CatanError(
             f"batch arrays must be (B, 19), (B, 19), (B, 9); got {res.shape}, {pip.shape}, {ports.shape}"
         )
-    n = res.shape[0]
-    hex_prod = np.zeros((n, 6, res.shape[1]))
-    np.put_along_axis(hex_prod, res[:, None, :], pip[:, None, :], axis=1)  # (B, 6, 19), desert row 5
-    prod = hex_prod[:, :5] @ _HEX_SPOT_CANON  # (B, 5, 54) in RESOURCES order
-    totals = hex_prod[:, :5].sum(axis=2)  # (B, 5)
+    prod, totals = _production(res, pip)
     with np.errstate(divide="ignore", invalid="ignore"):
         scarcity = np.where(totals > 0, 1.0 / totals, SCARCITY_CAP)
         comp = totals[:, _COMP_INDEX]
@@ -509,21 +340,60 @@ def spot_scores_batch(
     ratio = np.where(totals > 0, ratio, np.where(comp > 0, SCARCITY_CAP, 1.0))
     pairwise = np.where(_HAS_COMP, ratio, 1.0)
     strength = (np.asarray(p.base_resource_strength) * scarcity * pairwise) ** p.dampening_factor
+    return _score(prod, totals, strength, ports, p)[2]
+
+
+def _production(res: npt.NDArray[Any], pip: npt.NDArray[Any]) -> tuple[FloatArray, FloatArray]:
+    """Pips per (board, resource, spot), shape (B, 5, 54), and per (board, resource), shape (B, 5).
+
+    Sums of at most three small integers: exact in float64, whatever order BLAS adds them in.
+    """
+    pip_f = np.asarray(pip, dtype=np.float64)
+    hex_prod = (res[:, None, :] == _RESOURCE_AXIS) * pip_f[:, None, :]  # (B, 5, 19); the desert matches none
+    return hex_prod @ _HEX_SPOT, hex_prod.sum(axis=2)
+
+
+def _score(
+    prod: FloatArray, totals: FloatArray, strength: FloatArray, ports: npt.NDArray[Any], p: SpotParams
+) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """Port strength per slot (B, 9), metrics (B, 54, 5) and scores (B, 54) from the production (B, 5, 54),
+    board totals (B, 5), dampened strengths (B, 5) and port kinds (B, 9).
+
+    Every operation is the reference's, elementwise and in the reference's order (metric 2 and the score
+    are added term by term, left to right), so equal inputs give equal floats.
+    """
+    n = prod.shape[0]
+    rows = np.arange(n)[:, None]
     d = totals * strength
     ordered = np.sort(d, axis=1)
-    norm = np.where(ordered[:, -2] > 0, ordered[:, -2], np.where(ordered[:, -1] > 0, ordered[:, -1], 1.0))
-    kind = np.concatenate([d / norm[:, None], np.ones((n, 1)), np.zeros((n, 1))], axis=1)  # 5 = 3:1, 6 = none
-    slot_kind = np.concatenate([np.where(ports < 0, 5, ports), np.full((n, 1), 6)], axis=1)  # (B, 10)
-    port_metric = np.take_along_axis(kind, slot_kind, axis=1)[:, _SPOT_SLOT] * p.port_bonus  # (B, 54)
+    second, first = ordered[:, -2], ordered[:, -1]
+    norm = np.where(second > 0, second, np.where(first > 0, first, 1.0))
+    kind = np.ones((n, 7))  # strength by port kind: 0..4 a 2:1 port of that resource, 5 a 3:1 port
+    kind[:, :5] = d / norm[:, None]
+    kind[:, 6] = 0.0  # 6: no port
+    slot_kind = np.where(ports < 0, 5, ports)
+    port_strength = kind[rows, slot_kind]  # (B, 9)
+    spot_kind = np.concatenate([slot_kind, np.full((n, 1), 6)], axis=1)[:, _SPOT_SLOT]  # (B, 54)
+    out = np.empty((n, 54, 5))
     m1 = prod.sum(axis=1)
-    m2 = np.einsum("br,brs->bs", strength, prod)
-    distinct = (prod > 0).sum(axis=1)
-    m4 = np.where((m1 >= 10) & (distinct >= 3), p.prime_variate_bonus, 0.0)
+    terms = prod * strength[:, :, None]
+    m2 = terms[:, 0] + terms[:, 1] + terms[:, 2] + terms[:, 3] + terms[:, 4]
+    m3 = kind[rows, spot_kind] * p.port_bonus
+    m4 = np.where((m1 >= 10) & ((prod > 0).sum(axis=1) >= 3), p.prime_variate_bonus, 0.0)
     m5 = p.parity_preference * (np.minimum(prod[:, 0], prod[:, 1]) + np.minimum(prod[:, 3], prod[:, 4]))
+    for k, m in enumerate((m1, m2, m3, m4, m5)):
+        out[:, :, k] = m
     w = p.eval_weights
-    return w[0] * m1 + w[1] * m2 + w[2] * port_metric + w[3] * m4 + w[4] * m5
+    scores = w[0] * m1 + w[1] * m2 + w[2] * m3 + w[3] * m4 + w[4] * m5
+    return port_strength, out, scores
 
 
-_HEX_SPOT_CANON = _HEX_SPOT_F
+_HEX_SPOT = np.ascontiguousarray(SPOT_HEX_MATRIX.T, dtype=np.float64)
+"""(19, 54) hex-spot incidence: ``(B, 5, 19) @ _HEX_SPOT`` sums each spot's hexes."""
+_HEX_SPOT.setflags(write=False)
+_SPOT_SLOT = np.where(SPOT_PORT >= 0, SPOT_PORT, N_PORTS)
+"""Port slot per spot, ``N_PORTS`` (-> a 0 appended after the 9 slots) for spots without a port."""
+_RESOURCE_AXIS = np.arange(len(RESOURCES))[:, None]
+"""(5, 1) resource indices: ``res[:, None, :] == _RESOURCE_AXIS`` one-hot encodes the hexes' resources."""
 _COMP_INDEX = np.array([1, 0, 2, 4, 3])
 _HAS_COMP = np.array([True, True, False, True, True])
