@@ -48,7 +48,8 @@ LAYERS: dict[str, dict[str, int | str]] = {
         "_generate.tournament": 4,
         "_generate.fairness": 5,
         "blogmodel": 3,
-        "playtest": 6,
+        "playtest": SIDE,  # drives catanatron through catanatron_io (I/O) and the public boardeval.catan
+        "advisor": SIDE,  # the opening rule and catanatron-facing players (used by playtest)
         "render": SIDE,
         "catanatron_io": SIDE,
     },
