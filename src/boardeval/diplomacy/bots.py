@@ -219,6 +219,47 @@ class _Values:
         return float(self.army[graph.province_index[province_of(loc)]])
 
 
+_BOARD_CACHE: dict[tuple[int, str, str], tuple[FloatArray, npt.NDArray[np.int64], npt.NDArray[np.int64]]] = {}
+
+
+def _board(game: Any, tables: _MapTables) -> tuple[FloatArray, npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """The phase's board facts every bot needs: centres per power, owner per province (-1: none), and
+    ``reach[power, province]`` = that power's units able to move to (or stay in) the province next move.
+
+    Computed once per phase and shared by the seven bots (a one-entry cache keyed by the game object,
+    the phase and the engine's Zobrist hash of the position).
+    """
+    key = (id(game), str(game.get_current_phase()), str(game.get_hash()))
+    hit = _BOARD_CACHE.get(key)
+    if hit is not None:
+        return hit
+    graph = tables.graph
+    n = len(graph.provinces)
+    counts = np.zeros(len(graph.powers), dtype=np.float64)
+    owner = np.full(n, -1, dtype=np.int64)
+    reach = np.zeros((len(graph.powers), n), dtype=np.int64)
+    centres = game.get_centers()
+    units = game.get_units()
+    for p, power in enumerate(graph.powers):
+        owned = centres.get(power, [])
+        counts[p] = len(owned)
+        for c in owned:
+            owner[graph.province_index[province_of(c)]] = p
+        for unit in units.get(power, []):
+            if unit.startswith("*"):
+                continue  # dislodged: it retreats, it threatens nothing
+            kind, loc = unit.split()[:2]
+            if kind == "F":
+                reach[p] += tables.fleet_reach[graph.fleet_index[loc.upper()]]
+            else:
+                reach[p] += tables.army_reach[graph.province_index[province_of(loc)]]
+    for table in (counts, owner, reach):
+        table.setflags(write=False)  # shared by the seven bots of the phase
+    _BOARD_CACHE.clear()
+    _BOARD_CACHE[key] = (counts, owner, reach)
+    return counts, owner, reach
+
+
 def _unit_province(graph: MapGraph, unit: str) -> int:
     return graph.province_index[province_of(unit.lstrip("*").split()[1])]
 
@@ -252,26 +293,8 @@ class DumbBot:
         if season not in ("S", "F"):
             season = "W"
 
-        centres = game.get_centers()
-        owner = np.full(n, -1, dtype=np.int64)
-        size = np.zeros(len(powers), dtype=np.float64)
-        for p, power in enumerate(powers):
-            owned = centres.get(power, [])
-            x = float(len(owned))
-            size[p] = w.size_square * x * x + w.size_linear * x + w.size_constant
-            for c in owned:
-                owner[graph.province_index[province_of(c)]] = p
-
-        reach = np.zeros((len(powers), n), dtype=np.int64)
-        for p, power in enumerate(powers):
-            for unit in game.get_units(power):
-                if unit.startswith("*"):
-                    continue  # dislodged: it retreats, it threatens nothing
-                kind, loc = unit.split()[:2]
-                if kind == "F":
-                    reach[p] += tables.fleet_reach[graph.fleet_index[loc.upper()]]
-                else:
-                    reach[p] += tables.army_reach[graph.province_index[province_of(loc)]]
+        counts, owner, reach = _board(game, tables)
+        size = w.size_square * counts * counts + w.size_linear * counts + w.size_constant
         others = np.delete(np.arange(len(powers)), me)
         strength = reach[me].astype(np.float64)
         competition = reach[others].max(axis=0) if len(others) else np.zeros(n, dtype=np.int64)
@@ -374,12 +397,12 @@ class DumbBot:
         orders: dict[str, str] = {}
         for idx in rng.permutation(len(units)):
             unit, _, options = units[int(idx)]
-            kind, where = unit.split()
+            kind = unit.split()[0]
             here = home[unit]
             candidates: list[tuple[float, str]] = [(values.of(tables, unit), "H")]
             for order in options:
                 parts = order.split()
-                if len(parts) == 4 and parts[2] == "-" and game.map.abuts(kind, where, "-", parts[3]):
+                if len(parts) == 4 and parts[2] == "-":  # a direct move ('... VIA' = by convoy)
                     candidates.append((values.of(tables, f"{kind} {parts[3]}"), parts[3]))
             supports = _support_index(unit, options)
             for target in self._ranked(candidates, rng):
