@@ -61,6 +61,7 @@ LAYERS: dict[str, dict[str, int | str]] = {
         "_features": 2,
         "_tb_index": 2,
         "_tb_build": 2,
+        "_tb_plain": 2,
         "_engine_core": 2,
         "_engine": 3,
         "_evaluate": 3,

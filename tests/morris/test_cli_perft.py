@@ -63,12 +63,28 @@ def test_divide_and_json() -> None:
     ],
 )
 def test_bad_input_is_one_red_line(args: list[str], message: str) -> None:
+    result = runner.invoke(app, ["morris", "perft", *args])
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert result.exit_code == 2 and result.stdout == ""
+    assert len(lines) == 1 and message in lines[0], result.stderr
+
+
+def test_bad_input_in_a_real_process() -> None:
+    """The same contract through the console entry point: one red line on stderr, exit code 2."""
     proc = subprocess.run(
-        [sys.executable, "-c", "from boardeval.cli.main import main; main()", "morris", "perft", *args],
+        [
+            sys.executable,
+            "-c",
+            "from boardeval.cli.main import main; main()",
+            "morris",
+            "perft",
+            "--depth",
+            "x",
+        ],
         capture_output=True,
         text=True,
         check=False,
     )
     lines = [line for line in proc.stderr.splitlines() if line.strip()]
     assert proc.returncode == 2 and proc.stdout == ""
-    assert len(lines) == 1 and message in lines[0], proc.stderr
+    assert lines == ["error: --depth must be a non-negative integer, got 'x'"], proc.stderr

@@ -19,7 +19,7 @@ from boardeval.morris._evaluate import (
     load_weights,
     make_weights,
 )
-from boardeval.morris._features import FEATURES, PHASES, features, position_phase
+from boardeval.morris._features import FEATURES, features, position_phase
 from boardeval.morris.rules import WHITE, Outcome, Position, Termination
 from tests.morris.helpers import make, random_positions, swapped
 
@@ -113,14 +113,26 @@ def test_normalisation_bounds_every_feature_in_every_phase() -> None:
 
 
 def test_normalisation_makes_terms_comparable() -> None:
-    """Scale = PHASE_SCALE / NORM: e.g. a full mobility advantage weighs as much as a full material one."""
+    """Scale = phase factor / the feature's maximum, so every term is on [-1, 1] times its factor.
+
+    Moving phase, White a7 d7 g7 a4 vs Black b6 d6 f6 b4, White to move, counted on the diagram:
+    mobility White 2 (g7-g4, a4-a1), Black 4 (d6-d5, f6-f4, b4-c4, b4-b2): raw -2, scale 1.3/26 = 0.05,
+    weight 1 -> -0.1. Blocked: White blocks b6 (1), Black blocks a7 and d7 (2): raw -1, scale 1.2/9,
+    weight 0.5 -> -1/15. A full mobility advantage (26 * 0.05 = 1.3) and a full material one (9 * 1/9 = 1)
+    are then of the size of their phase factors, not of their raw ranges.
+    """
     pos = make("a7 d7 g7 a4", "b6 d6 f6 b4", side="w")
     bd = evaluate(pos)
-    for term in bd:
-        phase = bd.extras["phase"]
-        assert term.scale == pytest.approx(PHASE_SCALE[phase][term.name] / NORM[phase][term.name])
-    assert all(v > 0 for row in NORM.values() for v in row.values())
-    assert set(NORM) == set(PHASES)
+    assert bd.extras["phase"] == "moving"
+    expected_scale = {
+        "material": 1.0 / 9, "mills": 1.0 / 4, "open_mills": 0.8 / 8, "threats": 1.2 / 6,
+        "double_threats": 1.2 / 1, "fork_threats": 1.2 / 7, "mobility": 0.05, "blocked": 1.2 / 9,
+        "connectivity": 0.06, "initiative": 1.2 / 11,
+    }  # fmt: skip
+    assert {t.name: t.scale for t in bd} == pytest.approx(expected_scale)
+    assert (bd["mobility"].raw, bd["mobility"].contribution) == (-2, pytest.approx(-0.1))
+    assert (bd["blocked"].raw, bd["blocked"].contribution) == (-1, pytest.approx(-1 / 15))
+    assert bd["material"].raw == 0 and bd["mills"].raw == 0
 
 
 def test_breakdown_total_equals_fast_score() -> None:

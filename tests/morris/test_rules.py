@@ -430,3 +430,80 @@ def test_variant_names_and_round_trip() -> None:
 def test_bad_variants(text: str, match: str) -> None:
     with pytest.raises(VariantError, match=match):
         Variant.parse(text)
+
+
+# ------------------------------------------------------------------------------- validity, diagram, replay
+
+
+def test_problems_lists_every_problem() -> None:
+    """Black to move with equal hands (one problem) and White with 11 men (another): both are named."""
+    text = board("a7 d7 g7 b6 d6 f6 c5 d5 e5 a4", "a1 d1 g1") + " b 1 1"
+    pos = Position.parse(text, validate=False)
+    assert pos.problems() == [
+        "white has 10 on board + 1 in hand = 11 men, more than 9",
+        "with black to move black must have exactly one more man in hand than white (White places first), "
+        "but the hands are 1 and 1",
+    ]
+    assert not pos.is_valid()
+    with pytest.raises(PositionError) as info:
+        Position.parse(text)
+    assert str(info.value) == f"invalid position {text}: " + "; ".join(pos.problems())
+
+
+def test_construction_quotes_all_problems() -> None:
+    text = board("a7 d7 g7 b6 d6 f6 c5 d5 e5 a4", "a1") + " w 0 1"
+    with pytest.raises(PositionError) as info:
+        Position.parse(text)
+    assert str(info.value) == (
+        f"invalid position {text}: white has 10 on board + 0 in hand = 10 men, more than 9; "
+        "with white to move both sides must have placed equally many men (White places first), but the "
+        "hands are 0 and 1; black has fewer than 3 men but it is white's turn: the game ended before black "
+        "could have made the last turn"
+    )
+    # fields out of range cannot make a position object even unvalidated
+    with pytest.raises(PositionError, match=r"white has 10 men in hand; must be 0\.\.9"):
+        Position((0, 0), (10, 10), WHITE, validate=False)
+
+
+def test_valid_positions_have_no_problems() -> None:
+    for pos in random_walk(4)[::10]:
+        assert pos.problems() == [] and pos.is_valid()
+    q = Position.start()
+    q.hand = [9, 8]  # changed by hand: White to move with unequal hands, a placement without a turn
+    assert q.problems() == [
+        "with white to move both sides must have placed equally many men (White places first), "
+        "but the hands are 9 and 8",
+        "1 men were placed, so at least 1 turns were played, not 0",
+    ]
+
+
+def test_diagram() -> None:
+    pos = Position.from_moves("a7 b6 d7 d6 g7xb6")
+    assert pos.diagram().splitlines() == [
+        "7 W-----------W-----------W",
+        "  |           |           |",
+        "6 |   +-------B-------+   |",
+        "  |   |       |       |   |",
+        "5 |   |   +---+---+   |   |",
+        "  |   |   |       |   |   |",
+        "4 +---+---+       +---+---+",
+        "  |   |   |       |   |   |",
+        "3 |   |   +---+---+   |   |",
+        "  |   |       |       |   |",
+        "2 |   +-------+-------+   |",
+        "  |           |           |",
+        "1 +-----------+-----------+",
+        "  a   b   c   d   e   f   g",
+        "to move: black   in hand: white 6, black 7",
+    ]
+
+
+def test_from_moves_from_a_start_position() -> None:
+    start = board("a7 d7", "b6 d6") + " w 7 7"
+    pos = Position.from_moves(["g7xb6", " d5 "], start=start)
+    assert pos.text() == board("a7 d7 g7", "d6 d5") + " w 6 6"
+    assert [str(t) for t in pos.history] == ["g7xb6", "d5"]
+    again = Position.from_moves("g7xb6 d5", start=Position.parse(start, OPENSPIEL))
+    assert again.text() == pos.text() and again.variant == OPENSPIEL and len(again.history) == 2
+    with pytest.raises(IllegalMoveError, match="move 1 of the move list: illegal turn g7 "):
+        Position.from_moves("g7", start=start)

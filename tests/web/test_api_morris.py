@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, get_args
 
 import pytest
 from fastapi.testclient import TestClient
 
-from boardeval.morris import Position
+from boardeval.morris import STRENGTHS, Position
+from boardeval.web.morris import Strength
 
 START = "........................ w 9 9"
 
@@ -105,3 +106,8 @@ def test_variant_is_used(client: TestClient) -> None:
     assert s["side"] == "black" and len(s["legal"]) == 23
     r = client.get("/morris", params={"variant": "openspiel"})
     assert r.status_code == 200 and '"variant": "openspiel"' in r.text
+
+
+def test_strength_names_are_the_library_levels() -> None:
+    """The API's strength choice lists exactly the library's levels (one definition of strength)."""
+    assert list(get_args(Strength)) == list(STRENGTHS)

@@ -1,0 +1,137 @@
+"""Players on the core protocol: random, alpha-beta (budgets, strengths, why-depth rule), a scripted human."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from boardeval.core import ParamsError, Player, make_rng
+from boardeval.morris import (
+    STRENGTHS,
+    AlphaBetaPlayer,
+    Evaluator,
+    HumanPlayer,
+    IllegalMoveError,
+    NotationError,
+    PlayerSpec,
+    Position,
+    RandomPlayer,
+    Turn,
+    load_weights,
+    play_game,
+    random_position,
+    search,
+    why_panel,
+)
+from boardeval.morris.players import WHY_MAX_DEPTH, why_depth
+from tests.morris.helpers import make
+
+
+def test_players_implement_the_core_protocol() -> None:
+    human = HumanPlayer(lambda pos: "d2")
+    for player in (RandomPlayer(), AlphaBetaPlayer(depth=1), human):
+        assert isinstance(player, Player)
+    assert (RandomPlayer().name, AlphaBetaPlayer(depth=3).name, human.name) == (
+        "random",
+        "ai:depth=3",
+        "human",
+    )
+    assert AlphaBetaPlayer(time=0.5).name == "ai:time=0.5" and AlphaBetaPlayer().name == "ai:depth=4"
+
+
+def test_random_player_draws_only_from_the_given_generator() -> None:
+    pos = random_position(3, 20)
+    a = [RandomPlayer().choose(pos, make_rng(7)) for _ in range(3)]
+    assert a[0] == a[1] == a[2] and a[0] in pos.legal_turns()
+    picks = {str(RandomPlayer().choose(pos, make_rng(s))) for s in range(20)}
+    assert len(picks) > 3
+
+
+def test_alpha_beta_player_plays_the_search_move() -> None:
+    """A mill is on offer (White a7 d7, g7 empty): every depth takes it, as the plain search does."""
+    pos = make("a7 d7", "b6 d6", side="w", hands=(7, 7))
+    for depth in (1, 2, 3):
+        ai = AlphaBetaPlayer(depth=depth, shuffle_ties=False)
+        move = ai.choose(pos, make_rng(0))
+        assert move == search(pos, depth).move and str(move).startswith("g7x")
+    assert pos.text() == make("a7 d7", "b6 d6", side="w", hands=(7, 7)).text()  # left unchanged
+
+
+def test_alpha_beta_player_uses_its_evaluator() -> None:
+    """Threat weight 0 vs 40: the weights change the score of the same search."""
+    pos = make("a7 d7 b2 f2 g4", "c5 e5 c3 e3", side="w")  # White threatens g7 (by g4-g7)
+    low = AlphaBetaPlayer(Evaluator(load_weights("base").replace(threats=0.0)), depth=1).search(pos)
+    high = AlphaBetaPlayer(Evaluator(load_weights("base").replace(threats=40.0)), depth=1).search(pos)
+    assert low.score != high.score
+
+
+def test_bad_budgets_fail_at_construction() -> None:
+    with pytest.raises(ParamsError, match="search depth"):
+        AlphaBetaPlayer(depth=0)
+    with pytest.raises(ParamsError, match="time limit"):
+        AlphaBetaPlayer(time=-1.0)
+
+
+def test_strength_levels() -> None:
+    assert list(STRENGTHS) == ["easy", "medium", "hard", "expert"]
+    hard = AlphaBetaPlayer.at_strength("hard")
+    assert (hard.depth, hard.time, hard.name) == (5, 2.0, "hard")
+    with pytest.raises(ParamsError, match="unknown strength 'godlike'"):
+        AlphaBetaPlayer.at_strength("godlike")
+    finished = Position.parse("WWW.........BB.......... b 0 0")
+    with pytest.raises(ParamsError, match="finished position"):
+        AlphaBetaPlayer.at_strength("easy").choose(finished, make_rng(0))
+
+
+def test_one_why_depth_rule() -> None:
+    """The why-panel searches at the AI's depth, at most WHY_MAX_DEPTH = 5 (the CLI and the web share it)."""
+    assert WHY_MAX_DEPTH == 5
+    assert [why_depth(d) for d in (0, 1, 3, 5, 6, 8)] == [1, 1, 3, 5, 5, 5]
+    pos = random_position(8, 10)
+    ai = AlphaBetaPlayer(depth=2)
+    assert ai.why(pos, 2) == why_panel(pos, 2, 2)
+    assert ai.why(pos, 2, search_depth=1) == why_panel(pos, 2, 1)
+
+
+def test_human_player_asks_again_after_bad_input() -> None:
+    lines = iter(["zz", "a1-a4", "  D2 "])
+    errors: list[str] = []
+    human = HumanPlayer(lambda pos: next(lines), on_error=errors.append)
+    pos = Position.start()
+    assert human.choose(pos, make_rng(0)) == Turn.parse("d2")
+    assert len(errors) == 2
+    assert errors[0].startswith("cannot read turn 'zz'")
+    assert "white still has 9 men in hand and must place" in errors[1]
+    assert pos.text() == Position.start().text()  # choosing does not play
+
+
+def test_human_player_without_error_handler_raises_and_read_can_leave() -> None:
+    with pytest.raises(IllegalMoveError, match="must place"):
+        HumanPlayer(lambda pos: "a1-a4").choose(Position.start(), make_rng(0))
+    with pytest.raises(NotationError):
+        HumanPlayer(lambda pos: "h9").choose(Position.start(), make_rng(0))
+
+    def leave(pos: Position) -> str:
+        raise EOFError
+
+    with pytest.raises(EOFError):
+        HumanPlayer(leave).choose(Position.start(), make_rng(0))
+
+
+def test_specs_build_players_and_games_accept_players() -> None:
+    assert isinstance(PlayerSpec.parse("random").make(), RandomPlayer)
+    ai = PlayerSpec.parse("ai:depth=2,profile=initiative").make()
+    assert isinstance(ai, AlphaBetaPlayer) and ai.depth == 2 and ai.name == "ai:depth=2,profile=initiative"
+    assert ai.evaluator.weights == load_weights("initiative")
+    by_text = play_game("random", "ai:depth=1", seed=4)
+    by_object = play_game(RandomPlayer(), AlphaBetaPlayer(depth=1), seed=4)
+    assert by_text == by_object
+    assert (by_text.white, by_text.black) == ("random", "ai:depth=1")
+
+
+def test_a_game_of_scripted_humans_replays() -> None:
+    """Two HumanPlayers typing a fixed game: the record holds exactly their turns, then the end."""
+    script = ["a7", "b6", "d7", "d6", "g7xb6"]
+    pos = Position.from_moves(script[:-1])
+    human = HumanPlayer(lambda p: script[p.turns])
+    assert human.choose(pos, np.random.default_rng(0)) == Turn.parse("g7xb6")
