@@ -6,9 +6,9 @@ everything else lives in modules a user need not know (``_generate/`` holds the 
 cross-checks of the blog model, the catan-forge annealer port, raw tables) stay importable from their
 modules for tests and benchmarks, but are not exported here.
 
-``import boardeval.catan`` stays light (numpy, no OR-Tools, catanatron, matplotlib or pandas): the names
-whose modules need OR-Tools (:func:`generate`, :func:`optimum`, :func:`count_boards`, ...) are loaded on
-first access by the module-level ``__getattr__`` below.
+``import boardeval.catan`` stays light (numpy; no OR-Tools, catanatron, matplotlib or pandas): it loads the
+board model and the evaluators, and every other exported name (generators, rules, blog models, formats,
+rendering) on first access, through the module-level ``__getattr__`` below.
 """
 
 from __future__ import annotations
@@ -16,17 +16,6 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from boardeval.catan._generate.common import METHODS, GenerationResult, Swap
-from boardeval.catan.blogmodel import (
-    BLOG_BOARD,
-    BlogModelError,
-    MarkerCount,
-    count_markers,
-    count_tiles,
-    format_staggered,
-    iter_markers,
-    iter_tiles,
-)
 from boardeval.catan.board import (
     N_HEXES,
     N_PORTS,
@@ -38,30 +27,41 @@ from boardeval.catan.board import (
     BoardError,
     BoardParseError,
 )
-from boardeval.catan.catanatron_io import (
-    from_catanatron_map,
-    node_to_spot,
-    spot_to_node,
-    to_catanatron_map,
-)
-from boardeval.catan.constraints import (
-    RULES,
-    Rule,
-    RuleError,
-    check_rules,
-    parse_rule,
-    parse_rules,
-    rule_violations,
-)
 from boardeval.catan.energy import board_energy, energy_json, energy_weights
 from boardeval.catan.params import METRIC_NAMES, SpotParams
-from boardeval.catan.render import board_svg
 from boardeval.catan.spots import SpotTable, evaluate_spots, spot_scores_batch
 from boardeval.catan.topology import BASE_TOPOLOGY, Topology
 
 if TYPE_CHECKING:
+    from boardeval.catan._generate.common import METHODS, GenerationResult, Swap
     from boardeval.catan._generate.cp import Optimum, count_boards, optimum
     from boardeval.catan._generate.fairness import check_fairness, generate
+    from boardeval.catan.blogmodel import (
+        BLOG_BOARD,
+        BlogModelError,
+        MarkerCount,
+        count_markers,
+        count_tiles,
+        format_staggered,
+        iter_markers,
+        iter_tiles,
+    )
+    from boardeval.catan.catanatron_io import (
+        from_catanatron_map,
+        node_to_spot,
+        spot_to_node,
+        to_catanatron_map,
+    )
+    from boardeval.catan.constraints import (
+        RULES,
+        Rule,
+        RuleError,
+        check_rules,
+        parse_rule,
+        parse_rules,
+        rule_violations,
+    )
+    from boardeval.catan.render import board_svg
 
 __all__ = [
     # model
@@ -120,14 +120,41 @@ __all__ = [
     "to_catanatron_map",
 ]
 
-_LAZY: dict[str, str] = {
-    "Optimum": "boardeval.catan._generate.cp",
-    "count_boards": "boardeval.catan._generate.cp",
-    "optimum": "boardeval.catan._generate.cp",
-    "check_fairness": "boardeval.catan._generate.fairness",
-    "generate": "boardeval.catan._generate.fairness",
+_LAZY_MODULES: dict[str, tuple[str, ...]] = {
+    "boardeval.catan._generate.common": ("METHODS", "GenerationResult", "Swap"),
+    "boardeval.catan._generate.cp": ("Optimum", "count_boards", "optimum"),
+    "boardeval.catan._generate.fairness": ("check_fairness", "generate"),
+    "boardeval.catan.blogmodel": (
+        "BLOG_BOARD",
+        "BlogModelError",
+        "MarkerCount",
+        "count_markers",
+        "count_tiles",
+        "format_staggered",
+        "iter_markers",
+        "iter_tiles",
+    ),
+    "boardeval.catan.catanatron_io": (
+        "from_catanatron_map",
+        "node_to_spot",
+        "spot_to_node",
+        "to_catanatron_map",
+    ),
+    "boardeval.catan.constraints": (
+        "RULES",
+        "Rule",
+        "RuleError",
+        "check_rules",
+        "parse_rule",
+        "parse_rules",
+        "rule_violations",
+    ),
+    "boardeval.catan.render": ("board_svg",),
 }
-"""Exported names whose modules import OR-Tools: loaded on first access, not with the package."""
+_LAZY: dict[str, str] = {name: module for module, names in _LAZY_MODULES.items() for name in names}
+"""Exported names loaded on first access, not with the package: the generators (OR-Tools), rules, the
+blog models, catanatron conversion and SVG rendering. ``import boardeval.catan`` loads only the model and
+the evaluators, so a command that scores one board starts quickly."""
 
 
 def __getattr__(name: str) -> Any:

@@ -21,7 +21,6 @@ from boardeval.catan import (
     SpotParams,
     SpotTable,
     board_energy,
-    board_svg,
     energy_json,
     energy_weights,
     evaluate_spots,
@@ -135,6 +134,8 @@ def svg(
     top: Annotated[int, typer.Option("--top", help="Best spots labelled on the heatmap.")] = 5,
 ) -> None:
     """Write the board as a self-contained SVG (optionally with the spot heatmap)."""
+    from boardeval.catan import board_svg
+
     b = _board(board)
     table = evaluate_spots(b, _params(params)) if heatmap else None
     text = board_svg(b, table, _check_top(top))

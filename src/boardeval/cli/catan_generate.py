@@ -2,32 +2,25 @@
 
 Thin wrappers over the library (:func:`boardeval.catan.generate` and friends). Bad options raise library
 errors; the root group prints one red line and exits 2. The generators need OR-Tools, which takes a
-quarter of a second to import: each command imports them when it runs, so that ``boardeval catan spots``
-(which loads this module to register the commands) starts without it.
+quarter of a second to import: each command imports what it uses when it runs, so that ``boardeval catan
+spots`` (which loads this module to register the commands) starts without it.
 """
 
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich import box
 from rich.table import Table
 
-from boardeval.catan import (
-    BLOG_BOARD,
-    GenerationResult,
-    count_markers,
-    count_tiles,
-    energy_json,
-    format_staggered,
-    iter_markers,
-    iter_tiles,
-    parse_rules,
-)
+from boardeval.catan import energy_json
 from boardeval.cli.common import console, print_json, progress_bar
 from boardeval.core import ParamsError
+
+if TYPE_CHECKING:
+    from boardeval.catan import GenerationResult
 
 RuleOpt = Annotated[
     list[str] | None,
@@ -92,7 +85,7 @@ def register(app: typer.Typer) -> None:
         json_out: JsonOpt = False,
     ) -> None:
         """Generate a board (random, anneal, cp or tournament) and check it against the rules."""
-        from boardeval.catan import check_fairness, generate
+        from boardeval.catan import check_fairness, generate, parse_rules
 
         if seed < 0:
             raise ParamsError(f"--seed must be a non-negative integer, got {seed}")
@@ -115,7 +108,7 @@ def register(app: typer.Typer) -> None:
         json_out: JsonOpt = False,
     ) -> None:
         """The proven minimum energy under the rules (CP-SAT) and a board reaching it."""
-        from boardeval.catan import optimum
+        from boardeval.catan import optimum, parse_rules
 
         if time_limit <= 0:
             raise ParamsError(f"--time-limit must be > 0, got {time_limit}")
@@ -135,7 +128,7 @@ def register(app: typer.Typer) -> None:
         json_out: JsonOpt = False,
     ) -> None:
         """Count full boards (tiles, tokens, ports) satisfying the rules, up to --limit (CP-SAT)."""
-        from boardeval.catan import count_boards
+        from boardeval.catan import count_boards, parse_rules
 
         if limit < 1:
             raise ParamsError(f"--limit must be >= 1, got {limit}")
@@ -160,6 +153,15 @@ def register(app: typer.Typer) -> None:
         json_out: JsonOpt = False,
     ) -> None:
         """Seed 004's MiniZinc models reproduced: count or list the tile / marker layouts."""
+        from boardeval.catan import (
+            BLOG_BOARD,
+            count_markers,
+            count_tiles,
+            format_staggered,
+            iter_markers,
+            iter_tiles,
+        )
+
         if list_n is not None and list_n < 0:
             raise ParamsError(f"--list must be >= 0, got {list_n}")
         if not count and list_n is None:
