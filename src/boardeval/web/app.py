@@ -61,6 +61,14 @@ def create_app(
     app.state.max_upload_bytes = max_upload_bytes
     app.add_middleware(BodySizeLimit, limit=max_upload_bytes)
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
+    _add_error_handlers(app)
+    for module in (pages, catan, catan_gen, morris, diplomacy, jobs_api):
+        app.include_router(module.router)
+    return app
+
+
+def _add_error_handlers(app: FastAPI) -> None:
+    """The error policy of the module docstring: 422 for bad input, readable 4xx, a logged 500 for bugs."""
 
     @app.exception_handler(BoardevalError)
     async def _bad_input(request: Request, exc: BoardevalError) -> JSONResponse:
@@ -87,14 +95,6 @@ def create_app(
     async def _bug(request: Request, exc: Exception) -> JSONResponse:
         log.exception("unhandled error on %s %s", request.method, request.url.path)
         return JSONResponse(status_code=500, content={"detail": f"internal error: {type(exc).__name__}"})
-
-    app.include_router(pages.router)
-    app.include_router(catan.router)
-    app.include_router(catan_gen.router)
-    app.include_router(morris.router)
-    app.include_router(diplomacy.router)
-    app.include_router(jobs_api.router)
-    return app
 
 
 def _is_page(request: Request) -> bool:
