@@ -51,7 +51,7 @@ COMMANDS: dict[str, LazyCommand] = {
     "catan": LazyCommand(
         "boardeval.cli.catan",
         "Catan boards: spots, energy, generators, rendering.",
-        extends=("boardeval.cli.catan_generate",),
+        extends=("boardeval.cli.catan_generate", "boardeval.cli.catan_playtest"),
     ),
     "morris": LazyCommand(
         "boardeval.cli.morris",
@@ -61,6 +61,7 @@ COMMANDS: dict[str, LazyCommand] = {
     "diplomacy": LazyCommand(
         "boardeval.cli.diplomacy",
         "Diplomacy position measures over game records.",
+        extends=("boardeval.cli.diplomacy_bots",),
     ),
 }
 """The root's sub-commands, in the order ``--help`` lists them."""
