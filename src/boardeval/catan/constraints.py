@@ -47,7 +47,7 @@ import numpy.typing as npt
 from boardeval.catan.board import (
     CENTRE_HEX,
     DESERT_INDEX,
-    HEX_EDGES,
+    HEX_EDGE_PAIRS,
     HEX_NEIGHBOURS,
     N_HEXES,
     N_PORTS,
@@ -362,21 +362,19 @@ def _desert_param(param: str | None, text: str) -> str:
 # -- checkers and encoders ----------------------------------------------------------------------------------
 
 
-def _edges() -> list[tuple[int, int]]:
-    return [(int(a), int(b)) for a, b in HEX_EDGES.tolist()]
-
-
 def _name(letter: str) -> str:
     return RESOURCE_NAMES[letter]
 
 
 def _check_same_resource(board: Board, _: None) -> list[str]:
     r = board.resources
-    return [f"hexes {a} and {b} are both {_name(r[a])}" for a, b in _edges() if r[a] == r[b] and r[a] != "D"]
+    return [
+        f"hexes {a} and {b} are both {_name(r[a])}" for a, b in HEX_EDGE_PAIRS if r[a] == r[b] and r[a] != "D"
+    ]
 
 
 def _enc_same_resource(bv: BoardVars, _: None) -> None:
-    for a, b in _edges():
+    for a, b in HEX_EDGE_PAIRS:
         for r in range(5):
             bv.model.add(bv.res[a][r] + bv.res[b][r] <= 1)
 
@@ -384,22 +382,26 @@ def _enc_same_resource(bv: BoardVars, _: None) -> None:
 def _check_68(board: Board, _: None) -> list[str]:
     n = board.numbers
     return [
-        f"hexes {a} and {b} hold {n[a]} and {n[b]}" for a, b in _edges() if n[a] in (6, 8) and n[b] in (6, 8)
+        f"hexes {a} and {b} hold {n[a]} and {n[b]}"
+        for a, b in HEX_EDGE_PAIRS
+        if n[a] in (6, 8) and n[b] in (6, 8)
     ]
 
 
 def _enc_68(bv: BoardVars, _: None) -> None:
-    for a, b in _edges():
+    for a, b in HEX_EDGE_PAIRS:
         bv.model.add(bv.hot[a] + bv.hot[b] <= 1)
 
 
 def _check_equal_numbers(board: Board, _: None) -> list[str]:
     n = board.numbers
-    return [f"hexes {a} and {b} both hold {n[a]}" for a, b in _edges() if n[a] is not None and n[a] == n[b]]
+    return [
+        f"hexes {a} and {b} both hold {n[a]}" for a, b in HEX_EDGE_PAIRS if n[a] is not None and n[a] == n[b]
+    ]
 
 
 def _enc_equal_numbers(bv: BoardVars, _: None) -> None:
-    for a, b in _edges():
+    for a, b in HEX_EDGE_PAIRS:
         for v in NUMBERS:
             if TOKEN_COUNT[v] > 1:
                 bv.model.add(bv.num[a][v] + bv.num[b][v] <= 1)
@@ -407,23 +409,25 @@ def _enc_equal_numbers(bv: BoardVars, _: None) -> None:
 
 def _check_2_12(board: Board, _: None) -> list[str]:
     n = board.numbers
-    return [f"hexes {a} and {b} hold the 2 and the 12" for a, b in _edges() if {n[a], n[b]} == {2, 12}]
+    return [f"hexes {a} and {b} hold the 2 and the 12" for a, b in HEX_EDGE_PAIRS if {n[a], n[b]} == {2, 12}]
 
 
 def _enc_2_12(bv: BoardVars, _: None) -> None:
-    for a, b in _edges():
+    for a, b in HEX_EDGE_PAIRS:
         bv.model.add(bv.num[a][2] + bv.num[b][12] <= 1)
         bv.model.add(bv.num[a][12] + bv.num[b][2] <= 1)
 
 
 def _check_wood_brick(board: Board, _: None) -> list[str]:
     r = board.resources
-    return [f"wood and brick touch at hexes {a} and {b}" for a, b in _edges() if {r[a], r[b]} == {"W", "B"}]
+    return [
+        f"wood and brick touch at hexes {a} and {b}" for a, b in HEX_EDGE_PAIRS if {r[a], r[b]} == {"W", "B"}
+    ]
 
 
 def _enc_wood_brick(bv: BoardVars, _: None) -> None:
     w, b = RESOURCES.index("W"), RESOURCES.index("B")
-    for x, y in _edges():
+    for x, y in HEX_EDGE_PAIRS:
         bv.model.add(bv.res[x][w] + bv.res[y][b] <= 1)
         bv.model.add(bv.res[x][b] + bv.res[y][w] <= 1)
 

@@ -29,7 +29,8 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 from boardeval.catan._generate.common import (
     ENERGY_SCALE,
@@ -43,7 +44,7 @@ from boardeval.catan.board import DESERT_INDEX, N_HEXES, Board
 from boardeval.catan.constraints import Rule
 from boardeval.core import Progress, SeedLike, WeightSet, make_rng, report
 
-__all__ = ["AnnealStats", "anneal", "forge_anneal"]
+__all__ = ["AnnealStats", "anneal", "forge_anneal", "metropolis_step"]
 
 RULE_PENALTY = 10 * ENERGY_SCALE * 150
 """Scaled cost of one rule violation (ten 6/8 pairs' worth)."""
@@ -77,6 +78,51 @@ def _penalty(state: BoardState, rules: Sequence[Rule]) -> int:
     return RULE_PENALTY * sum(len(r.violations(board)) for r in rules)
 
 
+Move = Callable[[int, int], None]
+"""A swap on a :class:`BoardState` (``swap_resources``, ``swap_numbers``, ``swap_hexes``): its own inverse."""
+
+
+Objective = TypeVar("Objective", int, float)
+
+
+def metropolis_step(
+    move: Move,
+    a: int,
+    b: int,
+    cur: Objective,
+    temp: float,
+    objective: Callable[[], Objective],
+    rand: Callable[[], float],
+    *,
+    accept_ties: bool,
+) -> tuple[bool, Objective]:
+    """Propose a swap and accept it by the Metropolis rule, or undo it: the step both annealers share.
+
+    Applies ``move(a, b)``, evaluates ``objective()`` and accepts when it falls (or stays equal, with
+    ``accept_ties``) or with probability ``exp(-delta / temp)``; a rejected swap is undone by the same swap.
+    Returns ``(accepted, objective now)``. ``rand`` is drawn only when the objective rises (or ties without
+    ``accept_ties``), so a run's random stream, and with it the trajectory, depends only on the seed.
+    """
+    move(a, b)
+    new = objective()
+    delta = new - cur
+    if (delta <= 0 if accept_ties else delta < 0) or rand() < math.exp(-delta / temp):
+        return True, new
+    move(a, b)
+    return False, cur
+
+
+def _propose(state: BoardState, a: int, b: int, u: float) -> Move | None:
+    """Our move for hexes a != b and a uniform ``u``: the desert moves with a whole-tile swap (1 in 10
+    draws that touch it), otherwise resources or tokens (50/50); None when the swap would change nothing."""
+    res, num = state.res, state.num
+    if res[a] == DESERT_INDEX or res[b] == DESERT_INDEX:
+        return None if u < 0.9 else state.swap_hexes
+    if u < 0.5:
+        return None if res[a] == res[b] else state.swap_resources
+    return None if num[a] == num[b] else state.swap_numbers
+
+
 def anneal(
     seed: int,
     rules: Sequence[Rule] = (),
@@ -99,93 +145,101 @@ def anneal(
     t_start = time.perf_counter()
     rng = _python_rng(seed)
     w = integer_weights(weights)
-    board0 = start if start is not None else Board.random(make_rng(seed))
-    state = BoardState(board0, w)
+    state = BoardState(start if start is not None else Board.random(make_rng(seed)), w)
     bound = energy_lower_bound(w) if stop_at_bound else -1
     if target is not None:
-        bound = max(bound, target)
-        stop_at_bound = True
-    stats = AnnealStats()
-    cur = state.energy() + _penalty(state, rules)
-    best = cur
-    best_arrays = (list(state.res), list(state.num))
+        bound, stop_at_bound = max(bound, target), True
+    run = _Run(state, rules, bound if stop_at_bound else None, rng, progress)
     interrupted = False
-    total = max(1, steps * restarts)
     cool = (t1 / t0) ** (1.0 / max(1, steps - 1))
-    randrange = rng.randrange
-    rand = rng.random
-    exp = math.exp
     try:
         for rnd in range(restarts):
-            stats.rounds = rnd + 1
-            if best <= bound and stop_at_bound:
-                stats.at_bound = True
+            run.stats.rounds = rnd + 1
+            if run.at_bound():
                 break
             if rnd > 0:  # re-heat from the best board
-                state = BoardState(Board.from_arrays(*best_arrays, state.ports), w)
-                cur = best
-            temp = t0
-            res, num = state.res, state.num
-            for step in range(steps):
-                a = randrange(N_HEXES)
-                b = randrange(N_HEXES)
-                if a == b:
-                    continue
-                u = rand()
-                if res[a] == DESERT_INDEX or res[b] == DESERT_INDEX:
-                    if u < 0.9:
-                        continue
-                    kind = 2
-                    state.swap_hexes(a, b)
-                elif u < 0.5:
-                    if res[a] == res[b]:
-                        continue
-                    kind = 0
-                    state.swap_resources(a, b)
-                else:
-                    if num[a] == num[b]:
-                        continue
-                    kind = 1
-                    state.swap_numbers(a, b)
-                new = state.energy() + (_penalty(state, rules) if rules else 0)
-                delta = new - cur
-                if delta <= 0 or rand() < exp(-delta / temp):
-                    cur = new
-                    if cur < best:
-                        best = cur
-                        best_arrays = (list(res), list(num))
-                        if best <= bound and stop_at_bound:
-                            stats.at_bound = True
-                            stats.moves += step + 1
-                            break
-                elif kind == 0:
-                    state.swap_resources(a, b)
-                elif kind == 1:
-                    state.swap_numbers(a, b)
-                else:
-                    state.swap_hexes(a, b)
-                temp *= cool
-                if progress is not None and step % 1000 == 0:
-                    report(progress, rnd * steps + step, total, f"energy {best / ENERGY_SCALE:.3f}")
-            else:
-                stats.moves += steps
-            if stats.at_bound:
+                run.restart(w)
+            run.round(rnd, steps, restarts, t0, cool)
+            if run.stats.at_bound:
                 break
     except KeyboardInterrupt:
         interrupted = True
-    report(progress, total, total, f"energy {best / ENERGY_SCALE:.3f}")
-    board = Board.from_arrays(*best_arrays, state.ports)
+    total = max(1, steps * restarts)
+    report(progress, total, total, f"energy {run.best / ENERGY_SCALE:.3f}")
     return make_result(
-        board,
+        Board.from_arrays(*run.best_arrays, run.state.ports),
         rules,
         "anneal",
         seed,
         time.perf_counter() - t_start,
         weights,
-        optimal=True if best <= energy_lower_bound(w) else None,
+        optimal=True if run.best <= energy_lower_bound(w) else None,
         interrupted=interrupted,
-        extras={"moves": stats.moves, "rounds": stats.rounds},
+        extras={"moves": run.stats.moves, "rounds": run.stats.rounds},
     )
+
+
+class _Run:
+    """The state of one :func:`anneal` run across its rounds: current and best objective and board."""
+
+    def __init__(
+        self,
+        state: BoardState,
+        rules: Sequence[Rule],
+        bound: int | None,
+        rng: random.Random,
+        progress: Progress | None,
+    ) -> None:
+        self.state = state
+        self.rules = rules
+        self.bound = bound
+        self.rng = rng
+        self.progress = progress
+        self.stats = AnnealStats()
+        self.cur = self.objective()
+        self.best = self.cur
+        self.best_arrays = (list(state.res), list(state.num))
+
+    def objective(self) -> int:
+        """Scaled energy plus the rule penalties of the current state."""
+        return self.state.energy() + (_penalty(self.state, self.rules) if self.rules else 0)
+
+    def at_bound(self) -> bool:
+        """The best board reached the stopping bound (flags it in the stats)."""
+        if self.bound is not None and self.best <= self.bound:
+            self.stats.at_bound = True
+        return self.stats.at_bound
+
+    def restart(self, weights: tuple[int, int, int]) -> None:
+        """Re-heat from the best board so far."""
+        self.state = BoardState(Board.from_arrays(*self.best_arrays, self.state.ports), weights)
+        self.cur = self.best
+
+    def round(self, rnd: int, steps: int, restarts: int, temp: float, cool: float) -> None:
+        """One cooling schedule of ``steps`` proposed moves from ``temp``; stops early at the bound."""
+        randrange, rand = self.rng.randrange, self.rng.random
+        state, objective = self.state, self.objective
+        for step in range(steps):
+            a, b = randrange(N_HEXES), randrange(N_HEXES)
+            if a == b:
+                continue
+            move = _propose(state, a, b, rand())
+            if move is None:
+                continue
+            accepted, self.cur = metropolis_step(
+                move, a, b, self.cur, temp, objective, rand, accept_ties=True
+            )
+            if accepted and self.cur < self.best:
+                self.best = self.cur
+                self.best_arrays = (list(state.res), list(state.num))
+                if self.at_bound():
+                    self.stats.moves += step + 1
+                    return
+            temp *= cool
+            if self.progress is not None and step % 1000 == 0:
+                done, total = rnd * steps + step, max(1, steps * restarts)
+                report(self.progress, done, total, f"energy {self.best / ENERGY_SCALE:.3f}")
+        self.stats.moves += steps
 
 
 def forge_anneal(
@@ -202,8 +256,11 @@ def forge_anneal(
     rng = _python_rng(seed)
     w = integer_weights(weights)
     state = BoardState(Board.random(make_rng(seed)), w)
-    cur = state.energy() / ENERGY_SCALE
-    best = cur
+
+    def objective() -> float:
+        return state.energy() / ENERGY_SCALE
+
+    cur = best = objective()
     best_arrays = (list(state.res), list(state.num))
     land = [h for h in range(N_HEXES) if state.res[h] != DESERT_INDEX]
     temp = t0
@@ -215,23 +272,14 @@ def forge_anneal(
                 if state.res[a] == state.res[b]:
                     temp *= alpha
                     continue
-                kind = 0
-                state.swap_resources(a, b)
+                move: Move = state.swap_resources
             else:
                 a, b = rng.sample(land, 2)
-                kind = 1
-                state.swap_numbers(a, b)
-            new = state.energy() / ENERGY_SCALE
-            delta = new - cur
-            if delta < 0 or rng.random() < math.exp(-delta / temp):
-                cur = new
-                if cur < best:
-                    best = cur
-                    best_arrays = (list(state.res), list(state.num))
-            elif kind == 0:
-                state.swap_resources(a, b)
-            else:
-                state.swap_numbers(a, b)
+                move = state.swap_numbers
+            accepted, cur = metropolis_step(move, a, b, cur, temp, objective, rng.random, accept_ties=False)
+            if accepted and cur < best:
+                best = cur
+                best_arrays = (list(state.res), list(state.num))
             temp *= alpha
             if progress is not None and step % 100 == 0:
                 report(progress, step, steps, f"energy {best:.3f}")

@@ -30,7 +30,7 @@ from boardeval.catan._generate.common import (
     make_result,
     variance_numerator,
 )
-from boardeval.catan.board import CENTRE_HEX, CORNER_HEXES, HEX_EDGES, NUMBER_TOKENS, PIPS, Board
+from boardeval.catan.board import CENTRE_HEX, CORNER_HEXES, HEX_EDGE_PAIRS, NUMBER_TOKENS, PIPS, Board
 from boardeval.catan.constraints import BoardVars, Rule, parse_rules, rules_text
 from boardeval.catan.energy import board_energy, energy_json
 from boardeval.core import (
@@ -77,10 +77,6 @@ class Optimum:
         }
 
 
-def _edges() -> list[tuple[int, int]]:
-    return [(int(a), int(b)) for a, b in HEX_EDGES.tolist()]
-
-
 def _model(rules: Sequence[Rule]) -> tuple[cp_model.CpModel, BoardVars]:
     model = cp_model.CpModel()
     bv = BoardVars.new(model)
@@ -103,7 +99,7 @@ def energy_objective(bv: BoardVars, weights: tuple[int, int, int]) -> Any:
     model = bv.model
     same_terms = []
     high_terms = []
-    for a, b in _edges():
+    for a, b in HEX_EDGE_PAIRS:
         s = model.new_bool_var(f"same{a}_{b}")
         for r in range(5):
             model.add(s >= bv.res[a][r] + bv.res[b][r] - 1)
