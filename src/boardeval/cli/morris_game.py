@@ -13,7 +13,6 @@ from rich.markup import escape
 
 from boardeval.cli.common import console, err_console
 from boardeval.cli.morris_render import print_board, print_why
-from boardeval.core import make_rng
 from boardeval.morris import AlphaBetaPlayer, HumanPlayer, Position
 
 __all__ = ["COLOURS", "TerminalSession"]
@@ -41,6 +40,8 @@ class TerminalSession:
 
     def run(self) -> None:
         """Play until the game ends, the person quits, or the input ends."""
+        from boardeval.core import make_rng  # numpy when a game starts, not at CLI start-up
+
         rng = make_rng(0)  # neither player draws from it: the AI breaks ties by its move ordering
         console.print(
             f"You play {COLOURS[self.human_side]}. Commands: a turn (d2, a1-a4, d2xg7), why, undo, quit."

@@ -31,14 +31,17 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
-import numpy as np
-
-from boardeval.core import ParamsError, Progress, SeedLike, make_rng, report
+from boardeval.core import ParamsError, Progress, report
 from boardeval.morris._evaluate import WIN_SCORE, Evaluator, default_evaluator, terminal_score
 from boardeval.morris.board import ADJ_MASK, MILL_MASKS, threat_points
 from boardeval.morris.rules import Position, Turn, Variant
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from boardeval.core import SeedLike
 
 __all__ = [
     "DEFAULT_DEPTH",
@@ -289,6 +292,8 @@ class Searcher:
         order = self._ordered(pos, None)
         if rng is not None:
             # shuffle, then a stable sort by class (closures first) keeps the shuffle among equal moves
+            from boardeval.core import make_rng  # numpy on first use, not at import
+
             gen = make_rng(rng)
             order = [order[int(i)] for i in gen.permutation(len(order))]
             order.sort(key=lambda t: 0 if t.remove is not None else 1)
@@ -403,6 +408,8 @@ def random_turn(pos: Position, rng: np.random.Generator) -> Turn:
 
 def random_position(seed: SeedLike, turns: int, variant: Variant | None = None) -> Position:
     """The position after up to ``turns`` random turns from the start (stops early if the game ends)."""
+    from boardeval.core import make_rng  # numpy on first use, not at import
+
     gen = make_rng(seed)
     pos = Position.start() if variant is None else Position.start(variant)
     for _ in range(turns):

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from boardeval.core import ParamsError, Progress, make_rng, map_jobs, spawn_seeds
+from boardeval.core import ParamsError, Progress, map_jobs
 from boardeval.morris._evaluate import PROFILES, Evaluator, load_weights
 from boardeval.morris._search import DEFAULT_DEPTH, MAX_DEPTH
 from boardeval.morris.players import AlphaBetaPlayer, MorrisPlayer, RandomPlayer, _budget_name
@@ -143,6 +143,8 @@ def play_game(
     players = (_player(white), _player(black))
     for p in players:
         p.new_game()
+    from boardeval.core import make_rng, spawn_seeds  # numpy on first use, not at import
+
     rngs = [make_rng(s) for s in spawn_seeds(seed, 2)]
     pos = Position.start(variant)
     moves: list[str] = []
@@ -216,6 +218,8 @@ def play_match(
         raise ParamsError(f"number of games must be an integer >= 1, got {games!r}")
     pa = a if isinstance(a, PlayerSpec) else PlayerSpec.parse(a)
     pb = b if isinstance(b, PlayerSpec) else PlayerSpec.parse(b)
+    from boardeval.core import spawn_seeds  # numpy on first use, not at import
+
     seeds = spawn_seeds(seed, games)
     a_white = [not (alternate and i % 2) for i in range(games)]
     jobs = [

@@ -14,9 +14,7 @@ from its seed whoever runs it. :data:`STRENGTHS` names the search budgets the we
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Final, TypeAlias
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, Final, TypeAlias
 
 from boardeval.core import BoardevalError, ParamsError, Player, Progress
 from boardeval.morris._evaluate import Evaluator, default_evaluator
@@ -24,6 +22,9 @@ from boardeval.morris._search import DEFAULT_DEPTH, Searcher, SearchResult, rand
 from boardeval.morris._search import _check_depth as check_budget
 from boardeval.morris.rules import Position, Turn
 from boardeval.morris.why import why_panel
+
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = [
     "STRENGTHS",
