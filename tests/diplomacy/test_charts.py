@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -46,3 +47,43 @@ def test_chart_errors(table: object, tmp_path: Path) -> None:
 def test_colours_for_other_maps() -> None:
     assert power_colour("ITALY") == POWER_COLOURS["ITALY"]
     assert power_colour("CARTHAGE", 0) != power_colour("EGYPT", 1)
+
+
+def test_chart_svg_text_and_png_bytes(table: object) -> None:
+    from boardeval.diplomacy import chart_svg
+    from boardeval.diplomacy.charts import chart_png
+
+    svg = chart_svg(table, "tempi")  # type: ignore[arg-type]
+    assert isinstance(svg, str) and svg.lstrip().startswith("<?xml") and "<svg" in svg
+    assert POWER_COLOURS["TURKEY"] in svg
+    heat = chart_svg(table, "stab_potential", phase="F1905M")  # type: ignore[arg-type]
+    assert "<svg" in heat and "stab potential at F1905M" in heat
+    png = chart_png(table, "fear_dynamic", phase="F1905M")  # type: ignore[arg-type]
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 10_000
+
+
+def test_axis_label_and_unit_from_the_catalogue(table: object) -> None:
+    """The chart shows a measure in the catalogue's unit: personal progress as SCs / R (a fraction, as on
+    the web page and the CLI), game progress in per cent."""
+    from boardeval.diplomacy import MEASURE_INFO, chart_svg
+
+    svg = chart_svg(table, "personal_progress")  # type: ignore[arg-type]
+    assert f"<!-- {MEASURE_INFO['personal_progress'].caption} -->" in svg
+    assert "<!-- Personal progress (SCs / R) -->" in svg
+    ticks = [float(t) for t in re.findall(r"<!-- (-?[0-9.]+) -->", svg)]
+    assert ticks and max(ticks) <= 1.0  # y ticks of a fraction, not of a percentage (x ticks are phases)
+    svg = chart_svg(table, "progress")  # type: ignore[arg-type]
+    assert "<!-- Game progress (sum of squared SCs / R², %) -->" in svg
+    assert max(float(t) for t in re.findall(r"<!-- (-?[0-9.]+) -->", svg)) > 20  # per cent
+
+
+def test_tab10_written_out_equals_matplotlib() -> None:
+    import matplotlib
+
+    from boardeval.diplomacy._colours import TAB10
+
+    cmap = matplotlib.colormaps["tab10"]
+    for i, hex_colour in enumerate(TAB10):
+        r, g, b, _ = cmap(i)
+        assert hex_colour == f"#{int(r * 255):02x}{int(g * 255):02x}{int(b * 255):02x}"
+    assert power_colour("CARTHAGE", 12) == TAB10[2]

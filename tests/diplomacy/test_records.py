@@ -167,3 +167,60 @@ def test_random_game_on_another_map() -> None:
     game = record_from_game(random_game(3, map_name="ancmed", max_phases=6))
     assert game.map_name == "ancmed" and len(game.phases) == 6
     assert game.phases[0].phase == "S0001M"
+
+
+def test_load_records_reads_text_bytes_and_paths(tmp_path: Path, human_games: list[GameRecord]) -> None:
+    """The same game from its path, its text, its bytes and a bytearray; JSONL text holds several games."""
+    path = shipped_game_paths()[2]
+    data = path.read_bytes()
+    from_path = load_records(path)
+    assert from_path[0].phases == human_games[2].phases
+    assert load_records(str(path)) == from_path
+    assert load_records(data) == from_path
+    assert load_records(bytearray(data)) == from_path
+    assert load_records(data.decode("utf-8")) == from_path
+    jsonl = "\n".join(json.dumps(json.loads(p.read_text(encoding="utf-8"))) for p in shipped_game_paths())
+    games = load_records("  " + jsonl)
+    assert [len(g.phases) for g in games] == [57, 53, 52]
+    assert load_records(jsonl.encode("utf-8")) == games
+
+
+def test_load_records_names_the_input_in_errors(tmp_path: Path) -> None:
+    broken = b'{"id": "x", "phases": ['
+    with pytest.raises(RecordFormatError, match=r"^upload\.json: broken JSON at line 1"):
+        load_records(broken, name="upload.json")
+    with pytest.raises(RecordFormatError, match=r"^<bytes>: broken JSON"):
+        load_records(broken)
+    with pytest.raises(RecordFormatError, match=r"^<text>: broken JSON"):
+        load_records(broken.decode())
+    with pytest.raises(RecordFormatError, match=r"^game\.json: cannot read the file: 'utf-8' codec"):
+        load_records(bytes(range(256)), name="game.json")
+    with pytest.raises(RecordFormatError, match=r"^<text>: the file is empty"):
+        load_records("   ")
+    # A string that does not start with '{' or '[' is a path.
+    with pytest.raises(RecordFormatError, match=r"^no-such-game\.json: no such file"):
+        load_records("no-such-game.json")
+    # A game without an id is named after the input and the line.
+    bad = json.dumps(_saved(units={"ATLANTIS": []})).replace('"id": "g1", ', "")
+    with pytest.raises(UnknownPowerError, match=r"^game 'mine\.jsonl:1', phase 'S1901M'"):
+        load_records(bad, name="mine.jsonl")
+
+
+def test_line_ends_do_not_change_records_or_error_lines(tmp_path: Path) -> None:
+    """CRLF and CR text reads like LF text, as a file read in text mode does: same games, same lines."""
+    good = json.dumps(_saved())
+    lf = good + "\n" + good + "\n"
+    pretty = json.dumps(_saved(), indent=2)[:-20]  # a broken pretty-printed document
+    with pytest.raises(RecordFormatError) as want:
+        load_records(pretty)
+    assert "at line 1 " not in str(want.value)
+    for ending in ("\r\n", "\r"):
+        assert load_records(lf.replace("\n", ending).encode()) == load_records(lf)
+        with pytest.raises(RecordFormatError) as got:
+            load_records(pretty.replace("\n", ending).encode())
+        assert str(got.value).replace("<bytes>", "<text>") == str(want.value)
+        path = tmp_path / "pretty.json"
+        path.write_bytes(pretty.replace("\n", ending).encode())
+        with pytest.raises(RecordFormatError) as from_file:
+            load_records(path)
+        assert str(from_file.value) == str(want.value).replace("<text>", str(path))

@@ -10,7 +10,13 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from boardeval.diplomacy import compute_measures, load_records, measures_table, shipped_game_paths
+from boardeval.diplomacy import (
+    MEASURE_INFO,
+    compute_measures,
+    load_records,
+    measures_table,
+    shipped_game_paths,
+)
 
 
 def _shipped(i: int) -> Path:
@@ -49,10 +55,16 @@ def test_game_view_agrees_with_the_library(client: TestClient) -> None:
     t = len(gm.phases) // 2
     for k, p in enumerate(gm.powers):
         assert math.isclose(v["series"]["tempi"][p][t], float(gm.tempi[t, k]), abs_tol=1e-9)
+        # Shown in the catalogue's units: personal progress as SCs / R, game progress in per cent.
+        want_pp = float(gm.personal_progress[t, k])
+        assert math.isclose(v["series"]["personal_progress"][p][t], want_pp, abs_tol=1e-6)
         for j in range(7):
             want = float(gm.stab_potential[t, k, j])
             got = v["tables"]["stab_potential"][t][k][j]
             assert (got is None and math.isnan(want)) or math.isclose(got, want, abs_tol=1e-9)
+    assert math.isclose(v["series"]["progress"][""][t], 100 * float(gm.progress[t]), abs_tol=1e-4)
+    assert v["labels"] == {m: info.caption for m, info in MEASURE_INFO.items()}
+    assert v["labels"]["personal_progress"] == "Personal progress (SCs / R)"
 
 
 def test_csv_is_the_tidy_table(client: TestClient) -> None:

@@ -64,129 +64,161 @@ def _route_fear(dist: dict[str, float], candidates: list[str], k: int) -> dict[s
     return {c: max(0.0, FEAR_HORIZON - dist[c]) for c in candidates if dist[c] <= cut}
 
 
-def _phase(
-    graph: MapGraph,
-    adj: Adjacency,
-    pos: Position,
-    prev_tempi: dict[str, float] | None,
-    prev_mutual: dict[tuple[str, str], float] | None,
-    start_progress: float,
-    out: dict[Key, float | None],
-) -> tuple[dict[str, float], dict[tuple[str, str], float]]:
-    powers = graph.powers
-    pidx = graph.province_index
-    win = graph.win
-    name = pos.phase
-    scs = {p: list(pos.centers[i]) for i, p in enumerate(powers)}
-    units = {p: list(pos.units[i]) for i, p in enumerate(powers)}
-    count = {p: len(scs[p]) for p in powers}
+class _Phase:
+    """One phase being measured the plain way: its board as dicts and lists, and where its values go."""
 
-    def put(power: str | None, measure: str, other: str | None, value: float | None) -> None:
+    def __init__(self, graph: MapGraph, adj: Adjacency, pos: Position, out: dict[Key, float | None]) -> None:
+        self.graph = graph
+        self.adj = adj
+        self.out = out
+        self.name = pos.phase
+        powers = graph.powers
+        self.powers = powers
+        self.pidx = graph.province_index
+        self.scs = {p: list(pos.centers[i]) for i, p in enumerate(powers)}
+        self.units = {p: list(pos.units[i]) for i, p in enumerate(powers)}
+        self.count = {p: len(self.scs[p]) for p in powers}
+        self.homes = {p: [graph.sc_names[i] for i in graph.homes[k]] for k, p in enumerate(powers)}
+
+    def put(self, power: str | None, measure: str, other: str | None, value: float | None) -> None:
+        """Record one value (an infinite one as None, undefined)."""
         if value is not None and not math.isfinite(value):
             value = None
-        out[name, power, measure, other] = value
+        self.out[self.name, power, measure, other] = value
 
-    # Progress.
-    squares = sum(c * c for c in count.values())
+    def touching(self, x: int, y: int) -> bool:
+        """Adjacent on the province graph, or the same province."""
+        return x == y or bool(self.graph.adjacent[x, y])
+
+    def sc_distances(self, sources: Iterable[int]) -> dict[str, float]:
+        """Tempo distance (BFS on the province graph) from the sources to every supply centre."""
+        d = _bfs(sources, self.adj.province)
+        return {s: float(d.get(self.pidx[s], INF)) for s in self.graph.sc_names}
+
+
+def _progress(ph: _Phase, start_progress: float) -> None:
+    """The three game-progress measures and personal progress."""
+    win = ph.graph.win
+    squares = sum(c * c for c in ph.count.values())
     progress = squares / win**2
-    put(None, "progress", None, progress)
-    put(None, "progress_as_written", None, squares / (2 * (len(graph.sc_names) / 2) ** 2))
-    put(None, "progress_from_zero", None, (progress - start_progress) / (1 - start_progress))
-    for p in powers:
-        put(p, "personal_progress", None, count[p] / win)
+    ph.put(None, "progress", None, progress)
+    ph.put(None, "progress_as_written", None, squares / (2 * (len(ph.graph.sc_names) / 2) ** 2))
+    ph.put(None, "progress_from_zero", None, (progress - start_progress) / (1 - start_progress))
+    for p in ph.powers:
+        ph.put(p, "personal_progress", None, ph.count[p] / win)
 
-    # Static fear (recomputed from the homes each phase, by BFS).
-    homes = {p: [graph.sc_names[i] for i in graph.homes[k]] for k, p in enumerate(powers)}
-    for b in powers:
-        d = _bfs((pidx[h] for h in homes[b]), adj.province)
-        dist = {s: float(d.get(pidx[s], INF)) for s in graph.sc_names}
-        route = _route_fear(dist, [s for s in graph.sc_names if s not in homes[b]], win - len(homes[b]))
-        for a in powers:
+
+def _static_fear(ph: _Phase) -> None:
+    """Recomputed from the homes each phase, by BFS."""
+    win, homes = ph.graph.win, ph.homes
+    for b in ph.powers:
+        dist = ph.sc_distances(ph.pidx[h] for h in homes[b])
+        route = _route_fear(dist, [s for s in ph.graph.sc_names if s not in homes[b]], win - len(homes[b]))
+        for a in ph.powers:
             if a != b:
-                put(a, "fear_static", b, float(sum(route.get(h, 0.0) for h in homes[a])))
+                ph.put(a, "fear_static", b, float(sum(route.get(h, 0.0) for h in homes[a])))
 
-    # Dynamic fear.
+
+def _dynamic_fear(
+    ph: _Phase, prev_mutual: dict[tuple[str, str], float] | None
+) -> dict[tuple[str, str], float]:
+    """Dynamic fear, mutual fear and its change; returns the mutual fear for the next phase."""
+    powers, scs = ph.powers, ph.scs
     fear: dict[tuple[str, str], float] = {}
     for b in powers:
-        d = _bfs((pidx[u.province] for u in units[b]), adj.province)
-        dist = {s: float(d.get(pidx[s], INF)) for s in graph.sc_names}
+        dist = ph.sc_distances(ph.pidx[u.province] for u in ph.units[b])
         owned_b = set(scs[b])
-        route = _route_fear(dist, [s for s in graph.sc_names if s not in owned_b], win - count[b])
+        route = _route_fear(
+            dist, [s for s in ph.graph.sc_names if s not in owned_b], ph.graph.win - ph.count[b]
+        )
         for a in powers:
             if a != b:
                 fear[a, b] = float(sum(route.get(c, 0.0) for c in scs[a]))
-                put(a, "fear_dynamic", b, fear[a, b])
+                ph.put(a, "fear_dynamic", b, fear[a, b])
     mutual: dict[tuple[str, str], float] = {}
     for i, a in enumerate(powers):
         for b in powers[i + 1 :]:
             mutual[a, b] = fear[a, b] + fear[b, a]
-            put(a, "fear_mutual", b, mutual[a, b])
-            put(a, "fear_mutual_change", b, None if prev_mutual is None else mutual[a, b] - prev_mutual[a, b])
+            ph.put(a, "fear_mutual", b, mutual[a, b])
+            change = None if prev_mutual is None else mutual[a, b] - prev_mutual[a, b]
+            ph.put(a, "fear_mutual_change", b, change)
+    return mutual
 
-    # Tempi.
+
+def _tempi(ph: _Phase, prev_tempi: dict[str, float] | None) -> dict[str, float]:
+    """Tempi and their change; returns the tempi for the next phase."""
     tempi: dict[str, float] = {}
-    for p in powers:
-        d = _bfs((pidx[h] for h in homes[p]), adj.province)
-        tempi[p] = float(sum(d.get(pidx[u.province], INF) for u in units[p]))
-        put(p, "tempi", None, tempi[p])
-        put(p, "tempi_change", None, None if prev_tempi is None else tempi[p] - prev_tempi[p])
+    for p in ph.powers:
+        d = _bfs((ph.pidx[h] for h in ph.homes[p]), ph.adj.province)
+        tempi[p] = float(sum(d.get(ph.pidx[u.province], INF) for u in ph.units[p]))
+        ph.put(p, "tempi", None, tempi[p])
+        ph.put(p, "tempi_change", None, None if prev_tempi is None else tempi[p] - prev_tempi[p])
+    return tempi
 
-    # n-incohesion and n-cohesion.
-    for p in powers:
-        mine = [pidx[u.province] for u in units[p]]
+
+def _cohesion(ph: _Phase) -> None:
+    """n-incohesion and n-cohesion."""
+    for p in ph.powers:
+        mine = [ph.pidx[u.province] for u in ph.units[p]]
         nearest: list[list[float]] = []
         for i, here in enumerate(mine):
-            d = _bfs([here], adj.province)
+            d = _bfs([here], ph.adj.province)
             nearest.append(sorted(float(d.get(o, INF)) for j, o in enumerate(mine) if j != i))
         for n in COHESION_NS:
             if len(mine) <= n:
                 inc: float | None = None
             else:
                 inc = sum(sum(row[:n]) / n for row in nearest) / len(mine)
-            put(p, f"incohesion_{n}", None, inc)
-            put(p, f"cohesion_{n}", None, None if inc is None or not math.isfinite(inc) else 1.0 / inc)
+            ph.put(p, f"incohesion_{n}", None, inc)
+            ph.put(p, f"cohesion_{n}", None, None if inc is None or not math.isfinite(inc) else 1.0 / inc)
 
-    # Stab potential (unit-aware: armies on the army graph, fleets on the fleet graph, any coast).
+
+def _stab_potential(ph: _Phase) -> None:
+    """Unit-aware: armies on the army graph, fleets on the fleet graph, any coast."""
+    graph, pidx = ph.graph, ph.pidx
     reach: dict[str, dict[str, float]] = {}
-    for p in powers:
-        army_d = _bfs((pidx[u.province] for u in units[p] if u.kind == "A"), adj.army)
-        fleet_d = _bfs((graph.fleet_index[u.location] for u in units[p] if u.kind == "F"), adj.fleet)
+    for p in ph.powers:
+        army_d = _bfs((pidx[u.province] for u in ph.units[p] if u.kind == "A"), ph.adj.army)
+        fleet_d = _bfs((graph.fleet_index[u.location] for u in ph.units[p] if u.kind == "F"), ph.adj.fleet)
         best = {s: float(army_d.get(pidx[s], INF)) for s in graph.sc_names}
         for loc_i, steps in fleet_d.items():
             prov = province_of(graph.fleet_locations[loc_i])
             if prov in best and steps < best[prov]:
                 best[prov] = float(steps)
         reach[p] = best
-    for a in powers:
-        for b in powers:
+    for a in ph.powers:
+        for b in ph.powers:
             if a != b:
-                put(a, "stab_potential", b, float(sum(1 for c in scs[a] if reach[b][c] < reach[a][c])))
+                ph.put(a, "stab_potential", b, float(sum(1 for c in ph.scs[a] if reach[b][c] < reach[a][c])))
 
-    # Battle-tiedness (adjacent on the province graph, or the same province).
-    def touching(x: int, y: int) -> bool:
-        return x == y or bool(graph.adjacent[x, y])
 
-    for p in powers:
-        mine = [pidx[u.province] for u in units[p]]
-        enemies = [pidx[u.province] for q in powers if q != p for u in units[q]]
-        tied = sum(1 for x in mine if any(touching(x, y) for y in enemies))
-        put(p, "battle_tiedness", None, tied / len(mine) if mine else None)
+def _battle_tiedness(ph: _Phase) -> None:
+    """Units touching (adjacent or same province) an enemy unit, over units."""
+    for p in ph.powers:
+        mine = [ph.pidx[u.province] for u in ph.units[p]]
+        enemies = [ph.pidx[u.province] for q in ph.powers if q != p for u in ph.units[q]]
+        tied = sum(1 for x in mine if any(ph.touching(x, y) for y in enemies))
+        ph.put(p, "battle_tiedness", None, tied / len(mine) if mine else None)
 
-    # Neighbour effect.
-    foot = {p: {pidx[u.province] for u in units[p]} | {pidx[c] for c in scs[p]} for p in powers}
-    alive = [p for p in powers if foot[p]]
-    for p in powers:
+
+def _neighbour_effect(ph: _Phase) -> None:
+    """Mean SCs of the other survivors minus mean SCs of the powers touching P's footprint."""
+    count = ph.count
+    foot = {
+        p: {ph.pidx[u.province] for u in ph.units[p]} | {ph.pidx[c] for c in ph.scs[p]} for p in ph.powers
+    }
+    alive = [p for p in ph.powers if foot[p]]
+    for p in ph.powers:
         if p not in alive:
-            put(p, "neighbour_effect", None, None)
+            ph.put(p, "neighbour_effect", None, None)
             continue
-        nbrs = [q for q in alive if q != p and any(touching(x, y) for x in foot[p] for y in foot[q])]
+        nbrs = [q for q in alive if q != p and any(ph.touching(x, y) for x in foot[p] for y in foot[q])]
         others = [q for q in alive if q != p]
         if not nbrs:
-            put(p, "neighbour_effect", None, 0.0)
+            ph.put(p, "neighbour_effect", None, 0.0)
             continue
         mean_others = sum(count[q] for q in others) / len(others)
-        put(p, "neighbour_effect", None, mean_others - sum(count[q] for q in nbrs) / len(nbrs))
-    return tempi, mutual
+        ph.put(p, "neighbour_effect", None, mean_others - sum(count[q] for q in nbrs) / len(nbrs))
 
 
 def plain_measures(
@@ -205,5 +237,13 @@ def plain_measures(
     prev_tempi: dict[str, float] | None = None
     prev_mutual: dict[tuple[str, str], float] | None = None
     for pos in positions:
-        prev_tempi, prev_mutual = _phase(graph, adj, pos, prev_tempi, prev_mutual, start_progress, out)
+        ph = _Phase(graph, adj, pos, out)
+        _progress(ph, start_progress)
+        _static_fear(ph)
+        prev_mutual = _dynamic_fear(ph, prev_mutual)
+        prev_tempi = _tempi(ph, prev_tempi)
+        _cohesion(ph)
+        _stab_potential(ph)
+        _battle_tiedness(ph)
+        _neighbour_effect(ph)
     return out

@@ -60,6 +60,22 @@ def _ticks(ax: Axes, phases: list[str]) -> None:
     ax.set_xticklabels([phases[i] for i in marks], rotation=45, ha="right", fontsize=8)
 
 
+def _pair_lines(ax: Axes, rows: pd.DataFrame, pos: dict[str, int], scale: float) -> int:
+    """One line per pair that is ever non-zero, only the MAX_PAIRS with the highest peak (so the chart
+    stays legible); returns how many pairs were non-zero."""
+    series = []
+    for (a, b), sel in rows.groupby(["power", "other"], sort=False, observed=True):
+        values = sel["value"].to_numpy(dtype=float)
+        peak = float(np.nanmax(np.abs(values), initial=0.0))
+        if peak > 0:
+            series.append((peak, str(a), str(b), [pos[p] for p in sel["phase"]], values))
+    series.sort(key=lambda item: -item[0])
+    cmap = matplotlib.colormaps["tab10"]
+    for i, (_, a, b, xs, values) in enumerate(series[:MAX_PAIRS]):
+        ax.plot(xs, values * scale, lw=1.8, color=cmap(i % 10), label=f"{a[:3].title()}–{b[:3].title()}")
+    return len(series)
+
+
 def series_figure(table: pd.DataFrame, measure: str, title: str | None = None) -> Figure:
     """A time-series figure of one measure from a tidy table (:func:`measures_table`).
 
@@ -96,20 +112,8 @@ def series_figure(table: pd.DataFrame, measure: str, title: str | None = None) -
                 marker="o",
                 ms=2.5,
             )
-    else:
-        # One line per pair; only the MAX_PAIRS pairs with the highest peak, so the chart stays legible.
-        series = []
-        for (a, b), sel in rows.groupby(["power", "other"], sort=False, observed=True):
-            values = sel["value"].to_numpy(dtype=float)
-            peak = float(np.nanmax(np.abs(values), initial=0.0))
-            if peak > 0:
-                series.append((peak, str(a), str(b), [pos[p] for p in sel["phase"]], values))
-        series.sort(key=lambda item: -item[0])
-        cmap = matplotlib.colormaps["tab10"]
-        for i, (_, a, b, xs, values) in enumerate(series[:MAX_PAIRS]):
-            ax.plot(xs, values * scale, lw=1.8, color=cmap(i % 10), label=f"{a[:3].title()}–{b[:3].title()}")
-        if len(series) > MAX_PAIRS:
-            title = title or f"{name.replace('_', ' ')} (the {MAX_PAIRS} pairs with the highest peaks)"
+    elif _pair_lines(ax, rows, pos, scale) > MAX_PAIRS:
+        title = title or f"{name.replace('_', ' ')} (the {MAX_PAIRS} pairs with the highest peaks)"
     ax.set_xlim(-0.5, len(phases) - 0.5)
     _ticks(ax, phases)
     ax.set_ylabel(info.caption)

@@ -301,15 +301,23 @@ def _load_engine_map(name: str) -> Any:
     return engine_map
 
 
-@functools.lru_cache(maxsize=16)
-def load_map_graph(name: str = "standard") -> MapGraph:
-    """Build (once per process, cached) the :class:`MapGraph` of an engine map by name.
+@dataclass(frozen=True)
+class _Adjacency:
+    """The three move graphs of an engine map, as boolean matrices (see :func:`_adjacency`)."""
 
-    Raises :class:`UnknownMapError` for a name that is not among :func:`available_maps`.  Note: the
-    engine computes convoy paths the first time it loads a large map (``world`` takes minutes); the
-    small maps (``standard``, ``pure``, ``modern``, ``ancmed``) load in well under a second.
-    """
-    m = _load_engine_map(name)
+    provinces: tuple[str, ...]
+    province_index: dict[str, int]
+    fleet_locations: tuple[str, ...]
+    fleet_index: dict[str, int]
+    army: BoolArray  # [province, province]
+    fleet: BoolArray  # [fleet location, fleet location]
+    province: BoolArray  # [province, province]: army or fleet moves, coasts merged
+    fleet_province: IntArray  # province index of every fleet location
+    army_provinces: BoolArray  # where an army may stand
+
+
+def _adjacency(m: Any) -> _Adjacency:
+    """Read the army, fleet and province graphs from an engine map (no convoys, no diagonal)."""
     passable = [loc for loc in m.locs if m.area_type(loc) not in (None, "SHUT")]
     provinces = tuple(sorted({province_of(loc) for loc in passable}))
     pidx = {p: i for i, p in enumerate(provinces)}
@@ -338,18 +346,47 @@ def load_map_graph(name: str = "standard") -> MapGraph:
     province_adj[fleet_prov[src], fleet_prov[dst]] = True
     np.fill_diagonal(province_adj, False)
     np.fill_diagonal(army_adj, False)
-
-    tempo = _all_pairs_bfs(province_adj)
-    army = _all_pairs_bfs(army_adj)
     army_ok = np.zeros(n, dtype=bool)
     army_ok[[pidx[province_of(loc)] for loc in army_locs]] = True
-    army[~army_ok, :] = UNREACHABLE
-    army[:, ~army_ok] = UNREACHABLE
-    fleet_loc_dist = _all_pairs_bfs(fleet_adj)
+    return _Adjacency(
+        provinces=provinces,
+        province_index=pidx,
+        fleet_locations=fleet_locs,
+        fleet_index=fidx,
+        army=army_adj,
+        fleet=fleet_adj,
+        province=province_adj,
+        fleet_province=fleet_prov,
+        army_provinces=army_ok,
+    )
+
+
+def _distances(adj: _Adjacency) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """The tempo, army and fleet distance tables of the module docstring."""
+    tempo = _all_pairs_bfs(adj.province)
+    army = _all_pairs_bfs(adj.army)
+    army[~adj.army_provinces, :] = UNREACHABLE
+    army[:, ~adj.army_provinces] = UNREACHABLE
+    fleet_loc_dist = _all_pairs_bfs(adj.fleet)
     # Reduce the target axis from fleet locations to provinces: min over the province's coasts.
-    fleet = np.full((len(fleet_locs), n), UNREACHABLE)
-    for j, prov in enumerate(fleet_prov):
+    fleet = np.full((len(adj.fleet_locations), len(adj.provinces)), UNREACHABLE)
+    for j, prov in enumerate(adj.fleet_province):
         fleet[:, prov] = np.minimum(fleet[:, prov], fleet_loc_dist[:, j])
+    return tempo, army, fleet
+
+
+@functools.lru_cache(maxsize=16)
+def load_map_graph(name: str = "standard") -> MapGraph:
+    """Build (once per process, cached) the :class:`MapGraph` of an engine map by name.
+
+    Raises :class:`UnknownMapError` for a name that is not among :func:`available_maps`.  Note: the
+    engine computes convoy paths the first time it loads a large map (``world`` takes minutes); the
+    small maps (``standard``, ``pure``, ``modern``, ``ancmed``) load in well under a second.
+    """
+    m = _load_engine_map(name)
+    adj = _adjacency(m)
+    tempo, army, fleet = _distances(adj)
+    pidx = adj.province_index
 
     sc_names = tuple(sorted(province_of(sc) for sc in m.scs))
     sidx = {s: i for i, s in enumerate(sc_names)}
@@ -362,16 +399,16 @@ def load_map_graph(name: str = "standard") -> MapGraph:
     start_centers = tuple(tuple(province_of(c) for c in m.centers.get(p, [])) for p in m.powers)
     victory = m.victory[0] if m.victory else len(sc_names) // 2 + 1
 
-    for table in (tempo, army, fleet, province_adj, army_adj, fleet_adj):
+    for table in (tempo, army, fleet, adj.province, adj.army, adj.fleet):
         table.setflags(write=False)
     sc_provinces = np.array([pidx[s] for s in sc_names], dtype=np.int64)
     sc_provinces.setflags(write=False)
     return MapGraph(
         name=name,
-        provinces=provinces,
+        provinces=adj.provinces,
         powers=powers,
         sc_names=sc_names,
-        fleet_locations=fleet_locs,
+        fleet_locations=adj.fleet_locations,
         first_phase=str(m.phase_abbr(m.phase)) if m.phase else "START",
         win=int(victory),
         homes=homes,
@@ -380,13 +417,13 @@ def load_map_graph(name: str = "standard") -> MapGraph:
         tempo=tempo,
         army=army,
         fleet=fleet,
-        adjacent=province_adj,
-        army_adjacent=army_adj,
-        fleet_adjacent=fleet_adj,
-        army_provinces=army_ok,
+        adjacent=adj.province,
+        army_adjacent=adj.army,
+        fleet_adjacent=adj.fleet,
+        army_provinces=adj.army_provinces,
         province_index=pidx,
         sc_index=sidx,
         power_index={p: i for i, p in enumerate(powers)},
-        fleet_index=fidx,
+        fleet_index=adj.fleet_index,
         sc_provinces=sc_provinces,
     )
