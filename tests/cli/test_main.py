@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import ast
+import importlib
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
+import typer
+from typer.core import TyperGroup
 from typer.testing import CliRunner
 
+import boardeval.cli.main as main_module
 from boardeval.cli.main import COMMANDS, LazyCommand, app, load_command
 
 HEAVY = ("numpy", "ortools", "fastapi", "diplomacy", "matplotlib", "pandas")
@@ -58,6 +64,32 @@ def test_listed_help_is_the_loaded_commands_help(name: str) -> None:
     assert command.name == name
     first_line = (command.help or "").strip().splitlines()[0]
     assert first_line == COMMANDS[name].help
+
+
+@pytest.mark.parametrize(
+    ("name", "extension"), [(n, e) for n, spec in COMMANDS.items() for e in spec.extends]
+)
+def test_each_extension_adds_its_commands_to_its_group(name: str, extension: str) -> None:
+    recorder = typer.Typer()
+    importlib.import_module(extension).register(recorder)
+    added = [c.name for c in recorder.registered_commands]
+    assert added and all(added)
+    group = load_command(name)
+    assert isinstance(group, TyperGroup)
+    assert set(added) <= set(group.commands), f"{extension} commands missing from `boardeval {name}`"
+
+
+def test_every_register_function_in_the_cli_is_wired() -> None:
+    cli = Path(main_module.__file__ or "").parent
+    registering = set()
+    for path in cli.glob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        if any(isinstance(n, ast.FunctionDef) and n.name == "register" for n in tree.body):
+            registering.add(f"boardeval.cli.{path.stem}")
+    wired = {e for spec in COMMANDS.values() for e in spec.extends}
+    wired |= {spec.module for spec in COMMANDS.values()}
+    assert "boardeval.cli.web" in registering  # the scan sees the root's own command module
+    assert sorted(registering - wired) == [], "add these modules to COMMANDS in cli/main.py"
 
 
 def test_commands_run_after_loading() -> None:
