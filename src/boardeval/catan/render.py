@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from dataclasses import dataclass
 from html import escape
 
 import numpy as np
@@ -27,6 +28,7 @@ from boardeval.catan.board import (
     Board,
 )
 from boardeval.catan.spots import SpotTable
+from boardeval.core import CatanError
 
 __all__ = ["PORT_COLOURS", "TERRAIN_COLOURS", "board_svg"]
 
@@ -74,6 +76,25 @@ def _f(v: float) -> str:
     return f"{v:.1f}"
 
 
+@dataclass(frozen=True)
+class _Frame:
+    """Pixel frame of one drawing: hex circumradius ``r`` and the offset that puts the board in view."""
+
+    r: float
+    ox: float
+    oy: float
+
+    def px(self, x: float, y: float) -> tuple[float, float]:
+        """Pixel position of a point given for circumradius 1 (``HEX_CENTRES`` / ``SPOT_XY`` units)."""
+        return (x * self.r + self.ox, y * self.r + self.oy)
+
+    def spot(self, s: int) -> tuple[float, float]:
+        return self.px(float(SPOT_XY[s, 0]), float(SPOT_XY[s, 1]))
+
+    def hex(self, h: int) -> tuple[float, float]:
+        return self.px(float(HEX_CENTRES[h, 0]), float(HEX_CENTRES[h, 1]))
+
+
 def board_svg(
     board: Board,
     heatmap: SpotTable | None = None,
@@ -88,8 +109,6 @@ def board_svg(
     ``label_top`` best spots with their rank. ``size``: hex circumradius in px.
     """
     if heatmap is not None and heatmap.board != board:
-        from boardeval.core import CatanError
-
         raise CatanError("the heatmap was computed for a different board")
     r = size
     margin = 2.2 * r
@@ -99,35 +118,44 @@ def board_svg(
     min_y, max_y = float(ys.min()) - margin, float(ys.max()) + margin
     legend_h = 46.0 if heatmap is not None else 0.0
     width, height = max_x - min_x, max_y - min_y + legend_h
-    ox, oy = -min_x, -min_y
-
-    def px(x: float, y: float) -> tuple[float, float]:
-        return (x * r + ox, y * r + oy)
-
+    frame = _Frame(r, -min_x, -min_y)
     out: list[str] = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_f(width)} {_f(height)}" '
         f'width="{_f(width)}" height="{_f(height)}" font-family="DejaVu Sans, Arial, Helvetica, sans-serif" '
         f'class="catan-board" data-code="{escape(board.code())}">',
         f"<title>{escape(title or 'Catan board ' + board.code())}</title>",
         f'<rect x="0" y="0" width="{_f(width)}" height="{_f(height)}" rx="{_f(r * 0.3)}" fill="{_SEA}"/>',
+        _coast_svg(board, frame),
+        *_ports_svg(board, frame),
+        *_hexes_svg(board, frame),
+        *_spots_svg(heatmap, label_top, frame),
     ]
-    # a sandy coastline: the land hexes drawn slightly enlarged underneath
-    coast = []
-    for h in range(len(board.resources)):
-        cx, cy = px(float(HEX_CENTRES[h, 0]), float(HEX_CENTRES[h, 1]))
-        coast.append(f'<polygon points="{_hex_points(cx, cy, r * 1.12)}"/>')
-    out.append(f'<g fill="#d9c38f" stroke="#d9c38f" stroke-width="{_f(r * 0.12)}">{"".join(coast)}</g>')
+    if heatmap is not None:
+        lo, hi = _score_range(heatmap)
+        out.append(_legend(lo, hi, width, max_y - min_y, r))
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
 
-    # ports: a pier from each of the two spots to a marker on the water hex
-    out.append('<g class="ports">')
+
+def _coast_svg(board: Board, frame: _Frame) -> str:
+    """A sandy coastline: the land hexes drawn slightly enlarged underneath."""
+    r = frame.r
+    coast = [
+        f'<polygon points="{_hex_points(*frame.hex(h), r * 1.12)}"/>' for h in range(len(board.resources))
+    ]
+    return f'<g fill="#d9c38f" stroke="#d9c38f" stroke-width="{_f(r * 0.12)}">{"".join(coast)}</g>'
+
+
+def _ports_svg(board: Board, frame: _Frame) -> list[str]:
+    """Each port: a pier from each of its two spots to a marker on its water hex."""
+    r = frame.r
+    out = ['<g class="ports">']
     for slot, (cube, _direction) in enumerate(BASE_PORT_FRAME):
         kind = board.ports[slot]
-        wx, wy = _cube_xy(cube)
         a, b = PORT_SPOTS[slot]
-        ax, ay = px(float(SPOT_XY[a, 0]), float(SPOT_XY[a, 1]))
-        bx, by = px(float(SPOT_XY[b, 0]), float(SPOT_XY[b, 1]))
+        (ax, ay), (bx, by) = frame.spot(a), frame.spot(b)
         # marker between the water hex centre and the coast edge
-        mx0, my0 = px(wx, wy)
+        mx0, my0 = frame.px(*_cube_xy(cube))
         ex, ey = (ax + bx) / 2, (ay + by) / 2
         mx, my = mx0 + (ex - mx0) * 0.25, my0 + (ey - my0) * 0.25
         label = "3:1" if kind == "3" else "2:1"
@@ -154,76 +182,92 @@ def board_svg(
             f'fill="{text_fill}">{escape(name)}</text></g>'
         )
     out.append("</g>")
+    return out
 
-    # hexes with number tokens
-    out.append('<g class="hexes">')
+
+def _hexes_svg(board: Board, frame: _Frame) -> list[str]:
+    """The hexes: terrain, resource name, and the number token with its pips (or the desert's id)."""
+    out = ['<g class="hexes">']
     for h, (res, num) in enumerate(zip(board.resources, board.numbers, strict=True)):
-        cx, cy = px(float(HEX_CENTRES[h, 0]), float(HEX_CENTRES[h, 1]))
-        tip = f"hex {h}: {RESOURCE_NAMES[res]}" + ("" if num is None else f" {num} ({PIPS[num]} pips)")
-        out.append(f'<g class="hex" data-hex="{h}"><title>{escape(tip)}</title>')
-        out.append(
-            f'<polygon points="{_hex_points(cx, cy, r * 0.97)}" fill="{TERRAIN_COLOURS[res]}" '
-            f'stroke="#5b4a2f" stroke-width="{_f(r * 0.05)}" stroke-linejoin="round"/>'
-        )
-        label_fill = "#ffffff" if res in ("W", "B", "O") else "#4a3b1c"
-        out.append(
-            f'<text x="{_f(cx)}" y="{_f(cy - r * 0.52)}" text-anchor="middle" font-size="{_f(r * 0.2)}" '
-            f'fill="{label_fill}" opacity="0.9">{RESOURCE_NAMES[res]}</text>'
-        )
-        if num is None:
-            out.append(
-                f'<text x="{_f(cx)}" y="{_f(cy + r * 0.08)}" text-anchor="middle" font-size="{_f(r * 0.2)}" '
-                f'fill="#8a7140">hex {h}</text>'
-            )
-        else:
-            colour = _RED if num in (6, 8) else _INK
-            tr = r * 0.34
-            out.append(
-                f'<circle class="token" cx="{_f(cx)}" cy="{_f(cy + r * 0.05)}" r="{_f(tr)}" fill="{_TOKEN}" '
-                f'stroke="#9c8a5c" stroke-width="1.2"/>'
-            )
-            out.append(
-                f'<text class="number" x="{_f(cx)}" y="{_f(cy + r * 0.11)}" text-anchor="middle" '
-                f'font-size="{_f(r * (0.3 if num < 10 else 0.27))}" font-weight="bold" fill="{colour}">'
-                f"{num}</text>"
-            )
-            pips = PIPS[num]
-            gap = r * 0.075
-            for k in range(pips):
-                dx = (k - (pips - 1) / 2) * gap
-                out.append(
-                    f'<circle class="pip" cx="{_f(cx + dx)}" cy="{_f(cy + r * 0.24)}" r="{_f(r * 0.026)}" '
-                    f'fill="{colour}"/>'
-                )
-            out.append(
-                f'<text x="{_f(cx)}" y="{_f(cy + r * 0.66)}" text-anchor="middle" font-size="{_f(r * 0.15)}" '
-                f'fill="{label_fill}" opacity="0.75">{h}</text>'
-            )
-        out.append("</g>")
+        out.extend(_hex_svg(h, res, num, frame))
     out.append("</g>")
+    return out
 
-    # spots
-    out.append('<g class="spots">')
+
+def _hex_svg(h: int, res: str, num: int | None, frame: _Frame) -> list[str]:
+    r = frame.r
+    cx, cy = frame.hex(h)
+    tip = f"hex {h}: {RESOURCE_NAMES[res]}" + ("" if num is None else f" {num} ({PIPS[num]} pips)")
+    label_fill = "#ffffff" if res in ("W", "B", "O") else "#4a3b1c"
+    out = [
+        f'<g class="hex" data-hex="{h}"><title>{escape(tip)}</title>',
+        f'<polygon points="{_hex_points(cx, cy, r * 0.97)}" fill="{TERRAIN_COLOURS[res]}" '
+        f'stroke="#5b4a2f" stroke-width="{_f(r * 0.05)}" stroke-linejoin="round"/>',
+        f'<text x="{_f(cx)}" y="{_f(cy - r * 0.52)}" text-anchor="middle" font-size="{_f(r * 0.2)}" '
+        f'fill="{label_fill}" opacity="0.9">{RESOURCE_NAMES[res]}</text>',
+    ]
+    if num is None:
+        out.append(
+            f'<text x="{_f(cx)}" y="{_f(cy + r * 0.08)}" text-anchor="middle" font-size="{_f(r * 0.2)}" '
+            f'fill="#8a7140">hex {h}</text>'
+        )
+    else:
+        out.extend(_token_svg(num, cx, cy, r))
+        out.append(
+            f'<text x="{_f(cx)}" y="{_f(cy + r * 0.66)}" text-anchor="middle" font-size="{_f(r * 0.15)}" '
+            f'fill="{label_fill}" opacity="0.75">{h}</text>'
+        )
+    out.append("</g>")
+    return out
+
+
+def _token_svg(num: int, cx: float, cy: float, r: float) -> list[str]:
+    """A number token: disc, number (6 and 8 in red) and a row of pips."""
+    colour = _RED if num in (6, 8) else _INK
+    out = [
+        f'<circle class="token" cx="{_f(cx)}" cy="{_f(cy + r * 0.05)}" r="{_f(r * 0.34)}" fill="{_TOKEN}" '
+        f'stroke="#9c8a5c" stroke-width="1.2"/>',
+        f'<text class="number" x="{_f(cx)}" y="{_f(cy + r * 0.11)}" text-anchor="middle" '
+        f'font-size="{_f(r * (0.3 if num < 10 else 0.27))}" font-weight="bold" fill="{colour}">'
+        f"{num}</text>",
+    ]
+    pips = PIPS[num]
+    gap = r * 0.075
+    for k in range(pips):
+        dx = (k - (pips - 1) / 2) * gap
+        out.append(
+            f'<circle class="pip" cx="{_f(cx + dx)}" cy="{_f(cy + r * 0.24)}" r="{_f(r * 0.026)}" '
+            f'fill="{colour}"/>'
+        )
+    return out
+
+
+def _score_range(heatmap: SpotTable) -> tuple[float, float]:
+    return float(np.min(heatmap.scores)), float(np.max(heatmap.scores))
+
+
+def _spots_svg(heatmap: SpotTable | None, label_top: int, frame: _Frame) -> list[str]:
+    """The 54 spots: plain markers (port spots in white), or coloured by score with the best ranked."""
+    r = frame.r
+    out = ['<g class="spots">']
     ranks: dict[int, int] = {}
     lo = hi = 0.0
     if heatmap is not None:
-        scores = heatmap.scores
-        lo, hi = float(np.min(scores)), float(np.max(scores))
+        lo, hi = _score_range(heatmap)
         ranks = {s: k + 1 for k, s in enumerate(heatmap.top(label_top))}
     port_spots = {s for pair in PORT_SPOTS for s in pair}
     for s in range(N_SPOTS):
-        x, y = px(float(SPOT_XY[s, 0]), float(SPOT_XY[s, 1]))
+        x, y = frame.spot(s)
         hexes = ", ".join(str(h) for h in SPOT_HEXES[s])
         if heatmap is not None:
             score = float(heatmap.scores[s])
             t = (score - lo) / (hi - lo) if hi > lo else 0.5
-            fill = _heat(t)
             rad = r * (0.13 + 0.07 * t)
             tip = f"spot {s}: score {score:.2f} (hexes {hexes})"
             stroke, sw = ("#ffffff", 2.2) if s in ranks else (_INK, 1.0)
             out.append(
                 f'<circle class="spot" data-spot="{s}" data-score="{score:.4f}" cx="{_f(x)}" cy="{_f(y)}" '
-                f'r="{_f(rad)}" fill="{fill}" stroke="{stroke}" stroke-width="{sw}">'
+                f'r="{_f(rad)}" fill="{_heat(t)}" stroke="{stroke}" stroke-width="{sw}">'
                 f"<title>{escape(tip)}</title></circle>"
             )
         else:
@@ -235,18 +279,14 @@ def board_svg(
                 f"<title>spot {s} (hexes {hexes})</title></circle>"
             )
     for s, k in ranks.items():
-        x, y = px(float(SPOT_XY[s, 0]), float(SPOT_XY[s, 1]))
+        x, y = frame.spot(s)
         out.append(
             f'<text class="spot-rank" data-spot="{s}" x="{_f(x)}" y="{_f(y + r * 0.07)}" '
             f'text-anchor="middle" font-size="{_f(r * 0.2)}" font-weight="bold" fill="{_INK}" '
             f'pointer-events="none">{k}</text>'
         )
     out.append("</g>")
-
-    if heatmap is not None:
-        out.append(_legend(lo, hi, width, max_y - min_y, r))
-    out.append("</svg>")
-    return "\n".join(out) + "\n"
+    return out
 
 
 def _hex_points(cx: float, cy: float, radius: float) -> str:
