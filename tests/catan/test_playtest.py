@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import random
+import subprocess
+import sys
 from typing import Any
 
 import pytest
@@ -38,6 +41,30 @@ def test_same_seed_same_game_and_global_random_untouched() -> None:
     assert (other.turns, other.vps) != (a.turns, a.vps)
     assert a.winner_seat is None or a.vps[a.winner_seat] >= 10
     assert a.turn_limit == (a.winner_seat is None)
+
+
+def test_same_game_in_processes_with_different_hash_seeds() -> None:
+    # catanatron builds some action lists from sets of strings, whose order follows PYTHONHASHSEED: a
+    # spawned pool worker or a Dask worker on another machine must still play the same game.
+    script = (
+        "import sys, json; from boardeval.catan import Board; "
+        "from boardeval.catan.playtest import game_specs, play_game; "
+        f"b = Board.parse({BOARD.code()!r}); "
+        "specs = game_specs(b, ['advisor', 'pips', 'weighted', 'vp'], 2, seed=6); "
+        "print(json.dumps([play_game(s).__dict__ for s in specs]))"
+    )
+    outputs = set()
+    for hash_seed in ("1", "2"):
+        env = os.environ | {"PYTHONHASHSEED": hash_seed}
+        done = subprocess.run(
+            [sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True
+        )
+        outputs.add(done.stdout)
+    assert len(outputs) == 1
+    local = [
+        play_game(s).__dict__ for s in game_specs(BOARD, ["advisor", "pips", "weighted", "vp"], 2, seed=6)
+    ]
+    assert json.loads(outputs.pop()) == json.loads(json.dumps(local))
 
 
 def test_rotation_seats_every_player_everywhere() -> None:

@@ -8,11 +8,13 @@ cluster, with the same results whatever runs them.
 (catanatron treats seed 0 as "no seed"). catanatron seeds Python's ``random`` module with it, which fixes
 the dice, the decks, its bots' choices and the play order; our own players draw from numpy generators
 seeded from the same game seed and their seat. The global ``random`` is shared by every thread of a
-process (a threaded Dask worker, its event loop), so catanatron's modules are pointed at a generator per
-thread (:func:`_private_catanatron_random`): the caller's global ``random`` is never touched, and a game
-is the same whatever else runs beside it. With ``rotate``, every game seed is played once per
-seating (the listed player ``k`` sits in seat ``(k + r) % n`` in rotation ``r``), so seat and player
-effects separate.
+process (a threaded Dask worker, its event loop), and three of catanatron's action lists come out of
+Python sets whose order depends on the process's hash seed, so :func:`_deterministic_catanatron` points
+catanatron's modules at a generator per thread and sorts those lists: the caller's global ``random`` is
+never touched, and a game is the same whatever process or thread plays it.
+
+With ``rotate``, every game seed is played once per seating (the listed player ``k`` sits in seat
+``(k + r) % n`` in rotation ``r``), so seat and player effects separate.
 
 **Seats.** Seat 1 places first. catanatron shuffles the play order from the seed; the strategies are
 bound to its colours after that shuffle, so seat ``i`` is always the ``i``-th colour to play.
@@ -23,7 +25,7 @@ from __future__ import annotations
 import random
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -122,14 +124,38 @@ _CATANATRON_RANDOM_USERS = (
 _installed = False
 
 
-def _private_catanatron_random() -> None:
-    """Point catanatron's ``random`` at a per-thread generator (once per process).
+def _sorted_actions(fn: Callable[..., list[Any]], key: Callable[[Any], Any]) -> Callable[..., list[Any]]:
+    """``fn`` with its list of actions sorted by ``key`` (see :func:`_deterministic_catanatron`)."""
 
-    catanatron draws dice, decks, its play order and its bots' choices from the global ``random`` module
-    and seeds it in ``Game(seed=...)``. Other threads of the same process (a threaded Dask worker, its
-    event loop) may draw from the global module mid-game, which would change the game; with a generator
-    per thread the same seed gives the same game whatever else runs, and the caller's global ``random``
-    is never touched.
+    def wrapper(*args: Any, **kwargs: Any) -> list[Any]:
+        return sorted(fn(*args, **kwargs), key=key)
+
+    wrapper.__wrapped__ = fn  # type: ignore[attr-defined]
+    return wrapper
+
+
+def _trade_key(action: Any) -> tuple[str, ...]:
+    return tuple("" if x is None else x for x in action.value)
+
+
+def _robber_key(action: Any) -> tuple[Any, str]:
+    coordinate, victim, _ = action.value
+    return coordinate, "" if victim is None else victim.value
+
+
+def _deterministic_catanatron() -> None:
+    """Make catanatron's games depend on the seed alone (once per process).
+
+    Two things would otherwise change a seeded game:
+
+    - catanatron draws dice, decks, its play order and its bots' choices from the global ``random``
+      module, seeded in ``Game(seed=...)``. Other threads of the same process (a threaded Dask worker,
+      its event loop) may draw from it mid-game. So catanatron's modules get a proxy that forwards to a
+      generator per thread; the caller's global ``random`` is never touched.
+    - three of its action lists come out of Python sets of strings or enums (maritime trades, Year of
+      Plenty picks, whom the robber robs), whose order depends on the process's hash seed
+      (``PYTHONHASHSEED``). A bot that picks "the i-th action" then plays differently in another process
+      (a spawned pool worker, a Dask worker). Those three lists are sorted.
     """
     global _installed
     if _installed:
@@ -140,6 +166,7 @@ def _private_catanatron_random() -> None:
     saved = random.getstate()  # importing catanatron shuffles a map with the global random: undo that
     try:
         modules = [importlib.import_module(name) for name in _CATANATRON_RANDOM_USERS]
+        actions = importlib.import_module("catanatron.models.actions")
     finally:
         random.setstate(saved)
     for name, module in zip(_CATANATRON_RANDOM_USERS, modules, strict=True):
@@ -148,13 +175,19 @@ def _private_catanatron_random() -> None:
                 f"{name}.random is not the random module: catanatron changed, check playtest.py"
             )
         module.random = proxy  # type: ignore[attr-defined]
+    for fn_name, key in (
+        ("maritime_trade_possibilities", _trade_key),
+        ("year_of_plenty_possibilities", _trade_key),
+        ("robber_possibilities", _robber_key),
+    ):
+        setattr(actions, fn_name, _sorted_actions(getattr(actions, fn_name), key))
     _installed = True
 
 
 def play_game(spec: GameSpec) -> GameRecord:
     """Play one seeded game with catanatron and record it (same spec, same record, in any process or
     thread)."""
-    _private_catanatron_random()
+    _deterministic_catanatron()
     from catanatron import Color, Game
     from catanatron.game import TURNS_LIMIT
 

@@ -1,0 +1,197 @@
+"""Catan play-tests on catanatron: the opening advisor's strength, scaling, and the wrapper's overhead.
+
+Usage::
+
+    nice .venv/bin/python benchmarks/catan_playtest.py                 # 1000 seeds x 4 rotations = 4000 games
+    nice .venv/bin/python benchmarks/catan_playtest.py --seeds 100 --skip-vp   # a quick look
+
+Prints, each with a 95 % interval (Wilson for win rates, normal for means):
+
+1. Strength, on random base boards (game ``j`` on ``Board.random(seed_j)``), every game in all four
+   seatings: ``advisor`` against three catanatron ``WeightedRandomPlayer``\\ s (target >= 85 %), against
+   three ``pips`` openers (target >= 35 %), against three ``VictoryPointPlayer``\\ s (reported), and
+   ``pips`` against three ``pips`` (the reference: 25 % is an equal player).
+2. Scaling: games/s of the same batch on 1 and on 2 worker processes (target >= 1.8x), with the load
+   average (the machine is shared).
+3. Overhead: per-game time of :func:`boardeval.catan.playtest.play_game` against driving catanatron
+   directly (``Game([WeightedRandomPlayer(c) ...], seed, catan_map).play()``) on the same seeds and
+   boards, in two fresh single-worker processes taking turns (target <= 10 %). Both play the very same
+   games (checked: same winner, turns and VPs), so the difference is the wrapper alone.
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import os
+import time
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+from boardeval.catan import Board
+from boardeval.catan.playtest import GameSpec, PlaytestResult, game_specs, play_game, playtest
+from boardeval.core import mean_interval, spawn_seeds
+
+
+def _load() -> str:
+    one, five, fifteen = os.getloadavg()
+    return f"load average {one:.2f} {five:.2f} {fifteen:.2f} on {os.cpu_count()} CPUs"
+
+
+def _boards(seed: int, n: int) -> list[Board]:
+    return [Board.random(seed=s) for s in spawn_seeds(seed, n)]
+
+
+def _pct(result: PlaytestResult, k: int = 0) -> str:
+    r = result.players[k].rate
+    return f"{100 * r.value:5.1f}% [{100 * r.lo:.1f}, {100 * r.hi:.1f}]"
+
+
+def strength(seeds: int, workers: int, skip_vp: bool) -> None:
+    boards = _boards(2026, seeds)
+    lineups = [
+        ("advisor vs 3 weighted", ["advisor", "weighted", "weighted", "weighted"], ">= 85%"),
+        ("advisor vs 3 pips", ["advisor", "pips", "pips", "pips"], ">= 35%"),
+        ("pips vs 3 pips (reference)", ["pips", "pips", "pips", "pips"], "25% = equal"),
+    ]
+    if not skip_vp:
+        lineups.append(("advisor vs 3 vp", ["advisor", "vp", "vp", "vp"], "reported"))
+    print(f"## strength: {seeds} random base boards x 4 seatings = {4 * seeds} games per line")
+    for label, players, target in lineups:
+        start_load = _load()
+        result = playtest(boards, players, games=seeds, seed=11, rotate=True, workers=workers)
+        seats = "  ".join(f"{s.name} {100 * s.rate.value:.1f}%" for s in result.seats)
+        turns = result.turns_interval
+        assert turns is not None
+        print(
+            f"{label:28s} {_pct(result)}  (target {target}; {result.players[0].wins}/{result.games} wins, "
+            f"mean VP {result.players[0].mean_vp:.2f}, {result.unfinished} unfinished, "
+            f"turns {turns.value:.0f} [{turns.lo:.0f}, {turns.hi:.0f}], {result.games_per_second:.1f} games/s; "
+            f"{start_load})"
+        )
+        print(f"{'':28s} by seat (all players): {seats}")
+
+
+def scaling(games: int) -> None:
+    boards = _boards(7, games)
+    players = ["weighted"] * 4
+    print(f"## scaling: {games} games of 4 weighted players on random boards")
+    rates = {}
+    records = {}
+    for workers in (1, 2, 1, 2):
+        load = _load()
+        result = playtest(boards, players, games=games, seed=5, workers=workers)
+        rates.setdefault(workers, []).append(result.games_per_second)
+        records[workers] = result.records
+        print(f"workers={workers}: {result.games_per_second:6.2f} games/s ({result.seconds:.1f} s; {load})")
+    assert records[1] == records[2], "1 and 2 workers played different games"
+    one = max(rates[1])
+    two = max(rates[2])
+    print(f"speed-up on 2 workers: {two / one:.2f}x (best of two runs each; target >= 1.8x); same games: yes")
+
+
+# -- overhead: two fresh processes, so the direct one never sees our random patch --------------------------
+
+
+def _direct_block(specs: list[GameSpec]) -> tuple[float, float, list[tuple[Any, ...]]]:
+    from catanatron import Color, Game
+    from catanatron.players.weighted_random import WeightedRandomPlayer
+
+    from boardeval.catan import to_catanatron_map
+
+    maps: dict[str, Any] = {}
+    out = []
+    wall, cpu = time.perf_counter(), time.process_time()
+    for spec in specs:
+        catan_map = maps.get(spec.board)
+        if catan_map is None:
+            catan_map = maps[spec.board] = to_catanatron_map(Board.parse(spec.board))
+        game = Game([WeightedRandomPlayer(c) for c in Color], seed=spec.seed, catan_map=catan_map)
+        winner = game.play()
+        state = game.state
+        vps = tuple(int(state.player_state[f"P{i}_ACTUAL_VICTORY_POINTS"]) for i in range(4))
+        out.append((None if winner is None else state.colors.index(winner), int(state.num_turns), vps))
+    return time.perf_counter() - wall, time.process_time() - cpu, out
+
+
+def _ours_block(specs: list[GameSpec]) -> tuple[float, float, list[tuple[Any, ...]]]:
+    out = []
+    wall, cpu = time.perf_counter(), time.process_time()
+    for spec in specs:
+        r = play_game(spec)
+        out.append((r.winner_seat, r.turns, r.vps))
+    return time.perf_counter() - wall, time.process_time() - cpu, out
+
+
+def overhead(games: int, block: int) -> None:
+    boards = _boards(3, games)
+    specs = [
+        s
+        for b, seed in zip(boards, range(games), strict=True)
+        for s in game_specs(b, ["weighted"] * 4, 1, seed)
+    ]
+    print(
+        f"## overhead: {games} games of 4 weighted players, blocks of {block}, two fresh processes taking turns"
+    )
+    ctx = multiprocessing.get_context("spawn")
+    totals = {"direct": [0.0, 0.0], "ours": [0.0, 0.0]}
+    per_game: dict[str, list[float]] = {"direct": [], "ours": []}
+    same = True
+    load = _load()
+    with (
+        ProcessPoolExecutor(1, mp_context=ctx) as direct_pool,
+        ProcessPoolExecutor(1, mp_context=ctx) as ours_pool,
+    ):
+        # warm-up: imports and the node table in both
+        direct_pool.submit(_direct_block, specs[:1]).result()
+        ours_pool.submit(_ours_block, specs[:1]).result()
+        for i in range(0, games, block):
+            chunk = specs[i : i + block]
+            order = [("direct", direct_pool, _direct_block), ("ours", ours_pool, _ours_block)]
+            if (i // block) % 2:
+                order.reverse()
+            results = {}
+            for name, pool, fn in order:
+                wall, cpu, out = pool.submit(fn, chunk).result()
+                totals[name][0] += wall
+                totals[name][1] += cpu
+                per_game[name].append(cpu / len(chunk))
+                results[name] = out
+            same = same and results["direct"] == results["ours"]
+    for name in ("direct", "ours"):
+        wall, cpu = totals[name]
+        print(f"{name:7s}: {1000 * wall / games:6.2f} ms/game wall, {1000 * cpu / games:6.2f} ms/game CPU")
+    ratio = totals["ours"][1] / totals["direct"][1] - 1
+    wall_ratio = totals["ours"][0] / totals["direct"][0] - 1
+    diffs = [o / d - 1 for o, d in zip(per_game["ours"], per_game["direct"], strict=True)]
+    ci = mean_interval(diffs)
+    print(
+        f"wrapper overhead: {100 * ratio:+.1f}% CPU, {100 * wall_ratio:+.1f}% wall (per-block CPU: mean "
+        f"{100 * ci.value:+.1f}% [{100 * ci.lo:+.1f}, {100 * ci.hi:+.1f}]; target <= 10%); "
+        f"same games: {'yes' if same else 'NO'}; {load}"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--seeds", type=int, default=1000, help="game seeds per line (x4 seatings)")
+    parser.add_argument("--workers", type=int, default=2, help="worker processes for the strength runs")
+    parser.add_argument("--skip-vp", action="store_true", help="skip the slow VictoryPointPlayer line")
+    parser.add_argument("--scaling-games", type=int, default=300)
+    parser.add_argument("--overhead-games", type=int, default=400)
+    parser.add_argument("--only", choices=["strength", "scaling", "overhead"], default=None)
+    args = parser.parse_args()
+    print(_load())
+    if args.only in (None, "overhead"):
+        overhead(args.overhead_games, 20)
+    if args.only in (None, "scaling"):
+        scaling(args.scaling_games)
+    if args.only in (None, "strength"):
+        strength(args.seeds, args.workers, args.skip_vp)
+    print(_load())
+
+
+if __name__ == "__main__":
+    main()
