@@ -27,6 +27,8 @@ history rule (threefold repetition, ``no_mill_turns``) are counted by :func:`per
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from boardeval.core import JobsInterrupted, ParamsError, Progress, report
 from boardeval.morris.board import ADJ_MASK, FULL_MASK, in_mills, mill_closers
 from boardeval.morris.rules import Position
@@ -175,6 +177,9 @@ def _bits(mask: int) -> list[int]:
     return out
 
 
+_Count = Callable[[int, int, int, int, bool, int, int], int]
+
+
 class _RawPerft:
     """Perft on side-relative raw bitboards: ``me`` is the side to move, ``opp`` the other side.
 
@@ -220,20 +225,28 @@ class _RawPerft:
             return 0
         if d == 1:
             return self.count_turns(me, opp, hme)
-        if left > d:
-            left = d
+        return self._cached(self._turns_below, me, opp, hme, hopp, False, d, min(left, d))
+
+    def _cached(
+        self, count: _Count, me: int, opp: int, hme: int, hopp: int, cap: bool, d: int, left: int
+    ) -> int:
+        """``count(...)`` through the transposition cache, keyed by the exact state (exact counts)."""
         memo = self.memo
-        key = 0
-        if memo is not None:
-            key = ((((me << 24 | opp) << 4 | hme) << 4 | hopp) << 8 | d) << 8 | left
-            hit = memo.get(key)
-            if hit is not None:
-                return hit
+        if memo is None:
+            return count(me, opp, hme, hopp, cap, d, left)
+        key = (((((me << 24 | opp) << 4 | hme) << 4 | hopp) << 8 | d) << 8 | left) << 1 | cap
+        hit = memo.get(key)
+        if hit is None:
+            hit = memo[key] = count(me, opp, hme, hopp, cap, d, left)
+        return hit
+
+    def _turns_below(self, me: int, opp: int, hme: int, hopp: int, _cap: bool, d: int, left: int) -> int:
+        """The sum over the children of a node with ``d >= 2`` turn-plies to go (``left <= d``)."""
         empty = FULL_MASK ^ (me | opp)
         total = 0
         nhme = hme - 1 if hme else 0
         rem_bits: list[int] | None = None
-        if memo is not None and d == 2 and left >= 2 and hme and hopp and opp.bit_count() + hopp >= 3:
+        if self.memo is not None and d == 2 and left >= 2 and hme and hopp and opp.bit_count() + hopp >= 3:
             # Closed form of the last two plies while both sides place. A placement p that does not close
             # a mill gives the opponent (E-1) placements, plus (R-1) extra turns for each of its mill
             # points other than p, where R = my removable men after p = my men outside mills + 1 (p).
@@ -263,8 +276,6 @@ class _RawPerft:
                             total += self.turns(opp ^ rb, nme, hopp, nhme, d - 1, left - 1)
                     else:
                         total += self.turns(opp, nme, hopp, nhme, d - 1, left - 1)
-        if memo is not None:
-            memo[key] = total
         return total
 
     # -- removal as its own ply ------------------------------------------------------------------------
@@ -279,30 +290,31 @@ class _RawPerft:
     def actions(self, me: int, opp: int, hme: int, hopp: int, cap: bool, d: int, left: int) -> int:
         """Perft with removal plies of a node with ``d >= 1`` to go; ``cap``: ``me`` must now remove a man."""
         if cap:
-            rem_bits = _bits(_removable(opp))
             if d == 1:
-                return len(rem_bits)
+                return _removable(opp).bit_count()
         elif left <= 0 or me.bit_count() + hme < 3:
             return 0
         elif d == 1:
             return self.count_actions(me, opp, hme)
-        if left > d:
-            left = d
-        memo = self.memo
-        key = 0
-        if memo is not None:
-            key = (((((me << 24 | opp) << 4 | hme) << 4 | hopp) << 8 | d) << 8 | left) << 1 | cap
-            hit = memo.get(key)
-            if hit is not None:
-                return hit
+        return self._cached(self._actions_below, me, opp, hme, hopp, cap, d, min(left, d))
+
+    def _actions_below(self, me: int, opp: int, hme: int, hopp: int, cap: bool, d: int, left: int) -> int:
+        """The sum over the children of a node with ``d >= 2`` plies to go (``left <= d``)."""
         total = 0
         if cap:
-            for rb in rem_bits:
+            for rb in _bits(_removable(opp)):
                 total += self.actions(opp ^ rb, me, hopp, hme, False, d - 1, left - 1)
         else:
             empty = FULL_MASK ^ (me | opp)
             nhme = hme - 1 if hme else 0
-            if memo is not None and d == 2 and left >= 2 and hme and hopp and opp.bit_count() + hopp >= 3:
+            if (
+                self.memo is not None
+                and d == 2
+                and left >= 2
+                and hme
+                and hopp
+                and opp.bit_count() + hopp >= 3
+            ):
                 # Closed form: a non-mill placement leaves the opponent E-1 placements; a mill placement
                 # leaves me R removals (R = the opponent's removable men).
                 closers = mill_closers(me, empty) if opp else 0
@@ -319,6 +331,4 @@ class _RawPerft:
                             total += self.actions(base | db, opp, nhme, hopp, True, d - 1, left)
                         else:
                             total += self.actions(opp, base | db, hopp, nhme, False, d - 1, left - 1)
-        if memo is not None:
-            memo[key] = total
         return total

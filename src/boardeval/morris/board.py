@@ -128,17 +128,12 @@ _MID = _LOW << 1
 _HIGH = _LOW << 2
 
 
-def _byte_tables(order: tuple[int, ...], inverse: bool) -> tuple[tuple[int, ...], ...]:
-    """Three 256-entry tables that permute a 24-bit board one byte at a time.
+def _byte_tables(image: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """Three 256-entry tables: for one byte of a board, the OR of ``image[p]`` over the points ``p`` it holds.
 
-    Forward (``inverse=False``): board bit ``order[j]`` goes to bit ``j``; inverse: bit ``j`` to ``order[j]``.
+    With ``image = ADJ_MASK`` a board maps to the neighbours of its points; with ``image[p] = 1 << q`` it is
+    permuted (point ``p`` goes to bit ``q``). A whole board is then three look-ups.
     """
-    dest = [0] * N_POINTS
-    for j, p in enumerate(order):
-        if inverse:
-            dest[j] = p
-        else:
-            dest[p] = j
     tables = []
     for byte in range(3):
         table = []
@@ -146,31 +141,16 @@ def _byte_tables(order: tuple[int, ...], inverse: bool) -> tuple[tuple[int, ...]
             out = 0
             for b in range(8):
                 if v >> b & 1:
-                    out |= 1 << dest[8 * byte + b]
+                    out |= image[8 * byte + b]
             table.append(out)
         tables.append(tuple(table))
     return tuple(tables)
 
 
-def _neighbour_tables() -> tuple[tuple[int, ...], ...]:
-    """Three 256-entry tables: the union of the neighbours of the points set in one byte of a board."""
-    tables = []
-    for byte in range(3):
-        table = []
-        for v in range(256):
-            out = 0
-            for b in range(8):
-                if v >> b & 1:
-                    out |= sum(1 << q for q in _ADJ_LISTS[8 * byte + b])
-            table.append(out)
-        tables.append(tuple(table))
-    return tuple(tables)
-
-
-_ADJ_LISTS = [[b for a, b in EDGES if a == p] + [a for a, b in EDGES if b == p] for p in range(N_POINTS)]
-_NB0, _NB1, _NB2 = _neighbour_tables()
-_TO_V0, _TO_V1, _TO_V2 = _byte_tables(VERTICAL_ORDER, inverse=False)
-_FROM_V0, _FROM_V1, _FROM_V2 = _byte_tables(VERTICAL_ORDER, inverse=True)
+_NB0, _NB1, _NB2 = _byte_tables(ADJ_MASK)
+# to vertical order: board bit VERTICAL_ORDER[j] goes to bit j; from it: bit j goes back to VERTICAL_ORDER[j]
+_TO_V0, _TO_V1, _TO_V2 = _byte_tables(tuple(1 << VERTICAL_ORDER.index(p) for p in range(N_POINTS)))
+_FROM_V0, _FROM_V1, _FROM_V2 = _byte_tables(tuple(1 << p for p in VERTICAL_ORDER))
 
 
 def popcount(x: int) -> int:
