@@ -439,16 +439,19 @@ class CatanatronBot:
     def new_game(self) -> None:
         """catanatron's bots keep no memory; nothing to forget."""
 
-    def choose(self, state: Any, rng: np.random.Generator) -> Any:
-        """What catanatron's bot of this kind decides for the colour to move."""
-        color = state.state.current_color()
+    def engine_player(self, color: Any) -> Any:
+        """catanatron's own bot object of this kind for ``color`` (made once per colour)."""
         bot = self._bots.get(color)
         if bot is None:
             import importlib
 
             module, cls = self.KINDS[self._kind]
             bot = self._bots[color] = getattr(importlib.import_module(module), cls)(color)
-        return bot.decide(state, state.state.playable_actions)
+        return bot
+
+    def choose(self, state: Any, rng: np.random.Generator) -> Any:
+        """What catanatron's bot of this kind decides for the colour to move."""
+        return self.engine_player(state.state.current_color()).decide(state, state.state.playable_actions)
 
 
 class CatanatronSeat:
@@ -465,15 +468,20 @@ class CatanatronSeat:
         self.is_bot = True
         self.strategy: Player[Any, Any] | None = None
         self.rng: np.random.Generator | None = None
+        self._engine: Any = None
 
     def bind(self, strategy: Player[Any, Any], rng: np.random.Generator) -> None:
-        """Seat ``strategy`` here with its own generator, and start its game."""
+        """Seat ``strategy`` here with its own generator, and start its game. A :class:`CatanatronBot`
+        is asked for its catanatron object once, so each decision is a single call into catanatron."""
         self.strategy = strategy
         self.rng = rng
+        self._engine = strategy.engine_player(self.color) if isinstance(strategy, CatanatronBot) else None
         strategy.new_game()
 
     def decide(self, game: Any, playable_actions: Sequence[Any]) -> Any:
         """catanatron's entry point: the bound strategy chooses (``playable_actions`` is the game's list)."""
+        if self._engine is not None:
+            return self._engine.decide(game, playable_actions)
         assert self.strategy is not None and self.rng is not None, "bind() a strategy before the game starts"
         return self.strategy.choose(game, self.rng)
 

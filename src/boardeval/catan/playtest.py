@@ -134,8 +134,14 @@ def _sorted_actions(fn: Callable[..., list[Any]], key: Callable[[Any], Any]) -> 
     return wrapper
 
 
-def _trade_key(action: Any) -> tuple[str, ...]:
-    return tuple("" if x is None else x for x in action.value)
+def _trade_key(action: Any) -> tuple[int, str, str]:
+    # A maritime trade (r, r[, r, r], None.., wanted) is unique by (rate, given, wanted): cheap to sort.
+    value = action.value
+    return value.count(None), value[0], value[-1]
+
+
+def _yop_key(action: Any) -> tuple[str, ...]:
+    return tuple(action.value)  # one or two resource names
 
 
 def _robber_key(action: Any) -> tuple[Any, str]:
@@ -177,7 +183,7 @@ def _deterministic_catanatron() -> None:
         module.random = proxy  # type: ignore[attr-defined]
     for fn_name, key in (
         ("maritime_trade_possibilities", _trade_key),
-        ("year_of_plenty_possibilities", _trade_key),
+        ("year_of_plenty_possibilities", _yop_key),
         ("robber_possibilities", _robber_key),
     ):
         setattr(actions, fn_name, _sorted_actions(getattr(actions, fn_name), key))
