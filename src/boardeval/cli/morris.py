@@ -21,6 +21,23 @@ def _parse_depth(text: str) -> int:
     return depth
 
 
+def position_from(
+    position: str | None, moves: str | None, variant: str, *, text_flag: str, start_if_none: bool
+) -> Position:
+    """The position of a command: its text, or the turns played from the start (not both), under
+    ``variant``; with neither, the start (``start_if_none``) or an error."""
+    rules = Variant.parse(variant)
+    if position is not None and moves is not None:
+        raise ParamsError(f"give either {text_flag} or --moves, not both")
+    if moves is not None:
+        return Position.from_moves(moves, rules)
+    if position is not None:
+        return Position.parse(position, rules)
+    if start_if_none:
+        return Position.start(rules)
+    raise ParamsError("give a position text (e.g. '........................ w 9 9') or --moves '...'")
+
+
 @app.command("perft")
 def perft_command(
     depth: str = typer.Option(..., "--depth", "-d", help="Plies to count (1..6 run in under a second)."),
@@ -48,15 +65,7 @@ def perft_command(
     24, 552, 12144, 255024, 5140800, 99274176). From depth 6 on a progress bar runs on stderr; Ctrl-C stops.
     """
     n = _parse_depth(depth)
-    rules = Variant.parse(variant)
-    if position is not None and moves is not None:
-        raise ParamsError("give either --position or --moves, not both")
-    if moves is not None:
-        pos = Position.from_moves(moves, rules)
-    elif position is not None:
-        pos = Position.parse(position, rules)
-    else:
-        pos = Position.start(rules)
+    pos = position_from(position, moves, variant, text_flag="--position", start_if_none=True)
     # depth >= 6 takes seconds to minutes: show a progress bar over the first turns (Ctrl-C stops)
     with progress_bar(f"perft {n}", enabled=n >= 6 and not json_out) as progress:
         if divide:
@@ -69,7 +78,7 @@ def perft_command(
     if json_out:
         data: dict[str, object] = {
             "position": pos.text(),
-            "variant": rules.text(),
+            "variant": pos.variant.text(),
             "depth": n,
             "convention": "removal-plies" if removal_plies else "turn-plies",
             "count": count,

@@ -10,6 +10,7 @@ import typer
 from rich.markup import escape
 
 from boardeval.cli.common import console, print_json, progress_bar
+from boardeval.cli.morris import position_from
 from boardeval.cli.morris_game import COLOURS, TerminalSession
 from boardeval.cli.morris_render import print_board, print_evaluation, print_why
 from boardeval.core import ParamsError
@@ -24,14 +25,7 @@ _PROFILE_HELP = "Weight profile (base | initiative) or a weight file."
 
 def _position(position: str | None, moves: str | None, variant: str) -> Position:
     """The position from its text or from a move list (exactly one of them)."""
-    var = Variant.parse(variant)
-    if position is not None and moves is not None:
-        raise ParamsError("give either a position text or --moves, not both")
-    if moves is not None:
-        return Position.from_moves(moves, var)
-    if position is None:
-        raise ParamsError("give a position text (e.g. '........................ w 9 9') or --moves '...'")
-    return Position.parse(position, var)
+    return position_from(position, moves, variant, text_flag="a position text", start_if_none=False)
 
 
 def eval_cmd(

@@ -30,7 +30,7 @@ Design choices:
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Final
 
 from boardeval.core import ParamsError, Progress, report
@@ -289,14 +289,7 @@ class Searcher:
         term = terminal_score(pos)
         if term is not None:
             return SearchResult(None, term, (), 0, 0, 0.0)
-        order = self._ordered(pos, None)
-        if rng is not None:
-            # shuffle, then a stable sort by class (closures first) keeps the shuffle among equal moves
-            from boardeval.core import make_rng  # numpy on first use, not at import
-
-            gen = make_rng(rng)
-            order = [order[int(i)] for i in gen.permutation(len(order))]
-            order.sort(key=lambda t: 0 if t.remove is not None else 1)
+        order = self._root_order(pos, rng)
         result: SearchResult | None = None
         try:
             for d in range(1, max_depth + 1):
@@ -315,21 +308,23 @@ class Searcher:
         except KeyboardInterrupt:
             if result is None:
                 raise
-            return SearchResult(
-                result.move,
-                result.score,
-                result.pv,
-                self.nodes,
-                result.depth,
-                time.perf_counter() - start,
-                True,
-            )
+            return replace(result, nodes=self.nodes, seconds=time.perf_counter() - start, interrupted=True)
         finally:
             self._deadline = None
         assert result is not None  # depth 1 never times out
-        return SearchResult(
-            result.move, result.score, result.pv, self.nodes, result.depth, time.perf_counter() - start
-        )
+        return replace(result, nodes=self.nodes, seconds=time.perf_counter() - start)
+
+    def _root_order(self, pos: Position, rng: SeedLike | None) -> list[Turn]:
+        """The root turns in search order; with ``rng``, shuffled, then stably sorted by class (closures
+        first), so that ties between equal turns are broken by the shuffle."""
+        order = self._ordered(pos, None)
+        if rng is not None:
+            from boardeval.core import make_rng  # numpy on first use, not at import
+
+            gen = make_rng(rng)
+            order = [order[int(i)] for i in gen.permutation(len(order))]
+            order.sort(key=lambda t: 0 if t.remove is not None else 1)
+        return order
 
     def top_moves(self, pos: Position, n: int = 3, depth: int = DEFAULT_DEPTH) -> list[MoveScore]:
         """The ``n`` best root turns with exact scores (each searched with a full window), best first."""

@@ -93,12 +93,10 @@ def why_panel(
         raise ParamsError(f"why-panel depth must be an integer >= 1, got {depth!r}")
     searcher = Searcher(evaluator)
     ev = searcher.evaluator
-    me = pos.side
-    me_name, opp_name = _COLOUR[me], _COLOUR[1 - me]
     before = _side_dicts(pos)
     panel: dict[str, Any] = {
         "position": pos.text(),
-        "side": me_name,
+        "side": _COLOUR[pos.side],
         "phase": position_phase(pos),
         "over": False,
         "features": before,
@@ -112,6 +110,26 @@ def why_panel(
         panel["explanation"] = [f"The game is over ({outcome.result}): {outcome.reason}."]
         return panel
 
+    candidates, importance = _candidates(searcher, pos, n, depth, before)
+    active = [f for f in FEATURES if ev.weights[f] != 0.0]
+    ranking = sorted(
+        (f for f in active if importance[f] > 1e-12), key=lambda f: (-importance[f], FEATURES.index(f))
+    )
+    quiet = [f for f in active if f not in ranking]
+    explanation = _ranking_sentences(ranking, quiet)
+    for i, cand in enumerate(candidates):
+        tag = "best" if i == 0 else f"#{i + 1}"
+        explanation.append(f"{cand['move']} ({tag}): {cand['summary']}.")
+    panel.update(candidates=candidates, ranking=ranking, explanation=explanation)
+    return panel
+
+
+def _candidates(
+    searcher: Searcher, pos: Position, n: int, depth: int, before: dict[str, dict[str, float]]
+) -> tuple[list[dict[str, Any]], dict[str, float]]:
+    """The top ``n`` turns as panel entries, and each feature's importance (see the module docstring)."""
+    ev = searcher.evaluator
+    me = pos.side
     base_terms = _terms(ev, pos, me)
     importance = {f: abs(base_terms[f]) for f in FEATURES}
     candidates: list[dict[str, Any]] = []
@@ -133,31 +151,23 @@ def why_panel(
                 "pv": [str(t) for t in ms.pv],
                 "features_after": after,
                 "change": change,
-                "summary": _move_summary(me_name, opp_name, change, ev.weights),
+                "summary": _move_summary(_COLOUR[me], _COLOUR[1 - me], change, ev.weights),
             }
         )
-    ranking = sorted(
-        (f for f in FEATURES if ev.weights[f] != 0.0 and importance[f] > 1e-12),
-        key=lambda f: (-importance[f], FEATURES.index(f)),
-    )
-    quiet = [f for f in FEATURES if ev.weights[f] != 0.0 and f not in ranking]
-    explanation: list[str] = []
+    return candidates, importance
+
+
+def _ranking_sentences(ranking: list[str], quiet: list[str]) -> list[str]:
+    """What matters most, what matters more than what, and what is not a factor, in words."""
+    out: list[str] = []
     if ranking:
         head = FEATURE_LABELS[ranking[0]]
         rest = [FEATURE_LABELS[f] for f in ranking[1:3]]
-        explanation.append(
-            f"What matters most here: {head}" + (f", then {' and '.join(rest)}." if rest else ".")
-        )
+        out.append(f"What matters most here: {head}" + (f", then {' and '.join(rest)}." if rest else "."))
         last = ranking[-1] if len(ranking) > 1 else (quiet[0] if quiet else None)
         if last is not None and last != ranking[0]:
             verb = "matter" if ranking[0] in _PLURAL else "matters"
-            explanation.append(f"{head.capitalize()} {verb} more than {FEATURE_LABELS[last]} here.")
+            out.append(f"{head.capitalize()} {verb} more than {FEATURE_LABELS[last]} here.")
     if quiet:
-        explanation.append(
-            "Not a factor in this position: " + ", ".join(FEATURE_LABELS[f] for f in quiet) + "."
-        )
-    for i, cand in enumerate(candidates):
-        tag = "best" if i == 0 else f"#{i + 1}"
-        explanation.append(f"{cand['move']} ({tag}): {cand['summary']}.")
-    panel.update(candidates=candidates, ranking=ranking, explanation=explanation)
-    return panel
+        out.append("Not a factor in this position: " + ", ".join(FEATURE_LABELS[f] for f in quiet) + ".")
+    return out
