@@ -13,13 +13,16 @@ Prints, in one run (every game seeded; the seats rotate across the powers game b
 2. **Solo**: one DumbBot among six random bots, to the end of 1920 (default 210 games): how often it
    reaches the centres needed to win (18), with a Wilson interval, and in which year.
 3. **Throughput**: the same games (``dumb,random*6`` to 1910) on 1 worker and on ``--workers`` workers,
-   games/s and the speed-up, with the load average beside it (the machine is shared).  Target: >= 1.8x.
+   games/s and the speed-up, with the load average and the CPU time used beside it (the machine is
+   shared: "cores busy" = CPU seconds / wall seconds shows how much of 2 cores the run actually got).
+   Target: >= 1.8x.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import resource
 import statistics
 import sys
 import time
@@ -113,19 +116,29 @@ def throughput(games: int, seed: int, max_year: int, workers: int) -> None:
     rates = {}
     for k in (1, workers):
         before = _load()
+        cpu0 = _cpu_seconds()
         start = time.perf_counter()
         result = run_tournament("dumb,random*6", games, seed, max_year=max_year, workers=k)
         elapsed = time.perf_counter() - start
+        cpu = _cpu_seconds() - cpu0
         phases = sum(len(g.saved["phases"]) - 1 for g in result.games)
         rates[k] = games / elapsed
         print(
             f"   {k} worker(s): {games / elapsed:.2f} games/s, {phases / elapsed:.0f} phases/s "
-            f"({elapsed:.1f} s); before: {before}; after: {_load()}"
+            f"({elapsed:.1f} s wall, {cpu:.1f} s CPU in this process and its workers = {cpu / elapsed:.2f} "
+            f"cores busy); before: {before}; after: {_load()}"
         )
     if workers > 1:
         speedup = rates[workers] / rates[1]
         verdict = "met" if speedup >= 1.8 else "NOT met"
         print(f"   speed-up {workers} workers vs 1: {speedup:.2f}x (target >= 1.8x: {verdict})")
+
+
+def _cpu_seconds() -> float:
+    """CPU time of this process plus its finished child processes (the pool's workers, once joined)."""
+    me = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + children.ru_utime + children.ru_stime
 
 
 def _summary(result: TournamentResult) -> None:
