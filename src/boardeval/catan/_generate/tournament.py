@@ -25,7 +25,7 @@ check before the result is returned.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ortools.sat.python import cp_model
@@ -142,85 +142,141 @@ def exact_swaps(
     final = BoardVars.new(model)
     for rule in rules:
         rule.encode(final)
-    desert = board.desert
-    land = [h for h in range(N_HEXES) if h != desert]
-    res_kinds, num_kinds = range(6), [n for n in sorted({x for x in board.numbers if x is not None})]
-    port_kinds = sorted(set(board.ports))
-    res_prev: list[dict[int, Any]] = [
-        {r: int(board.resource_index[h] == r) for r in res_kinds} for h in range(N_HEXES)
-    ]
-    num_prev: list[dict[int, Any]] = [
-        {n: int(board.numbers[h] == n) for n in num_kinds} for h in range(N_HEXES)
-    ]
-    port_prev: list[dict[str, Any]] = [
-        {p: int(board.ports[k] == p) for p in port_kinds} for k in range(N_PORTS)
-    ]
-    pairs = [(a, b) for i, a in enumerate(land) for b in land[i + 1 :]]
+    land = [h for h in range(N_HEXES) if h != board.desert]
+    hex_pairs = [(a, b) for i, a in enumerate(land) for b in land[i + 1 :]]
     port_pairs = [(a, b) for a in range(N_PORTS) for b in range(a + 1, N_PORTS)]
+    # per kind: the swappable pairs, the values, layer 0 (fixed 0/1) and the last layer (the rule model)
+    num_kinds = sorted({x for x in board.numbers if x is not None})
+    port_kinds = sorted(set(board.ports))
+    last_num = [{n: final.num[h][n] for n in num_kinds} for h in range(N_HEXES)]
+    families: list[tuple[str, list[tuple[int, int]], list[Any], list[dict[Any, Any]]]] = [
+        ("resources", hex_pairs, list(range(6)), final.res),
+        ("numbers", hex_pairs, num_kinds, last_num),
+        ("ports", port_pairs, port_kinds, final.port),
+    ]
+    prev = [
+        _fixed(board.resource_index.tolist(), range(6)),
+        _fixed(board.numbers, num_kinds),
+        _fixed(board.ports, port_kinds),
+    ]
     used: list[Any] = []
     choices: list[list[tuple[str, int, int, Any]]] = []
     for t in range(1, max_swaps + 1):
-        last = t == max_swaps
-        res_t = [
-            final.res[h] if last else {r: model.new_bool_var("") for r in res_kinds} for h in range(N_HEXES)
-        ]
-        num_t = [
-            {n: final.num[h][n] for n in num_kinds}
-            if last
-            else {n: model.new_bool_var("") for n in num_kinds}
-            for h in range(N_HEXES)
-        ]
-        port_t = [
-            final.port[k] if last else {p: model.new_bool_var("") for p in port_kinds} for k in range(N_PORTS)
+        # all of this layer's variables first, then the exchanges (the model's order decides the solver's
+        # path, and with it which of several minimal swap lists comes out)
+        cur = [
+            last if t == max_swaps else [{v: model.new_bool_var("") for v in values} for _ in last]
+            for _, _, values, last in families
         ]
         step: list[tuple[str, int, int, Any]] = []
-        moved_res: dict[int, list[Any]] = {h: [] for h in range(N_HEXES)}
-        moved_num: dict[int, list[Any]] = {h: [] for h in range(N_HEXES)}
-        moved_port: dict[int, list[Any]] = {k: [] for k in range(N_PORTS)}
-        layers: list[
-            tuple[str, list[tuple[int, int]], list[Any], list[Any], list[Any], dict[int, list[Any]]]
-        ] = [
-            ("resources", pairs, res_prev, res_t, list(res_kinds), moved_res),
-            ("numbers", pairs, num_prev, num_t, list(num_kinds), moved_num),
-            ("ports", port_pairs, port_prev, port_t, list(port_kinds), moved_port),
-        ]
-        for kind, plist, prev, cur, kinds, moved in layers:
-            for a, b in plist:
-                x = model.new_bool_var(f"{kind}{t}_{a}_{b}")
-                step.append((kind, a, b, x))
-                moved[a].append(x)
-                moved[b].append(x)
-                for v in kinds:
-                    model.add(cur[a][v] == prev[b][v]).only_enforce_if(x)
-                    model.add(cur[b][v] == prev[a][v]).only_enforce_if(x)
-            for i in range(len(cur)):
-                if not moved[i]:
-                    for v in kinds:
-                        model.add(cur[i][v] == prev[i][v])
-                    continue
-                stay = model.new_bool_var("")
-                model.add(sum(moved[i]) + stay == 1)
-                for v in kinds:
-                    model.add(cur[i][v] == prev[i][v]).only_enforce_if(stay)
+        for (kind, pairs, values, _), p_layer, c_layer in zip(families, prev, cur, strict=True):
+            step += _swap_layer(model, f"{kind}{t}", kind, pairs, values, p_layer, c_layer)
         u = model.new_bool_var(f"used{t}")
         model.add(sum(x for *_, x in step) == u)
         if used:
             model.add(used[-1] >= u)  # idle steps come last
         used.append(u)
         choices.append(step)
-        res_prev, num_prev, port_prev = res_t, num_t, port_t
+        prev = cur
     # a lower bound the caller may know (each swap displaces at most two items)
     model.add(sum(used) >= min(min_swaps, max_swaps))
     model.minimize(sum(used))
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = 1
-    solver.parameters.random_seed = seed % (2**31 - 1)
-    solver.parameters.max_time_in_seconds = time_limit
+    solver = _solver(seed, time_limit)
     status = solver.solve(model)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return None
     swaps = [Swap(kind, a, b) for step in choices for kind, a, b, x in step if solver.boolean_value(x)]
     return swaps, status == cp_model.OPTIMAL
+
+
+def _fixed(values: Sequence[object], kinds: Iterable[object]) -> list[dict[Any, Any]]:
+    """Layer 0 of one kind: per item, a 0/1 constant for each value (1 for the board's own)."""
+    kind_list = list(kinds)
+    return [{v: int(x == v) for v in kind_list} for x in values]
+
+
+def _swap_layer(
+    model: cp_model.CpModel,
+    name: str,
+    kind: str,
+    pairs: Sequence[tuple[int, int]],
+    values: Sequence[Any],
+    prev: Sequence[dict[Any, Any]],
+    cur: Sequence[dict[Any, Any]],
+) -> list[tuple[str, int, int, Any]]:
+    """Link one layer of one kind to the previous: each item keeps its value or takes its partner's in
+    exactly one chosen exchange. Returns the exchange literals ``(kind, a, b, x)``."""
+    step: list[tuple[str, int, int, Any]] = []
+    moved: dict[int, list[Any]] = {i: [] for i in range(len(cur))}
+    for a, b in pairs:
+        x = model.new_bool_var(f"{name}_{a}_{b}")
+        step.append((kind, a, b, x))
+        moved[a].append(x)
+        moved[b].append(x)
+        for v in values:
+            model.add(cur[a][v] == prev[b][v]).only_enforce_if(x)
+            model.add(cur[b][v] == prev[a][v]).only_enforce_if(x)
+    for i in range(len(cur)):
+        if not moved[i]:
+            for v in values:
+                model.add(cur[i][v] == prev[i][v])
+            continue
+        stay = model.new_bool_var("")
+        model.add(sum(moved[i]) + stay == 1)
+        for v in values:
+            model.add(cur[i][v] == prev[i][v]).only_enforce_if(stay)
+    return step
+
+
+def _solver(seed: int, time_limit: float) -> cp_model.CpSolver:
+    """One deterministic CP-SAT worker seeded from ``seed``."""
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    solver.parameters.random_seed = seed % (2**31 - 1)
+    solver.parameters.max_time_in_seconds = time_limit
+    return solver
+
+
+def _fewest_displaced(board: Board, rules: Sequence[Rule], seed: int, time_limit: float) -> tuple[Board, int]:
+    """The repaired board displacing the fewest items (hexes whose resource or token changes, port slots
+    whose kind changes; the desert stays), and that number. Ctrl-C propagates."""
+    model = cp_model.CpModel()
+    bv = BoardVars.new(model)
+    for rule in rules:
+        rule.encode(bv)
+    res, num = board.resource_index, board.numbers
+    desert = board.desert
+    model.add(bv.res[desert][DESERT_INDEX] == 1)
+    moved = []
+    for h in range(N_HEXES):
+        if h == desert:
+            continue
+        moved.append(1 - bv.res[h][int(res[h])])
+        n = num[h]
+        assert n is not None
+        moved.append(1 - bv.num[h][n])
+    for k in range(N_PORTS):
+        moved.append(1 - bv.port[k][board.ports[k]])
+    model.minimize(sum(moved))
+    bv.add_hint(board)
+    solver = _solver(seed, time_limit)
+    status = solver.solve(model)
+    if status == cp_model.INFEASIBLE:
+        raise InfeasibleError(f"no board satisfies {rules_text(rules)}")
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        raise CatanError(f"CP-SAT found no repair within {time_limit:g} s for {rules_text(rules)}")
+    return bv.read(solver), round(solver.objective_value)
+
+
+def _plan_to(board: Board, target: Board) -> list[Swap]:
+    """Swaps turning ``board`` into ``target`` (same desert): resources, then numbers, then ports."""
+    land = [h for h in range(N_HEXES) if h != board.desert]
+    res_swaps = plan_swaps(
+        [board.resources[h] for h in land], [target.resources[h] for h in land], "resources"
+    )
+    num_swaps = plan_swaps([board.numbers[h] for h in land], [target.numbers[h] for h in land], "numbers")
+    port_swaps = plan_swaps(list(board.ports), list(target.ports), "ports")
+    return [Swap(s.kind, land[s.a], land[s.b]) for s in (*res_swaps, *num_swaps)] + port_swaps
 
 
 def tournament(
@@ -238,55 +294,20 @@ def tournament(
     board = start if start is not None else Board.random(make_rng(seed))
     report(progress, 0, 2, "repairing")
     board, swaps = _desert_move(board, rule_list, seed)
+
+    def result(final: Board, **kw: Any) -> GenerationResult:
+        return make_result(
+            final, rule_list, "tournament", seed, time.perf_counter() - t0, weights, swaps=tuple(swaps), **kw
+        )
+
     if all(r.holds(board) for r in rule_list):
         report(progress, 2, 2, "already fine")
-        return make_result(
-            board, rule_list, "tournament", seed, time.perf_counter() - t0, weights,
-            swaps=tuple(swaps), extras={"displaced_min": 0, "swaps_proven_minimal": True},
-        )  # fmt: skip
-    model = cp_model.CpModel()
-    bv = BoardVars.new(model)
-    for rule in rule_list:
-        rule.encode(bv)
-    res, num = board.resource_index, board.numbers
-    desert = board.desert
-    model.add(bv.res[desert][DESERT_INDEX] == 1)
-    moved = []
-    for h in range(N_HEXES):
-        if h == desert:
-            continue
-        moved.append(1 - bv.res[h][int(res[h])])
-        n = num[h]
-        assert n is not None
-        moved.append(1 - bv.num[h][n])
-    for k in range(N_PORTS):
-        moved.append(1 - bv.port[k][board.ports[k]])
-    model.minimize(sum(moved))
-    bv.add_hint(board)
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = 1
-    solver.parameters.random_seed = seed % (2**31 - 1)
-    solver.parameters.max_time_in_seconds = time_limit
+        return result(board, extras={"displaced_min": 0, "swaps_proven_minimal": True})
     try:
-        status = solver.solve(model)
+        target, displaced = _fewest_displaced(board, rule_list, seed, time_limit)
     except KeyboardInterrupt:  # nothing repaired yet: the best board so far is the drawn one
-        return make_result(
-            board, rule_list, "tournament", seed, time.perf_counter() - t0, weights,
-            swaps=tuple(swaps), interrupted=True,
-        )  # fmt: skip
-    if status == cp_model.INFEASIBLE:
-        raise InfeasibleError(f"no board satisfies {rules_text(rule_list)}")
-    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        raise CatanError(f"CP-SAT found no repair within {time_limit:g} s for {rules_text(rule_list)}")
-    target = bv.read(solver)
-    displaced = round(solver.objective_value)
-    land = [h for h in range(N_HEXES) if h != desert]
-    res_swaps = plan_swaps(
-        [board.resources[h] for h in land], [target.resources[h] for h in land], "resources"
-    )
-    num_swaps = plan_swaps([board.numbers[h] for h in land], [target.numbers[h] for h in land], "numbers")
-    port_swaps = plan_swaps(list(board.ports), list(target.ports), "ports")
-    plan = [Swap(s.kind, land[s.a], land[s.b]) for s in (*res_swaps, *num_swaps)] + port_swaps
+        return result(board, interrupted=True)
+    plan = _plan_to(board, target)
     report(progress, 1, 2, f"{len(plan)} swaps found; proving the fewest")
     proven = False
     lower = (displaced + 1) // 2
@@ -309,18 +330,9 @@ def tournament(
     if not all(r.holds(replay) for r in rule_list):
         raise AssertionError("swap plan does not satisfy the rules")
     report(progress, 2, 2, f"{len(swaps)} swaps")
-    return make_result(
+    return result(
         replay,
-        rule_list,
-        "tournament",
-        seed,
-        time.perf_counter() - t0,
-        weights,
-        swaps=tuple(swaps),
         optimal=None,
         interrupted=interrupted,
-        extras={
-            "displaced_min": displaced,
-            "swaps_proven_minimal": proven,
-        },
+        extras={"displaced_min": displaced, "swaps_proven_minimal": proven},
     )
