@@ -8,6 +8,7 @@ spots`` (which loads this module to register the commands) starts without it.
 
 from __future__ import annotations
 
+import itertools
 from enum import StrEnum
 from typing import TYPE_CHECKING, Annotated
 
@@ -70,130 +71,123 @@ def _summary(result: GenerationResult) -> Table:
     return t
 
 
+def generate_cmd(
+    method: Annotated[Method, typer.Option("--method", help="Generator.")] = Method.anneal,
+    seed: Annotated[int, typer.Option("--seed", help="Random seed (same seed, same board).")] = 0,
+    rule: RuleOpt = None,
+    fairness: Annotated[
+        float | None,
+        typer.Option("--fairness", help="0 = random .. 1 = optimal energy (anneal; cp takes 1)."),
+    ] = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Generate a board (random, anneal, cp or tournament) and check it against the rules."""
+    from boardeval.catan import check_fairness, generate, parse_rules
+
+    if seed < 0:
+        raise ParamsError(f"--seed must be a non-negative integer, got {seed}")
+    if fairness is not None:
+        check_fairness(fairness)
+    rules = parse_rules(rule or [])
+    with progress_bar(f"catan {method.value}", enabled=not json_out) as progress:
+        result = generate(method.value, seed, rules=rules, fairness=fairness, progress=progress)
+    if json_out:
+        print_json(result.to_json())
+        return
+    console.print(_summary(result))
+
+
+def optimum_cmd(
+    rule: RuleOpt = None,
+    time_limit: Annotated[float, typer.Option("--time-limit", help="CP-SAT time limit in seconds.")] = 20.0,
+    json_out: JsonOpt = False,
+) -> None:
+    """The proven minimum energy under the rules (CP-SAT) and a board reaching it."""
+    from boardeval.catan import optimum, parse_rules
+
+    if time_limit <= 0:
+        raise ParamsError(f"--time-limit must be > 0, got {time_limit}")
+    rules = parse_rules(rule or [])
+    opt = optimum(rules, time_limit=time_limit)
+    if json_out:
+        print_json(opt.to_json())
+        return
+    status = "proven optimal" if opt.proven else "best found (not proven)"
+    console.print(f"minimum energy {opt.breakdown().total:.4f} ({status}) in {opt.seconds:.2f} s")
+    console.print(opt.board.code())
+
+
+def count_cmd(
+    rule: RuleOpt = None,
+    limit: Annotated[int, typer.Option("--limit", help="Stop counting at this many boards.")] = 1000,
+    json_out: JsonOpt = False,
+) -> None:
+    """Count full boards (tiles, tokens, ports) satisfying the rules, up to --limit (CP-SAT)."""
+    from boardeval.catan import count_boards, parse_rules
+
+    if limit < 1:
+        raise ParamsError(f"--limit must be >= 1, got {limit}")
+    rules = parse_rules(rule or [])
+    with progress_bar("counting", enabled=not json_out) as progress:
+        n, complete = count_boards(rules, limit, progress=progress)
+    if json_out:
+        print_json({"count": n, "complete": complete, "rules": [r.text for r in rules]})
+        return
+    console.print(f"{n} boards" + ("" if complete else f" (at least; stopped at --limit {limit})"))
+
+
+def blog_model_cmd(
+    model: Annotated[BlogModel, typer.Argument(help="tiles or markers (seed 004's two models).")],
+    threshold: Annotated[
+        int, typer.Option("--threshold", "-T", help="Marker model: vertex sums must stay below T.")
+    ] = 23,
+    count: Annotated[bool, typer.Option("--count", help="Print the number of solutions.")] = False,
+    list_n: Annotated[
+        int | None, typer.Option("--list", help="Print the first N solutions, staggered.")
+    ] = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Seed 004's MiniZinc models reproduced: count or list the tile / marker layouts."""
+    from boardeval.catan import format_staggered
+
+    if list_n is not None and list_n < 0:
+        raise ParamsError(f"--list must be >= 0, got {list_n}")
+    if not count and list_n is None:
+        count = True
+    n, grids = _blog_solutions(model, threshold, count, list_n or 0)
+    if json_out:
+        out: dict[str, object] = {"model": model.value}
+        if model is BlogModel.markers:
+            out["threshold"] = threshold
+        if n is not None:
+            out["count"] = n
+        if list_n is not None:
+            out["solutions"] = [[list(row) for row in g] for g in grids]
+        print_json(out)
+        return
+    for k, g in enumerate(grids):
+        if k:
+            console.print("----------")
+        console.print(format_staggered(g), markup=False)
+    if n is not None:
+        console.print(str(n))
+
+
+def _blog_solutions(
+    model: BlogModel, threshold: int, count: bool, first: int
+) -> tuple[int | None, list[tuple[tuple[int, ...], ...]]]:
+    """The solution count (when asked) and the first ``first`` solutions of one blog model."""
+    from boardeval.catan import BLOG_BOARD, count_markers, count_tiles, iter_markers, iter_tiles
+
+    if model is BlogModel.tiles:
+        return (count_tiles() if count else None), list(itertools.islice(iter_tiles(), first))
+    n = count_markers(threshold).count if count else None
+    return n, (iter_markers(threshold, BLOG_BOARD, limit=first) if first else [])
+
+
 def register(app: typer.Typer) -> None:
     """Add the generator commands to the ``catan`` group."""
-
-    @app.command("generate")
-    def generate_cmd(
-        method: Annotated[Method, typer.Option("--method", help="Generator.")] = Method.anneal,
-        seed: Annotated[int, typer.Option("--seed", help="Random seed (same seed, same board).")] = 0,
-        rule: RuleOpt = None,
-        fairness: Annotated[
-            float | None,
-            typer.Option("--fairness", help="0 = random .. 1 = optimal energy (anneal; cp takes 1)."),
-        ] = None,
-        json_out: JsonOpt = False,
-    ) -> None:
-        """Generate a board (random, anneal, cp or tournament) and check it against the rules."""
-        from boardeval.catan import check_fairness, generate, parse_rules
-
-        if seed < 0:
-            raise ParamsError(f"--seed must be a non-negative integer, got {seed}")
-        if fairness is not None:
-            check_fairness(fairness)
-        rules = parse_rules(rule or [])
-        with progress_bar(f"catan {method.value}", enabled=not json_out) as progress:
-            result = generate(method.value, seed, rules=rules, fairness=fairness, progress=progress)
-        if json_out:
-            print_json(result.to_json())
-            return
-        console.print(_summary(result))
-
-    @app.command("optimum")
-    def optimum_cmd(
-        rule: RuleOpt = None,
-        time_limit: Annotated[
-            float, typer.Option("--time-limit", help="CP-SAT time limit in seconds.")
-        ] = 20.0,
-        json_out: JsonOpt = False,
-    ) -> None:
-        """The proven minimum energy under the rules (CP-SAT) and a board reaching it."""
-        from boardeval.catan import optimum, parse_rules
-
-        if time_limit <= 0:
-            raise ParamsError(f"--time-limit must be > 0, got {time_limit}")
-        rules = parse_rules(rule or [])
-        opt = optimum(rules, time_limit=time_limit)
-        if json_out:
-            print_json(opt.to_json())
-            return
-        status = "proven optimal" if opt.proven else "best found (not proven)"
-        console.print(f"minimum energy {opt.breakdown().total:.4f} ({status}) in {opt.seconds:.2f} s")
-        console.print(opt.board.code())
-
-    @app.command("count-boards")
-    def count_cmd(
-        rule: RuleOpt = None,
-        limit: Annotated[int, typer.Option("--limit", help="Stop counting at this many boards.")] = 1000,
-        json_out: JsonOpt = False,
-    ) -> None:
-        """Count full boards (tiles, tokens, ports) satisfying the rules, up to --limit (CP-SAT)."""
-        from boardeval.catan import count_boards, parse_rules
-
-        if limit < 1:
-            raise ParamsError(f"--limit must be >= 1, got {limit}")
-        rules = parse_rules(rule or [])
-        with progress_bar("counting", enabled=not json_out) as progress:
-            n, complete = count_boards(rules, limit, progress=progress)
-        if json_out:
-            print_json({"count": n, "complete": complete, "rules": [r.text for r in rules]})
-            return
-        console.print(f"{n} boards" + ("" if complete else f" (at least; stopped at --limit {limit})"))
-
-    @app.command("blog-model")
-    def blog_model_cmd(
-        model: Annotated[BlogModel, typer.Argument(help="tiles or markers (seed 004's two models).")],
-        threshold: Annotated[
-            int, typer.Option("--threshold", "-T", help="Marker model: vertex sums must stay below T.")
-        ] = 23,
-        count: Annotated[bool, typer.Option("--count", help="Print the number of solutions.")] = False,
-        list_n: Annotated[
-            int | None, typer.Option("--list", help="Print the first N solutions, staggered.")
-        ] = None,
-        json_out: JsonOpt = False,
-    ) -> None:
-        """Seed 004's MiniZinc models reproduced: count or list the tile / marker layouts."""
-        from boardeval.catan import (
-            BLOG_BOARD,
-            count_markers,
-            count_tiles,
-            format_staggered,
-            iter_markers,
-            iter_tiles,
-        )
-
-        if list_n is not None and list_n < 0:
-            raise ParamsError(f"--list must be >= 0, got {list_n}")
-        if not count and list_n is None:
-            count = True
-        grids: list[tuple[tuple[int, ...], ...]] = []
-        n: int | None = None
-        if model is BlogModel.tiles:
-            if count:
-                n = count_tiles()
-            if list_n:
-                for g in iter_tiles():
-                    if len(grids) >= list_n:
-                        break
-                    grids.append(g)
-        else:
-            if count:
-                n = count_markers(threshold).count
-            if list_n:
-                grids = iter_markers(threshold, BLOG_BOARD, limit=list_n)
-        if json_out:
-            out: dict[str, object] = {"model": model.value}
-            if model is BlogModel.markers:
-                out["threshold"] = threshold
-            if n is not None:
-                out["count"] = n
-            if list_n is not None:
-                out["solutions"] = [[list(row) for row in g] for g in grids]
-            print_json(out)
-            return
-        for k, g in enumerate(grids):
-            if k:
-                console.print("----------")
-            console.print(format_staggered(g), markup=False)
-        if n is not None:
-            console.print(str(n))
+    app.command("generate")(generate_cmd)
+    app.command("optimum")(optimum_cmd)
+    app.command("count-boards")(count_cmd)
+    app.command("blog-model")(blog_model_cmd)
