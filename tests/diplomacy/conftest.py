@@ -1,30 +1,10 @@
-"""Shared helpers for the Diplomacy tests: hand-built positions on any map."""
+"""Fixtures of the Diplomacy tests: the real human games shipped with the engine."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
-
 import pytest
 
-from boardeval.diplomacy import GameRecord, load_records, record_from_saved, shipped_game_paths
-
-
-def make_record(
-    phases: Sequence[tuple[str, Mapping[str, Sequence[str]], Mapping[str, Sequence[str]]]],
-    map_name: str = "standard",
-    game_id: str = "hand",
-) -> GameRecord:
-    """A record from (phase name, units by power, centres by power) triples, via the saved-game reader."""
-    saved: dict[str, Any] = {
-        "id": game_id,
-        "map": map_name,
-        "phases": [
-            {"name": name, "state": {"units": dict(units), "centers": dict(centres)}}
-            for name, units, centres in phases
-        ],
-    }
-    return record_from_saved(saved)
+from boardeval.diplomacy import GameRecord, load_records, shipped_game_paths
 
 
 @pytest.fixture(scope="session")

@@ -22,8 +22,7 @@ from boardeval.diplomacy import (
     static_routes,
     table_rows,
 )
-
-from .conftest import make_record
+from tests.diplomacy.helpers import make_record
 
 POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
 
