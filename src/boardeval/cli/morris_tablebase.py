@@ -1,0 +1,128 @@
+"""``boardeval morris tablebase build|stats|probe``: the endgame tablebase of the moving/flying phases.
+
+Wiring: ``register(morris_app)`` adds the ``tablebase`` group to ``boardeval morris``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import typer
+from rich.markup import escape
+from rich.table import Table
+
+from boardeval.cli.common import console, print_json, progress_bar
+from boardeval.morris import Position
+
+# Not yet in boardeval.morris.__all__ (the package's public face is maintained elsewhere): once the
+# tablebase names are exported there, import them from boardeval.morris instead.
+from boardeval.morris.tablebase import Tablebase, build_tablebase, default_tablebase_dir
+
+__all__ = ["register"]
+
+_DIR_HELP = "Tablebase folder (default: the user cache dir, e.g. ~/.cache/boardeval/tablebase/standard)."
+
+
+def _dir(directory: Path | None) -> Path:
+    return directory if directory is not None else default_tablebase_dir()
+
+
+def build_command(
+    max_men: int = typer.Option(4, "--max-men", "-k", help="Largest men count per side (3..5)."),
+    directory: Path | None = typer.Option(None, "--dir", help=_DIR_HELP),
+    workers: int = typer.Option(1, "--workers", help="Processes for sub-databases of equal men count."),
+    force: bool = typer.Option(False, "--force", help="Rebuild sub-databases that are already built."),
+) -> None:
+    """Build every sub-database with 3..K men per side by retrograde analysis (Ctrl-C keeps finished ones)."""
+    path = _dir(directory)
+    with progress_bar(f"tablebase K={max_men}") as progress:
+        result = build_tablebase(max_men, path, progress=progress, workers=workers, force=force)
+    built = ", ".join(result.built) or "nothing new"
+    console.print(f"built {built} in {result.seconds:.1f} s into {escape(str(result.directory))}")
+    if result.skipped:
+        console.print(f"already built: {', '.join(result.skipped)}")
+    if result.interrupted:
+        console.print("[yellow]interrupted: the finished sub-databases above are usable[/yellow]")
+        raise typer.Exit(130)
+
+
+def stats_command(
+    directory: Path | None = typer.Option(None, "--dir", help=_DIR_HELP),
+    json_out: bool = typer.Option(False, "--json", help="Print JSON."),
+) -> None:
+    """Per sub-database (side to move's men v the other's): positions, wins, losses, draws, longest win."""
+    tb = Tablebase.open(_dir(directory))
+    stats = tb.stats()
+    if json_out:
+        print_json(
+            {"directory": str(tb.directory), "variant": tb.manifest.get("variant"), "subdatabases": stats}
+        )
+        return
+    table = Table(title=f"tablebase {escape(str(tb.directory))} ({tb.manifest.get('variant')})")
+    columns = ("sub-db", "positions", "wins", "losses", "draws", "classes", "longest win", "size", "build s")
+    for col in columns:
+        table.add_column(col, justify="right")
+    for s in stats:
+        table.add_row(
+            f"{s['mover_men']}v{s['opponent_men']}",
+            f"{s['positions']:,}",
+            f"{s['wins']:,}",
+            f"{s['losses']:,}",
+            f"{s['draws']:,}",
+            f"{s['symmetry_classes']:,}",
+            str(s["longest_win"]),
+            f"{s['bytes'] / 1e6:.1f} MB",
+            f"{s['build_seconds']:.1f}",
+        )
+    console.print(table)
+    console.print("sub-db 4v3 = the side to move has 4 men, the other 3; values are for the side to move")
+
+
+def probe_command(
+    position: str = typer.Argument(
+        ..., help="Position text with no men in hand, e.g. 'WWW.....BBB...... w 0 0'."
+    ),
+    directory: Path | None = typer.Option(None, "--dir", help=_DIR_HELP),
+    json_out: bool = typer.Option(False, "--json", help="Print JSON."),
+) -> None:
+    """Value and distance of a position, and every legal turn's value (best first: the line to the end)."""
+    tb = Tablebase.open(_dir(directory))
+    result = tb.probe(Position.parse(position))
+    if json_out:
+        print_json(result.to_dict())
+        return
+    console.print(f"{escape(result.position)}: [bold]{escape(result.summary())}[/bold]")
+    table = Table()
+    for col in ("turn", "value", "turns to end"):
+        table.add_column(col)
+    for t in result.turns:
+        table.add_row(str(t.turn), t.value, "-" if t.distance is None else str(t.distance))
+    console.print(table)
+    line = _line(tb, result.position)
+    if line:
+        console.print("best line: " + " ".join(line))
+
+
+def _line(tb: Tablebase, text: str, limit: int = 60) -> list[str]:
+    """The best line to the end (both sides playing the tablebase's first turn), up to ``limit`` turns."""
+    pos = Position.parse(text)
+    out: list[str] = []
+    while len(out) < limit:
+        if not tb.covers(pos):
+            break
+        res = tb.probe(pos)
+        if res.value == "draw" or res.best is None:
+            break
+        out.append(str(res.best.turn))
+        pos.push(res.best.turn)
+    return out
+
+
+def register(morris_app: typer.Typer) -> None:
+    """Add ``tablebase build|stats|probe`` to the ``boardeval morris`` group."""
+    tablebase_app: Any = typer.Typer(no_args_is_help=True, help="Endgame tablebase (moving/flying phases).")
+    tablebase_app.command("build")(build_command)
+    tablebase_app.command("stats")(stats_command)
+    tablebase_app.command("probe")(probe_command)
+    morris_app.add_typer(tablebase_app, name="tablebase", help="Endgame tablebase (moving/flying phases).")

@@ -1,0 +1,261 @@
+"""Tablebase indexing: the board's 16 symmetries, colexicographic ranks, and the symmetry-reduced rows.
+
+A position of the moving/flying phases is stored *side-relative*: ``own`` = the men of the side to move
+(``a`` of them), ``opp`` = the opponent's men (``b``). Sub-database ``(a, b)`` ("4v3": the side to move has
+4 men, the opponent 3) holds every such pair once, whichever colour is to move.
+
+Index (the full, unreduced space): ``rank(own) * C(24 - a, b) + rank(pext(opp, ~own))``, where ``rank`` is
+the colexicographic rank of a set of points -- for bitboards, colex order is plain numeric order, so
+``rank(x)`` is the position of ``x`` among all masks with as many bits, ``sum(C(p_i, i + 1))`` over its
+points ``p_0 < p_1 < ...`` -- and ``pext(opp, ~own)`` renumbers the opponent's men among the ``24 - a``
+points that ``own`` leaves free.
+
+Symmetry reduction (what is stored): only the rows whose ``own`` set is the smallest mask of its orbit under
+the 16 symmetries are kept; a position is probed by mapping ``own`` to its orbit's representative with one
+symmetry ``g`` and ``opp`` with the same ``g``. Rows of an ``own`` set with a non-trivial stabiliser keep all
+their columns (a few symmetric duplicates, each a correct position), which keeps the index a plain product.
+
+The 16 symmetries are derived from the 7x7 grid coordinates (``a1`` = (0, 0), ``g7`` = (6, 6)): the 8 of
+the square (rotations by 90 degrees, reflections) times the swap of the inner and outer rings (a point at
+Chebyshev distance 3 from the centre goes to distance 1 on the same ray and back; the middle ring stays).
+``tests/morris/test_tablebase_index.py`` checks that each maps edges to edges and mills to mills and that no
+other permutation of the points does.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from functools import cache
+from math import comb
+
+import numpy as np
+import numpy.typing as npt
+
+from boardeval.morris.board import EDGES, FULL_MASK, MILLS, N_POINTS, POINT_NAMES
+
+__all__ = [
+    "SYMMETRIES",
+    "SYM_BYTES",
+    "Rows",
+    "apply_symmetry",
+    "binomials",
+    "canonical",
+    "combos",
+    "index_of",
+    "pext",
+    "position_of",
+    "rank",
+    "rows",
+    "symmetry_classes",
+]
+
+I64 = npt.NDArray[np.int64]
+
+
+def _coordinates(p: int) -> tuple[int, int]:
+    name = POINT_NAMES[p]
+    return ord(name[0]) - ord("a") - 3, int(name[1]) - 1 - 3
+
+
+def _derive_symmetries() -> tuple[tuple[int, ...], ...]:
+    """The 16 point permutations: D4 on the grid, each with and without the inner/outer ring swap."""
+    where = {_coordinates(p): p for p in range(N_POINTS)}
+    square = (
+        lambda u, v: (u, v),
+        lambda u, v: (-v, u),
+        lambda u, v: (-u, -v),
+        lambda u, v: (v, -u),
+        lambda u, v: (-u, v),
+        lambda u, v: (u, -v),
+        lambda u, v: (v, u),
+        lambda u, v: (-v, -u),
+    )
+
+    def swap(u: int, v: int) -> tuple[int, int]:
+        k = max(abs(u), abs(v))
+        if k == 3:
+            return u // 3, v // 3
+        if k == 1:
+            return 3 * u, 3 * v
+        return u, v
+
+    out = []
+    for ring_swap in (False, True):
+        for f in square:
+            perm = []
+            for p in range(N_POINTS):
+                u, v = f(*_coordinates(p))
+                if ring_swap:
+                    u, v = swap(u, v)
+                perm.append(where[(u, v)])
+            out.append(tuple(perm))
+    return tuple(out)
+
+
+#: ``SYMMETRIES[g][p]`` is the image of point ``p`` under symmetry ``g``; ``SYMMETRIES[0]`` is the identity.
+SYMMETRIES: tuple[tuple[int, ...], ...] = _derive_symmetries()
+
+
+def _sym_bytes() -> I64:
+    out = np.zeros((len(SYMMETRIES), 3, 256), dtype=np.int64)
+    for g, perm in enumerate(SYMMETRIES):
+        for byte in range(3):
+            for v in range(256):
+                m = 0
+                for b in range(8):
+                    if v >> b & 1:
+                        m |= 1 << perm[8 * byte + b]
+                out[g, byte, v] = m
+    return out
+
+
+#: ``SYM_BYTES[g, k, v]``: the image under ``g`` of the points in byte ``k`` of a bitboard (byte value ``v``).
+SYM_BYTES: I64 = _sym_bytes()
+
+
+def apply_symmetry(g: int, mask: int) -> int:
+    """The image of a bitboard under symmetry ``g`` (three table look-ups)."""
+    t = SYM_BYTES[g]
+    return int(t[0, mask & 0xFF] | t[1, (mask >> 8) & 0xFF] | t[2, mask >> 16])
+
+
+def _apply_all(masks: I64) -> I64:
+    """Images of many bitboards under all 16 symmetries: shape (16, len(masks))."""
+    t = SYM_BYTES
+    return t[:, 0, masks & 0xFF] | t[:, 1, (masks >> 8) & 0xFF] | t[:, 2, masks >> 16]
+
+
+def _check_symmetries() -> None:
+    edges = {frozenset(e) for e in EDGES}
+    mills = {frozenset(m) for m in MILLS}
+    for perm in SYMMETRIES:
+        assert {frozenset(perm[p] for p in e) for e in edges} == edges
+        assert {frozenset(perm[p] for p in m) for m in mills} == mills
+    assert len(set(SYMMETRIES)) == 16
+
+
+_check_symmetries()
+
+
+@cache
+def binomials() -> I64:
+    """``C[n, k]`` for n in 0..24, k in 0..24 (int64)."""
+    table = np.zeros((N_POINTS + 1, N_POINTS + 1), dtype=np.int64)
+    for n in range(N_POINTS + 1):
+        for k in range(n + 1):
+            table[n, k] = comb(n, k)
+    return table
+
+
+@cache
+def combos(k: int) -> I64:
+    """All 24-bit masks with ``k`` bits, in colex (= numeric) order; the first ``C(n, k)`` lie below bit n."""
+    masks = [sum(1 << p for p in c) for c in itertools.combinations(range(N_POINTS), k)]
+    out = np.array(sorted(masks), dtype=np.int64)
+    out.flags.writeable = False
+    return out
+
+
+def rank(mask: int) -> int:
+    """Colexicographic rank of a set of points among the sets of the same size."""
+    r = 0
+    i = 1
+    while mask:
+        low = mask & -mask
+        r += comb(low.bit_length() - 1, i)
+        i += 1
+        mask ^= low
+    return r
+
+
+def pext(x: int, free: int) -> int:
+    """Renumber the points of ``x`` (a subset of ``free``) by their order among the points of ``free``."""
+    out = 0
+    while x:
+        low = x & -x
+        out |= 1 << (free & (low - 1)).bit_count()
+        x ^= low
+    return out
+
+
+def index_of(own: int, opp: int) -> int:
+    """Full (unreduced) index of a side-relative position in its sub-database ``(|own|, |opp|)``."""
+    a, b = own.bit_count(), opp.bit_count()
+    return rank(own) * comb(N_POINTS - a, b) + rank(pext(opp, FULL_MASK ^ own))
+
+
+def position_of(a: int, b: int, index: int) -> tuple[int, int]:
+    """The ``(own, opp)`` bitboards at a full index of sub-database ``(a, b)`` (inverts :func:`index_of`)."""
+    row, col = divmod(index, comb(N_POINTS - a, b))
+    own = int(combos(a)[row])
+    rel = int(combos(b)[col])
+    free = [p for p in range(N_POINTS) if not own >> p & 1]
+    opp = 0
+    for q in range(N_POINTS - a):
+        if rel >> q & 1:
+            opp |= 1 << free[q]
+    return own, opp
+
+
+@dataclass(frozen=True)
+class Rows:
+    """The symmetry-reduced rows of the ``own`` sets with ``a`` men.
+
+    ``masks``: the orbit representatives (smallest mask of each orbit), ascending -- row ``i`` of a stored
+    sub-database is ``own = masks[i]``. ``row_of_rank[rank(own)]``: the row of ``own``'s orbit;
+    ``sym_of_rank[rank(own)]``: a symmetry ``g`` with ``g(own) == masks[row]``.
+    """
+
+    a: int
+    masks: I64
+    row_of_rank: npt.NDArray[np.int32]
+    sym_of_rank: npt.NDArray[np.int8]
+    stabilisers: tuple[tuple[int, ...], ...]
+
+
+@cache
+def rows(a: int) -> Rows:
+    """The reduced rows for ``a`` men on the side to move (computed in milliseconds, then cached)."""
+    sets = combos(a)
+    images = _apply_all(sets)
+    canon = images.min(axis=0)
+    sym = images.argmin(axis=0).astype(np.int8)
+    masks = np.unique(canon)
+    row_of_rank = np.searchsorted(masks, canon).astype(np.int32)
+    mask_images = _apply_all(masks)
+    stabilisers = tuple(
+        tuple(int(g) for g in np.flatnonzero(mask_images[:, i] == masks[i])) for i in range(len(masks))
+    )
+    for arr in (masks, row_of_rank, sym):
+        arr.flags.writeable = False
+    return Rows(a, masks, row_of_rank, sym, stabilisers)
+
+
+def canonical(own: int, opp: int) -> tuple[int, int]:
+    """``(row, column)`` of a side-relative position in the stored (reduced) sub-database."""
+    a = own.bit_count()
+    table = rows(a)
+    r = rank(own)
+    row = int(table.row_of_rank[r])
+    g = int(table.sym_of_rank[r])
+    rep = int(table.masks[row])
+    col = rank(pext(apply_symmetry(g, opp), FULL_MASK ^ rep))
+    return row, col
+
+
+def symmetry_classes(a: int, b: int) -> int:
+    """Number of positions of sub-database ``(a, b)`` up to the 16 symmetries (Burnside's lemma)."""
+    total = 0
+    sets_a, sets_b = combos(a), combos(b)
+    images_a, images_b = _apply_all(sets_a), _apply_all(sets_b)
+    for g in range(len(SYMMETRIES)):
+        if g == 0:
+            total += comb(N_POINTS, a) * comb(N_POINTS - a, b)
+            continue
+        fixed_a = sets_a[images_a[g] == sets_a]
+        fixed_b = sets_b[images_b[g] == sets_b]
+        if len(fixed_a) and len(fixed_b):
+            total += int(((fixed_a[:, None] & fixed_b[None, :]) == 0).sum())
+    assert total % len(SYMMETRIES) == 0
+    return total // len(SYMMETRIES)

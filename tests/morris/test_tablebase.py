@@ -1,0 +1,259 @@
+"""The endgame tablebase: build (K = 4 once per session), files and manifest, probes, errors, Ctrl-C, CLI.
+
+The 3v3 sub-database is compared with the plain solver on every position (slow test); every sub-database is
+checked against the rules engine on seeded samples (each value must follow from the successors' values).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from math import comb
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from boardeval.core import BoardevalError, ParamsError
+from boardeval.morris._tb_index import SYM_BYTES, combos, rows, symmetry_classes
+from boardeval.morris._tb_plain import check_position, plain_solve, rules_successors
+from boardeval.morris.board import point_index
+from boardeval.morris.rules import Position, Variant
+from boardeval.morris.tablebase import (
+    MissingTablebaseError,
+    Tablebase,
+    TablebaseError,
+    TablebaseRangeError,
+    build_tablebase,
+)
+
+KEYS = [(3, 3), (4, 3), (3, 4), (4, 4)]
+
+
+def _pos(white: str, black: str, side: str = "w", variant: Variant | None = None) -> Position:
+    board = ["."] * 24
+    for name in white.split():
+        board[point_index(name)] = "W"
+    for name in black.split():
+        board[point_index(name)] = "B"
+    text = "".join(board) + f" {side} 0 0"
+    return Position.parse(text) if variant is None else Position.parse(text, variant)
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Tablebase, list[tuple[int, int, str]]]:
+    folder = tmp_path_factory.mktemp("tb")
+    calls: list[tuple[int, int, str]] = []
+    report = build_tablebase(4, folder, progress=lambda d, t, m: calls.append((d, t, m)))
+    assert report.built == ["3v3", "4v3", "3v4", "4v4"] and not report.interrupted
+    return Tablebase.open(folder), calls
+
+
+@pytest.fixture(scope="module")
+def tb(built: tuple[Tablebase, list[tuple[int, int, str]]]) -> Tablebase:
+    return built[0]
+
+
+def test_manifest_counts_add_up_and_checksums_match(built: tuple[Tablebase, list[Any]]) -> None:
+    tb, calls = built
+    manifest = json.loads((tb.directory / "manifest.json").read_text())
+    assert manifest["variant"] == "standard"
+    assert tb.subdatabases == KEYS and tb.max_men == 4
+    for entry in tb.stats():
+        a, b = entry["mover_men"], entry["opponent_men"]
+        assert entry["positions"] == comb(24, a) * comb(24 - a, b)
+        assert entry["wins"] + entry["losses"] + entry["draws"] == entry["positions"]
+        assert entry["symmetry_classes"] == symmetry_classes(a, b)
+        assert (
+            entry["classes_won"] + entry["classes_lost"] + entry["classes_drawn"] == entry["symmetry_classes"]
+        )
+        data = (tb.directory / entry["file"]).read_bytes()
+        assert hashlib.sha256(data).hexdigest() == entry["sha256"]
+        assert entry["longest_win"] % 2 == 1 and entry["longest_loss"] % 2 == 0
+        table = np.load(tb.directory / entry["file"])
+        assert table.shape == (len(rows(a).masks), comb(24 - a, b)) and table.dtype == np.uint8
+    # progress: monotone, ends at the total
+    done = [d for d, _, _ in calls]
+    assert done == sorted(done) and calls[-1][0] == calls[-1][1] > 0
+
+
+def test_3v3_totals(tb: Tablebase) -> None:
+    """The figures in docs/morris-tablebase.md (the plain solver reproduces them in the slow test)."""
+    s = {(e["mover_men"], e["opponent_men"]): e for e in tb.stats()}[(3, 3)]
+    assert (s["positions"], s["wins"], s["losses"], s["draws"]) == (2_691_920, 2_232_160, 455_648, 4_112)
+    assert (s["longest_win"], s["longest_loss"], s["symmetry_classes"]) == (25, 26, 169_626)
+
+
+def _tb_values(tb: Tablebase, a: int, b: int, own: np.ndarray, opp: np.ndarray) -> np.ndarray:
+    """Distance codes (-1 draw) for many positions at once, via the stored reduced rows (vectorised)."""
+    table = tb._table(a, b).astype(np.int32)
+    shift = tb._shift(a, b)
+    r = rows(a)
+    rk = np.searchsorted(combos(a), own)
+    row = r.row_of_rank[rk]
+    g = r.sym_of_rank[rk].astype(np.int64)
+    opp2 = SYM_BYTES[g, 0, opp & 0xFF] | SYM_BYTES[g, 1, (opp >> 8) & 0xFF] | SYM_BYTES[g, 2, opp >> 16]
+    rep = r.masks[row]
+    rel = np.zeros_like(opp2)
+    slot = np.zeros_like(opp2)
+    for p in range(24):
+        rel |= ((opp2 >> p) & 1) << slot
+        slot += ((rep >> p) & 1) ^ 1
+    col = np.searchsorted(combos(b), rel)
+    code = table[row, col]
+    dist = (code & ((1 << shift) - 1)).astype(np.int16)
+    dist[(code >> shift) == 0] = -1
+    return dist
+
+
+@pytest.mark.slow
+def test_3v3_agrees_with_the_plain_solver_on_every_position(tb: Tablebase) -> None:
+    plain = plain_solve(3)[(3, 3)]
+    own = np.repeat(combos(3), comb(24, 3))
+    opp = np.tile(combos(3), comb(24, 3))
+    ok = (own & opp) == 0
+    assert ok.sum() == 2_691_920
+    ours = _tb_values(tb, 3, 3, own[ok], opp[ok])
+    np.testing.assert_array_equal(ours, plain[ok])
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_sampled_values_follow_from_the_rules(tb: Tablebase, key: tuple[int, int]) -> None:
+    """Each sampled value agrees with its successors, whose turns come from rules.Position."""
+    a, b = key
+    rng = np.random.default_rng(sum(key))
+    decided = {"win": 0, "loss": 0, "draw": 0}
+    for _ in range(150):
+        points = rng.permutation(24)
+        side = int(rng.integers(2))
+        own, opp = points[:a], points[a : a + b]
+        white, black = (own, opp) if side == 0 else (opp, own)
+        pos = _pos(" ".join(_name(p) for p in white), " ".join(_name(p) for p in black), "wb"[side])
+        result = tb.probe(pos)
+        decided[result.value] += 1
+        succ = rules_successors(tb, pos)
+        assert check_position(result.value, result.distance, succ) is None, pos.text()
+        if result.turns:
+            best = result.turns[0]
+            assert best.value == result.value
+            if result.value != "draw":
+                assert best.distance == result.distance
+    assert sum(decided.values()) == 150
+
+
+def _name(p: int) -> str:
+    from boardeval.morris.board import POINT_NAMES
+
+    return POINT_NAMES[int(p)]
+
+
+def test_known_positions(tb: Tablebase) -> None:
+    # White flies c4-g7 closing a7-d7-g7 and takes a man: Black is left with 2
+    r = tb.probe(_pos("a7 d7 c4", "e4 f4 d3"))
+    assert (r.value, r.distance) == ("win", 1) and r.summary() == "white wins in 1"
+    assert r.best is not None and str(r.best.turn).startswith("c4-g7x")
+    # White's four men are boxed in: no legal turn, lost now (rules agree)
+    boxed = _pos("a7 d7 g7 g4", "a4 d6 f4 g1")
+    assert boxed.legal_turns() == [] and boxed.status().outcome == "black"
+    r = tb.probe(boxed)
+    assert (r.value, r.distance, r.turns) == ("loss", 0, ())
+    # the same board with Black to move is the 4v4 sub-database seen from Black
+    assert tb.lookup(_pos("a7 d7 g7 g4", "a4 d6 f4 g1", "b"))[0] in ("win", "loss", "draw")
+
+
+def test_best_line_wins_in_exactly_the_distance(tb: Tablebase) -> None:
+    rng = np.random.default_rng(5)
+    checked = 0
+    while checked < 5:
+        points = rng.permutation(24)
+        pos = _pos(" ".join(_name(p) for p in points[:3]), " ".join(_name(p) for p in points[3:6]))
+        first = tb.probe(pos)
+        if first.value != "win" or (first.distance or 0) < 5:
+            continue
+        winner = pos.side
+        for step in range(first.distance or 0, 0, -1):
+            res = tb.probe(pos)
+            assert res.distance == step and res.best is not None
+            pos.play(res.best.turn)
+            if not tb.covers(pos):
+                break
+        assert pos.status().winner == winner
+        checked += 1
+
+
+def test_bad_input_errors(tb: Tablebase, tmp_path: Path) -> None:
+    placing = Position.parse("WWW" + "." * 6 + "BBB" + "." * 12 + " w 3 3")
+    with pytest.raises(TablebaseRangeError, match="moving/flying phases only"):
+        tb.probe(placing)
+    assert not tb.covers(placing)
+    with pytest.raises(TablebaseRangeError, match="flying"):
+        tb.probe(_pos("a7 d7 c4 e4", "e5 f4 d3", variant=Variant.parse("standard,flying=no")))
+    five = _pos("a7 d7 c4 e4 b2", "e5 f4 d3 g1")
+    assert not tb.covers(five)
+    with pytest.raises(MissingTablebaseError, match=r"5v4.*boardeval morris tablebase build --max-men 5"):
+        tb.probe(five)
+    with pytest.raises(MissingTablebaseError, match="boardeval morris tablebase build"):
+        Tablebase.open(tmp_path / "nothing")
+    with pytest.raises(ParamsError, match="--max-men"):
+        build_tablebase(6, tmp_path)
+    assert issubclass(TablebaseError, BoardevalError)
+
+
+def test_corrupt_file_is_reported(tb: Tablebase, tmp_path: Path) -> None:
+    folder = tmp_path / "copy"
+    folder.mkdir()
+    for name in ("manifest.json", "3v3.npy"):
+        (folder / name).write_bytes((tb.directory / name).read_bytes())
+    data = bytearray((folder / "3v3.npy").read_bytes())
+    data[-1] ^= 0x40
+    (folder / "3v3.npy").write_bytes(bytes(data))
+    with pytest.raises(TablebaseError, match="corrupt"):
+        Tablebase.open(folder).probe(_pos("a7 d7 c4", "e4 f4 d3"))
+
+
+def test_ctrl_c_keeps_finished_subdatabases(tb: Tablebase, tmp_path: Path) -> None:
+    def progress(done: int, total: int, message: str) -> None:
+        if message.startswith("4v3"):
+            raise KeyboardInterrupt
+
+    report = build_tablebase(4, tmp_path, progress=progress)
+    assert report.interrupted and report.built == ["3v3"]
+    partial = Tablebase.open(tmp_path)
+    assert partial.subdatabases == [(3, 3)] and partial.max_men == 3
+    pos = _pos("a7 d7 c4", "e4 f4 d3")
+    assert partial.probe(pos) == tb.probe(pos)
+    with pytest.raises(MissingTablebaseError, match="4v3"):
+        partial.probe(_pos("a7 d7 c4 b2", "e4 f4 d3"))
+    again = build_tablebase(3, tmp_path)
+    assert again.skipped == ["3v3"] and again.built == []
+
+
+def test_cli_stats_probe_build(tb: Tablebase, tmp_path: Path) -> None:
+    from boardeval.cli.morris_tablebase import register
+
+    app = typer.Typer()
+    register(app)
+    runner = CliRunner()
+    res = runner.invoke(app, ["tablebase", "stats", "--dir", str(tb.directory), "--json"])
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.output)
+    assert [(s["mover_men"], s["opponent_men"]) for s in data["subdatabases"]] == KEYS
+    res = runner.invoke(app, ["tablebase", "stats", "--dir", str(tb.directory)])
+    assert res.exit_code == 0 and "3v3" in res.output and "4v4" in res.output
+    text = _pos("a7 d7 c4", "e4 f4 d3").text()
+    res = runner.invoke(app, ["tablebase", "probe", text, "--dir", str(tb.directory), "--json"])
+    assert res.exit_code == 0, res.output
+    probe = json.loads(res.output)
+    assert (
+        probe["value"] == "win" and probe["distance"] == 1 and probe["turns"][0]["turn"].startswith("c4-g7x")
+    )
+    res = runner.invoke(app, ["tablebase", "probe", text, "--dir", str(tb.directory)])
+    assert res.exit_code == 0 and "white wins in 1" in res.output and "best line: c4-g7x" in res.output
+    res = runner.invoke(app, ["tablebase", "build", "--max-men", "3", "--dir", str(tmp_path)])
+    assert res.exit_code == 0 and "built 3v3" in res.output
+    assert (tmp_path / "3v3.npy").read_bytes() == (tb.directory / "3v3.npy").read_bytes()
+    res = runner.invoke(app, ["tablebase", "probe", text.replace(" 0 0", " 3 3"), "--dir", str(tb.directory)])
+    assert isinstance(res.exception, BoardevalError)
