@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import json
 from collections import Counter
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -26,8 +27,10 @@ from boardeval.catan.board import (
     SPOT_HEXES,
     SPOT_NEIGHBOURS,
     SPOT_XY,
+    SWAP_KINDS,
     TILE_COUNTS,
     Board,
+    BoardError,
     BoardParseError,
     Topology,
 )
@@ -238,3 +241,48 @@ def test_swaps_keep_the_invariants() -> None:
 def test_from_arrays_round_trip() -> None:
     b = Board.random(7)
     assert Board.from_arrays(b.resource_index, b.number_array, "".join(b.ports)) == b
+
+
+def test_swaps_check_their_indices() -> None:
+    b = Board.parse(SPEC_CODE)
+    with pytest.raises(BoardError, match=r"port slot must be an integer 0\.\.8, got 9"):
+        b.with_swapped_ports(0, 9)
+    with pytest.raises(BoardError, match=r"hex must be an integer 0\.\.18, got -1"):
+        b.with_swapped_hexes(0, -1)  # no silent wrap-around to hex 18
+    with pytest.raises(BoardError, match="got 19"):
+        b.with_swapped_resources(19, 0)
+    with pytest.raises(BoardError, match="got True"):
+        b.with_swapped_numbers(True, 2)  # type: ignore[arg-type]
+    with pytest.raises(BoardError, match="unknown swap kind 'tiles'"):
+        b.with_swapped("tiles", 0, 1)
+    assert issubclass(BoardError, CatanError) and issubclass(BoardParseError, BoardError)
+
+
+def test_with_swapped_speaks_the_one_vocabulary() -> None:
+    b = Board.parse(SPEC_CODE)
+    assert b.with_swapped("hexes", 0, 9) == b.with_swapped_hexes(0, 9)
+    assert b.with_swapped("resources", 0, 1).resources[:2] == ("S", "O")
+    assert b.with_swapped("resources", 0, 1).numbers[:2] == (10, 2)  # tokens stay
+    assert b.with_swapped("numbers", 0, 1).numbers[:2] == (2, 10)
+    assert b.with_swapped("ports", 0, 1).ports[:2] == ("S", "3")
+    assert SWAP_KINDS == ("hexes", "resources", "numbers", "ports")
+
+
+def test_from_text_reads_codes_and_json(tmp_path: Path) -> None:
+    b = Board.random(12)
+    assert Board.from_text(f"  {b.code()}\n") == b
+    assert Board.from_text(json.dumps(b.to_json(), indent=2)) == b
+    with pytest.raises(BoardParseError, match="not valid JSON"):
+        Board.from_text("{oops")
+    with pytest.raises(BoardParseError, match="'~'"):
+        Board.from_text("hello")
+    path = tmp_path / "board.json"
+    path.write_text(json.dumps(b.to_json()), encoding="utf-8")
+    assert Board.load(path) == b
+    path.write_text(b.code(), encoding="utf-8")
+    assert Board.load(str(path)) == b
+    with pytest.raises(BoardParseError, match="does not exist"):
+        Board.load(tmp_path / "missing.json")
+    path.write_text('{"hexes": []}', encoding="utf-8")
+    with pytest.raises(BoardParseError, match=r"board file .*board\.json.*\$\.hexes has 0 entries"):
+        Board.load(path)

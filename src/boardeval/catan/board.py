@@ -266,42 +266,13 @@ class Board:
                 raise BoardParseError(f"board JSON is not valid JSON: {exc}") from None
         if not isinstance(obj, Mapping):
             raise BoardParseError(f"board JSON must be an object, got {type(obj).__name__}")
-        hexes = _json_list(obj, "hexes", N_HEXES)
-        resources: list[str | None] = [None] * N_HEXES
+        resources: list[str] = [""] * N_HEXES
         numbers: list[int | None] = [None] * N_HEXES
-        for k, h in enumerate(hexes):
-            path = f"$.hexes[{k}]"
-            if not isinstance(h, Mapping):
-                raise BoardParseError(f"{path} must be an object, got {h!r}")
-            hid = h.get("id", k)
-            if isinstance(hid, bool) or not isinstance(hid, int) or not 0 <= hid < N_HEXES:
-                raise BoardParseError(f"{path}.id must be an integer 0..{N_HEXES - 1}, got {hid!r}")
-            if resources[hid] is not None:
-                raise BoardParseError(f"{path}.id: hex {hid} is listed twice")
-            letter = _resource_letter(h.get("resource"), f"{path}.resource")
-            num = h.get("number")
-            if letter == DESERT:
-                if num is not None:
-                    raise BoardParseError(f"{path}: the desert has no number, got {num!r}")
-            elif num is None:
-                raise BoardParseError(f"{path}.number is missing (only the desert has none)")
-            elif isinstance(num, bool) or not isinstance(num, int):
-                raise BoardParseError(f"{path}.number must be an integer, got {num!r}")
-            else:
-                num = _check_number(num, f"{path}.number")
-            resources[hid] = letter
-            numbers[hid] = num
-        ports_json = _json_list(obj, "ports", N_PORTS)
-        ports: list[str | None] = [None] * N_PORTS
-        for k, p in enumerate(ports_json):
-            path = f"$.ports[{k}]"
-            if not isinstance(p, Mapping):
-                raise BoardParseError(f"{path} must be an object, got {p!r}")
-            slot = p.get("slot", k)
-            if isinstance(slot, bool) or not isinstance(slot, int) or not 0 <= slot < N_PORTS:
-                raise BoardParseError(f"{path}.slot must be an integer 0..{N_PORTS - 1}, got {slot!r}")
-            if ports[slot] is not None:
-                raise BoardParseError(f"{path}.slot: slot {slot} is listed twice")
+        for hid, h, path in _json_entries(obj, "hexes", "id", N_HEXES):
+            resources[hid] = _resource_letter(h.get("resource"), f"{path}.resource")
+            numbers[hid] = _json_number(h.get("number"), resources[hid], path)
+        ports: list[str] = [""] * N_PORTS
+        for slot, p, path in _json_entries(obj, "ports", "slot", N_PORTS):
             ports[slot] = _port_letter(p, path)
             spots = p.get("spots")
             if spots is not None and (not isinstance(spots, list) or sorted(spots) != list(PORT_SPOTS[slot])):
@@ -309,11 +280,7 @@ class Board:
                     f"{path}.spots {spots!r} do not match slot {slot}, whose spots are "
                     f"{list(PORT_SPOTS[slot])}"
                 )
-        return cls(
-            tuple(r for r in resources if r is not None),
-            tuple(numbers),
-            tuple(p for p in ports if p is not None),
-        )
+        return cls(tuple(resources), tuple(numbers), tuple(ports))
 
     # -- text and files -----------------------------------------------------------------------------------
 
@@ -468,7 +435,11 @@ def _check_number(n: int, where: str) -> int:
     return n
 
 
-def _json_list(obj: Mapping[str, Any], key: str, n: int) -> list[Any]:
+def _json_entries(
+    obj: Mapping[str, Any], key: str, id_key: str, n: int
+) -> list[tuple[int, Mapping[str, Any], str]]:
+    """The ``n`` objects of list ``obj[key]``, each with its id (``id_key``, default its position; ids
+    0..n-1, each once) and its JSON path for messages."""
     if key not in obj:
         raise BoardParseError(f"board JSON has no {key!r} list ($.{key})")
     value = obj[key]
@@ -476,7 +447,34 @@ def _json_list(obj: Mapping[str, Any], key: str, n: int) -> list[Any]:
         raise BoardParseError(f"$.{key} must be a list, got {type(value).__name__}")
     if len(value) != n:
         raise BoardParseError(f"$.{key} has {len(value)} entries, expected {n}")
-    return value
+    seen: set[int] = set()
+    out: list[tuple[int, Mapping[str, Any], str]] = []
+    for k, entry in enumerate(value):
+        path = f"$.{key}[{k}]"
+        if not isinstance(entry, Mapping):
+            raise BoardParseError(f"{path} must be an object, got {entry!r}")
+        i = entry.get(id_key, k)
+        if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < n:
+            raise BoardParseError(f"{path}.{id_key} must be an integer 0..{n - 1}, got {i!r}")
+        if i in seen:
+            what = "hex" if key == "hexes" else "slot"
+            raise BoardParseError(f"{path}.{id_key}: {what} {i} is listed twice")
+        seen.add(i)
+        out.append((i, entry, path))
+    return out
+
+
+def _json_number(num: Any, letter: str, path: str) -> int | None:
+    """A hex's ``number`` field: None on the desert, else a valid token."""
+    if letter == DESERT:
+        if num is not None:
+            raise BoardParseError(f"{path}: the desert has no number, got {num!r}")
+        return None
+    if num is None:
+        raise BoardParseError(f"{path}.number is missing (only the desert has none)")
+    if isinstance(num, bool) or not isinstance(num, int):
+        raise BoardParseError(f"{path}.number must be an integer, got {num!r}")
+    return _check_number(num, f"{path}.number")
 
 
 def _resource_letter(value: Any, path: str) -> str:
@@ -507,31 +505,42 @@ def _port_letter(p: Mapping[str, Any], path: str) -> str:
 
 
 def _validate(resources: tuple[str, ...], numbers: tuple[int | None, ...], ports: tuple[str, ...]) -> None:
-    """Check lengths, letters and the base game's counts; messages quote the share code."""
+    """Check lengths, letters and the base game's counts; messages quote the cell or the share code."""
     if len(resources) != N_HEXES:
         raise BoardParseError(f"a board has {N_HEXES} hexes, got {len(resources)} resources")
     if len(numbers) != N_HEXES:
         raise BoardParseError(f"a board has {N_HEXES} hexes, got {len(numbers)} numbers")
     for i, (r, n) in enumerate(zip(resources, numbers, strict=True)):
-        if r not in TILE_COUNTS:
-            hint = " (letters are upper case)" if isinstance(r, str) and r.upper() in TILE_COUNTS else ""
-            raise BoardParseError(
-                f"unknown resource letter {r!r} in hex {i}; expected one of W B S G O D{hint}"
-            )
-        if r == DESERT and n is not None:
-            raise BoardParseError(f"the desert has no number, got 'D{n}' (hex {i})")
-        if r != DESERT:
-            if n is None:
-                raise BoardParseError(f"hex {i} {r!r} has no number (only the desert has none)")
-            if isinstance(n, bool) or not isinstance(n, int):
-                raise BoardParseError(f"hex {i} '{r}{n}': number must be an integer")
-            _check_number(n, f"hex {i} '{r}{n}'")
+        _validate_hex(i, r, n)
     for k, p in enumerate(ports):
         if p not in _PORT_LETTERS:
             raise BoardParseError(
                 f"unknown port letter {p!r} at slot {k} in ports {''.join(map(str, ports))!r}; expected "
                 "'3' (3:1) or a resource letter W B S G O (2:1)"
             )
+    _validate_counts(resources, numbers, ports)
+
+
+def _validate_hex(i: int, r: str, n: int | None) -> None:
+    """One hex: a known resource letter, and a token 2..6 / 8..12 unless it is the desert."""
+    if r not in TILE_COUNTS:
+        hint = " (letters are upper case)" if isinstance(r, str) and r.upper() in TILE_COUNTS else ""
+        raise BoardParseError(f"unknown resource letter {r!r} in hex {i}; expected one of W B S G O D{hint}")
+    if r == DESERT:
+        if n is not None:
+            raise BoardParseError(f"the desert has no number, got 'D{n}' (hex {i})")
+        return
+    if n is None:
+        raise BoardParseError(f"hex {i} {r!r} has no number (only the desert has none)")
+    if isinstance(n, bool) or not isinstance(n, int):
+        raise BoardParseError(f"hex {i} '{r}{n}': number must be an integer")
+    _check_number(n, f"hex {i} '{r}{n}'")
+
+
+def _validate_counts(
+    resources: tuple[str, ...], numbers: tuple[int | None, ...], ports: tuple[str, ...]
+) -> None:
+    """The base game's counts: tiles 4/3/4/4/3/1, the 18 tokens, 9 ports (four 3:1, one per resource)."""
     code = (
         "-".join(r if n is None else f"{r}{n}" for r, n in zip(resources, numbers, strict=True))
         + "~"
