@@ -115,3 +115,53 @@ def test_bad_input_is_a_diplomacy_error(tmp_path: Path, args: list[str], quoted:
 def test_bot_game_out_folder_must_exist(tmp_path: Path) -> None:
     _, _, exc = run("bot-game", "--bots", "dumb", "--seed", "1", "--out", str(tmp_path / "no" / "g.json"))
     assert isinstance(exc, DiplomacyError) and "does not exist" in str(exc)
+
+
+def test_allies_options(tmp_path: Path) -> None:
+    code, text, exc = run(
+        "tournament",
+        "--bots",
+        "dumb*4,random*3",
+        "--games",
+        "2",
+        "--seed",
+        "2",
+        "--max-year",
+        "1901",
+        "--allies",
+        "1",
+        "--json",
+        "--out",
+        str(tmp_path / "t"),
+    )
+    assert code == 0, exc
+    assert [b["name"] for b in json.loads(text)["bots"]] == ["dumb", "random", "dumb+ally"]
+    rows = json.loads((tmp_path / "t" / "results.json").read_text())["games"]
+    assert all(len(r["allies"]) == 1 for r in rows)
+    code, text, exc = run(
+        "bot-game",
+        "--bots",
+        "dumb",
+        "--seed",
+        "1",
+        "--max-year",
+        "1901",
+        "--allies",
+        "england:france",
+        "--out",
+        str(tmp_path / "g.json"),
+    )
+    assert code == 0, exc
+    assert "dumb+ally" in text
+    _, _, exc = run(
+        "bot-game",
+        "--bots",
+        "dumb,random*6",
+        "--seed",
+        "1",
+        "--allies",
+        "AUSTRIA:ENGLAND",
+        "--out",
+        str(tmp_path / "h.json"),
+    )
+    assert isinstance(exc, DiplomacyError) and "ENGLAND is played by 'random'" in str(exc)

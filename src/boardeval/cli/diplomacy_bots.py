@@ -28,6 +28,9 @@ def bot_game_cmd(
         None, "--max-year", help="Play through the winter of this year (default: the first ten years)."
     ),
     map_name: str = typer.Option("standard", "--map", help="Map: standard, pure, modern or ancmed."),
+    allies: str = typer.Option(
+        "", "--allies", help="Allied pairs of dumb bots that never attack each other, e.g. ENGLAND:FRANCE."
+    ),
 ) -> None:
     """Play one seeded game between bots and save it in the engine's saved-game format.
 
@@ -38,7 +41,7 @@ def bot_game_cmd(
     _check_seed(seed)
     if not out.parent.exists():
         raise TournamentError(f"--out {str(out)!r}: folder {str(out.parent)!r} does not exist")
-    result = bot_game(bots, seed, map_name=map_name, max_year=max_year)
+    result = bot_game(bots, seed, map_name=map_name, max_year=max_year, allies=allies)
     try:
         out.write_text(json.dumps(result.saved) + "\n", encoding="utf-8")
     except OSError as exc:
@@ -47,7 +50,7 @@ def bot_game_cmd(
     for col in ("power", "bot", "centres", "survived"):
         table.add_column(col, justify="left" if col in ("power", "bot") else "right")
     for power, bot, scs, alive in zip(
-        result.powers, result.seats, result.final_scs, result.survived, strict=True
+        result.powers, result.labels, result.final_scs, result.survived, strict=True
     ):
         table.add_row(power, bot, str(scs), "yes" if alive else "no")
     console.print(table)
@@ -72,6 +75,9 @@ def tournament_cmd(
     ),
     map_name: str = typer.Option("standard", "--map", help="Map: standard, pure, modern or ancmed."),
     as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
+    allies: int = typer.Option(
+        0, "--allies", help="Pairs of dumb seats per game (drawn at random) that never attack each other."
+    ),
 ) -> None:
     """Play many seeded bot games (powers rotated across bot kinds) and summarise each bot kind.
 
@@ -92,6 +98,7 @@ def tournament_cmd(
             workers=workers,
             address=dask,
             progress=progress,
+            allies=allies,
         )
     folder = result.save(out)
     if as_json:

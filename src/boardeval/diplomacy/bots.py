@@ -33,7 +33,7 @@ its source, the weights of its released configuration), written anew for this en
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -265,10 +265,16 @@ def _unit_province(graph: MapGraph, unit: str) -> int:
 
 
 class DumbBot:
-    """A DumbBot-style heuristic no-press bot (see the module docstring for the algorithm)."""
+    """A DumbBot-style heuristic no-press bot (see the module docstring for the algorithm).
 
-    def __init__(self, weights: DumbBotWeights | None = None) -> None:
+    ``allies``: powers this bot is allied with.  It never attacks them: it never moves or retreats into a
+    centre an ally owns or a province an ally's unit stands in, ally centres are worth nothing to it, and
+    ally units count neither as threats (defence) nor as competition.
+    """
+
+    def __init__(self, weights: DumbBotWeights | None = None, allies: Iterable[str] = ()) -> None:
         self.weights = weights or DumbBotWeights()
+        self.allies = frozenset(a.upper() for a in allies)
 
     @property
     def name(self) -> str:
@@ -295,13 +301,14 @@ class DumbBot:
 
         counts, owner, reach = _board(game, tables)
         size = w.size_square * counts * counts + w.size_linear * counts + w.size_constant
-        others = np.delete(np.arange(len(powers)), me)
+        friends = [me, *(graph.power_index[a] for a in self.allies if a in graph.power_index)]
+        others = np.delete(np.arange(len(powers)), friends)
         strength = reach[me].astype(np.float64)
         competition = reach[others].max(axis=0) if len(others) else np.zeros(n, dtype=np.int64)
 
         sc = tables.sc_province_mask
         mine = sc & (owner == me)
-        theirs = sc & (owner != me)
+        theirs = sc & ~np.isin(owner, friends)
         attack = np.zeros(n)
         attack[theirs] = np.where(owner[theirs] >= 0, size[np.maximum(owner[theirs], 0)], w.size_constant)
         threat = np.where(reach[others] > 0, size[others][:, None], 0.0)
@@ -338,6 +345,18 @@ class DumbBot:
         return _Values(army=army, fleet=fleet, competition=np.asarray(competition, dtype=np.int64))
 
     # ----- stage 2: orders ------------------------------------------------------------------------------
+
+    def _ally_places(self, game: Any, graph: MapGraph) -> set[int]:
+        """Provinces this bot never enters: centres its allies own and provinces their units stand in."""
+        out: set[int] = set()
+        if not self.allies:
+            return out
+        centres = game.get_centers()
+        units = game.get_units()
+        for ally in self.allies:
+            out.update(graph.province_index[province_of(c)] for c in centres.get(ally, []))
+            out.update(_unit_province(graph, u) for u in units.get(ally, []))
+        return out
 
     def _pick(self, scores: Sequence[float], rng: np.random.Generator) -> int:
         """Index into ``scores`` (sorted best first) of the pick: the best, or by chance a near one."""
@@ -383,6 +402,7 @@ class DumbBot:
         graph = tables.graph
         values = self.values(state)
         possible = state.legal()
+        forbidden = self._ally_places(game, graph)
         units: list[tuple[str, str, list[str]]] = []  # (unit, orderable location, legal orders)
         for loc in state.orderable():
             options = list(possible.get(loc, []))
@@ -402,7 +422,8 @@ class DumbBot:
             candidates: list[tuple[float, str]] = [(values.of(tables, unit), "H")]
             for order in options:
                 parts = order.split()
-                if len(parts) == 4 and parts[2] == "-":  # a direct move ('... VIA' = by convoy)
+                direct = len(parts) == 4 and parts[2] == "-"  # ('... VIA' = by convoy)
+                if direct and graph.province_index[province_of(parts[3])] not in forbidden:
                     candidates.append((values.of(tables, f"{kind} {parts[3]}"), parts[3]))
             supports = _support_index(unit, options)
             for target in self._ranked(candidates, rng):
@@ -436,7 +457,7 @@ class DumbBot:
         graph = tables.graph
         values = self.values(state)
         possible = state.legal()
-        taken: set[int] = set()
+        taken = self._ally_places(state.game, graph)  # never retreat onto an ally
         orders: list[str] = []
         for loc in state.orderable():
             options = sorted(possible.get(loc, []))

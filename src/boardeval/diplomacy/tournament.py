@@ -39,14 +39,18 @@ from boardeval.core import (
     mean_interval,
     spawn_seeds,
 )
-from boardeval.diplomacy.bots import BotView, check_bot_map, make_bot, parse_bots
+from boardeval.diplomacy.bots import BotView, DumbBot, check_bot_map, make_bot, parse_bots
 
 __all__ = [
+    "ALLY_LABEL",
+    "Alliance",
     "BotSummary",
     "GameResult",
     "TournamentError",
     "TournamentResult",
     "bot_game",
+    "check_allies",
+    "parse_allies",
     "phase_year",
     "play_bot_game",
     "run_tournament",
@@ -76,6 +80,58 @@ def _check_year(map_name: str, max_year: int | None) -> int:
     return max_year
 
 
+Alliance = tuple[str, str]
+"""Two allied powers, in the map's power order."""
+
+ALLY_LABEL = "+ally"
+"""Suffix of the summary label of allied seats (``'dumb+ally'``)."""
+
+
+def parse_allies(text: str | Sequence[Sequence[str]]) -> tuple[Alliance, ...]:
+    """Pairs from ``'ENGLAND:FRANCE,ITALY:TURKEY'`` (or a list of pairs); checked by :func:`check_allies`."""
+    items = [p.split(":") for p in text.split(",") if p.strip()] if isinstance(text, str) else text
+    out = []
+    for item in items:
+        pair = [str(x).strip().upper() for x in item]
+        if len(pair) != 2 or not all(pair):
+            raise TournamentError(
+                f"bad alliance {':'.join(map(str, item))!r}: expected e.g. 'ENGLAND:FRANCE'"
+            )
+        out.append((pair[0], pair[1]))
+    return tuple(out)
+
+
+def check_allies(
+    allies: str | Sequence[Sequence[str]], seats: Sequence[str], map_name: str = "standard"
+) -> tuple[Alliance, ...]:
+    """Validate alliances against the map and the seats: known powers, two different powers per pair,
+    each power in at most one pair, both seats heuristic (``'dumb'``) bots.  Returns sorted pairs."""
+    graph = check_bot_map(map_name)
+    pairs = parse_allies(allies)
+    seen: set[str] = set()
+    out = []
+    for a, b in pairs:
+        for power in (a, b):
+            graph.power(power)  # unknown power -> DiplomacyError naming the map's powers
+            if power in seen:
+                raise TournamentError(f"{power} is in more than one alliance in {_pairs_text(pairs)!r}")
+            seen.add(power)
+            if seats[graph.power_index[power]] != "dumb":
+                raise TournamentError(
+                    f"alliance {a}:{b}: {power} is played by {seats[graph.power_index[power]]!r}; "
+                    "only 'dumb' bots keep alliances"
+                )
+        if a == b:
+            raise TournamentError(f"alliance {a}:{b} needs two different powers")
+        first, second = sorted((a, b), key=lambda p: graph.power_index[p])
+        out.append((first, second))
+    return tuple(sorted(out, key=lambda pair: graph.power_index[pair[0]]))
+
+
+def _pairs_text(pairs: Sequence[Sequence[str]]) -> str:
+    return ",".join(":".join(pair) for pair in pairs)
+
+
 def play_bot_game(
     bots: str | Sequence[str],
     seed: int,
@@ -83,20 +139,30 @@ def play_bot_game(
     map_name: str = "standard",
     max_year: int | None = None,
     game_id: str | None = None,
+    allies: str | Sequence[Sequence[str]] = (),
 ) -> Any:
     """Play one seeded bot game with the engine and return the live ``diplomacy.Game``.
 
     ``bots``: one name per power in the map's power order (``'dumb,random*6'`` or a list; one name fills
     every seat).  Plays through the winter of ``max_year`` (default: the first ten years) or until a
     power wins; the record then ends on the next, unplayed phase, as the engine exports it.
+    ``allies``: pairs of ``'dumb'`` powers that never attack each other (``'ENGLAND:FRANCE'``).
     """
     from diplomacy import Game
 
     graph = check_bot_map(map_name)
     seats = parse_bots(bots, len(graph.powers))
+    pairs = check_allies(allies, seats, map_name)
     last = _check_year(map_name, max_year)
     rng = make_rng(seed)
-    players = [make_bot(name) for name in seats]
+    partners: dict[str, list[str]] = {}
+    for a, b in pairs:
+        partners.setdefault(a, []).append(b)
+        partners.setdefault(b, []).append(a)
+    players = [
+        DumbBot(allies=partners[power]) if power in partners else make_bot(name)
+        for power, name in zip(graph.powers, seats, strict=True)
+    ]
     for player in players:
         player.new_game()
     game = Game(map_name=graph.name, game_id=game_id or f"bots-{graph.name}-{seed}")
@@ -136,6 +202,16 @@ class GameResult:
     """The power holding the centres needed to win at the end, if any."""
     last_phase: str
     saved: dict[str, Any] = field(repr=False, compare=False)
+    allies: tuple[Alliance, ...] = ()
+    """The allied pairs of the game (powers)."""
+
+    @property
+    def labels(self) -> tuple[str, ...]:
+        """Per power, the seat's label in summaries: the bot name, with ``+ally`` for an allied seat."""
+        allied = {p for pair in self.allies for p in pair}
+        return tuple(
+            s + ALLY_LABEL if p in allied else s for p, s in zip(self.powers, self.seats, strict=True)
+        )
 
     @property
     def solo_year(self) -> int | None:
@@ -158,6 +234,7 @@ class GameResult:
             "solo": self.solo,
             "solo_year": self.solo_year,
             "last_phase": self.last_phase,
+            "allies": [list(pair) for pair in self.allies],
         }
 
 
@@ -169,6 +246,7 @@ class _GameJob:
     map_name: str
     max_year: int
     game_id: str
+    allies: tuple[Alliance, ...] = ()
 
 
 def bot_game(
@@ -179,11 +257,13 @@ def bot_game(
     max_year: int | None = None,
     game_id: str | None = None,
     index: int = 0,
+    allies: str | Sequence[Sequence[str]] = (),
 ) -> GameResult:
     """Play one seeded bot game (see :func:`play_bot_game`) and score it: centres, survivals, solo."""
     graph = check_bot_map(map_name)
     seats = parse_bots(bots, len(graph.powers))
-    game = play_bot_game(seats, seed, map_name=map_name, max_year=max_year, game_id=game_id)
+    pairs = check_allies(allies, seats, map_name)
+    game = play_bot_game(seats, seed, map_name=map_name, max_year=max_year, game_id=game_id, allies=pairs)
     centres = game.get_centers()
     units = game.get_units()
     final = tuple(len(centres.get(p, [])) for p in graph.powers)
@@ -199,6 +279,7 @@ def bot_game(
         solo=solo,
         last_phase=str(game.get_current_phase()),
         saved=saved_bot_game(game),
+        allies=pairs,
     )
 
 
@@ -211,6 +292,7 @@ def _play_job(job: _GameJob) -> GameResult:
         max_year=job.max_year,
         game_id=job.game_id,
         index=job.index,
+        allies=job.allies,
     )
 
 
@@ -247,18 +329,23 @@ class TournamentResult:
     requested: int
     games: tuple[GameResult, ...]
     interrupted: bool = False
+    allies: int = 0
+    """Allied pairs seeded per game."""
 
     def summary(self) -> list[BotSummary]:
-        """Per bot kind (in order of first appearance in ``bots``) over every seat it played."""
+        """Per bot kind (in order of first appearance in ``bots``; allied seats as ``'dumb+ally'`` after
+        them) over every seat it played; kinds without a seat are left out."""
         out = []
-        for name in dict.fromkeys(self.bots):
-            scs = [n for g in self.games for s, n in zip(g.seats, g.final_scs, strict=True) if s == name]
-            alive = [a for g in self.games for s, a in zip(g.seats, g.survived, strict=True) if s == name]
+        labels = [*dict.fromkeys(self.bots), *(b + ALLY_LABEL for b in dict.fromkeys(self.bots))]
+        for name in labels:
+            scs = [n for g in self.games for s, n in zip(g.labels, g.final_scs, strict=True) if s == name]
+            if not scs:
+                continue
+            alive = [a for g in self.games for s, a in zip(g.labels, g.survived, strict=True) if s == name]
             solos = sum(
-                1 for g in self.games if g.solo is not None and g.seats[g.powers.index(g.solo)] == name
+                1 for g in self.games if g.solo is not None and g.labels[g.powers.index(g.solo)] == name
             )
-            interval = mean_interval([float(v) for v in scs]) if scs else Interval(0.0, 0.0, 0.0)
-            out.append(BotSummary(name, len(scs), interval, solos, sum(alive)))
+            out.append(BotSummary(name, len(scs), mean_interval([float(v) for v in scs]), solos, sum(alive)))
         return out
 
     def to_json(self) -> dict[str, Any]:
@@ -278,6 +365,7 @@ class TournamentResult:
                 "seed": self.seed,
                 "map": self.map_name,
                 "max_year": self.max_year,
+                "allies_per_game": self.allies,
                 "requested": self.requested,
                 "interrupted": self.interrupted,
                 "summary": self.to_json(),
@@ -318,8 +406,13 @@ def run_tournament(
     workers: int = 1,
     address: str | None = None,
     progress: Progress | None = None,
+    allies: int = 0,
 ) -> TournamentResult:
     """Play ``games`` seeded bot games with the seats rotated, through ``map_jobs``.
+
+    ``allies``: in every game, that many disjoint pairs of the ``'dumb'`` seats, drawn at random (seeded
+    from the game's seed), play as allies that never attack each other (:class:`DumbBot` ``allies``);
+    the pairs are recorded per game, and allied seats are summarised as ``'dumb+ally'``.
 
     Ctrl-C returns the finished games with ``interrupted=True``.  Bad input (unknown bots, ``games`` <= 0,
     ``workers`` < 1, a map the bots do not play, a malformed or unreachable Dask address) raises a
@@ -336,18 +429,27 @@ def run_tournament(
     if address is not None:
         _check_address(address)
     last = _check_year(map_name, max_year)
-    n = len(kinds)
-    jobs = [
-        _GameJob(
-            index=i,
-            seed=s,
-            seats=tuple(kinds[(p - i) % n] for p in range(n)),
-            map_name=graph.name,
-            max_year=last,
-            game_id=f"tournament-{seed}-{i:05d}",
+    dumb = kinds.count("dumb")
+    if isinstance(allies, bool) or not isinstance(allies, int) or allies < 0 or 2 * allies > dumb:
+        raise TournamentError(
+            f"allies must be an integer from 0 to {dumb // 2} (pairs of the {dumb} 'dumb' seats of "
+            f"{','.join(kinds)!r}), got {allies!r}"
         )
-        for i, s in enumerate(spawn_seeds(seed, games))
-    ]
+    n = len(kinds)
+    jobs = []
+    for i, s in enumerate(spawn_seeds(seed, games)):
+        seats = tuple(kinds[(p - i) % n] for p in range(n))
+        jobs.append(
+            _GameJob(
+                index=i,
+                seed=s,
+                seats=seats,
+                map_name=graph.name,
+                max_year=last,
+                game_id=f"tournament-{seed}-{i:05d}",
+                allies=_draw_allies(graph.powers, seats, allies, s, graph.name),
+            )
+        )
     interrupted = False
     try:
         results = map_jobs(
@@ -366,4 +468,17 @@ def run_tournament(
         requested=games,
         games=tuple(results),
         interrupted=interrupted,
+        allies=allies,
     )
+
+
+def _draw_allies(
+    powers: Sequence[str], seats: Sequence[str], pairs: int, game_seed: int, map_name: str
+) -> tuple[Alliance, ...]:
+    """``pairs`` disjoint random pairs of the game's ``'dumb'`` powers (seeded by the game's seed)."""
+    if pairs == 0:
+        return ()
+    dumb = [p for p, s in zip(powers, seats, strict=True) if s == "dumb"]
+    order = make_rng(spawn_seeds(game_seed, 1)[0]).permutation(len(dumb))
+    chosen = [dumb[int(k)] for k in order[: 2 * pairs]]
+    return check_allies([chosen[2 * k : 2 * k + 2] for k in range(pairs)], seats, map_name)
