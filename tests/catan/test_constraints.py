@@ -3,10 +3,15 @@ checkers; parsing errors name the rule text and list the valid rules."""
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from ortools.sat.python import cp_model
 
 from boardeval.catan import RULES, Board, RuleError, check_rules, parse_rule, rule_violations
+from boardeval.catan._generate.anneal import anneal
+from boardeval.catan._generate.cp import satisfy
+from boardeval.catan.board import SWAP_KINDS
 from boardeval.catan.constraints import BoardVars, Rule, connected_sets
 from boardeval.core import CatanError
 
@@ -173,12 +178,14 @@ def test_every_rule_family_is_covered() -> None:
 
 
 def _fixed_board_feasible(board: Board, rule: Rule) -> bool:
+    """The rule's CP-SAT encoding on a model whose board is fixed to ``board``: feasible or not."""
     model = cp_model.CpModel()
     bv = BoardVars.new(model)
     for h in range(19):
         model.add(bv.res[h][int(board.resource_index[h])] == 1)
-        if board.numbers[h] is not None:
-            model.add(bv.num[h][board.numbers[h]] == 1)
+        n = board.numbers[h]
+        if n is not None:
+            model.add(bv.num[h][n] == 1)
     for k, p in enumerate(board.ports):
         model.add(bv.port[k][p] == 1)
     rule.encode(bv)
@@ -189,10 +196,41 @@ def _fixed_board_feasible(board: Board, rule: Rule) -> bool:
     return status == cp_model.OPTIMAL
 
 
+def _one_swap_neighbours(board: Board) -> list[Board]:
+    """Every board one swap away (the four swap kinds), in a fixed order."""
+    out = []
+    for kind in SWAP_KINDS:
+        n = 9 if kind == "ports" else 19
+        for a, b in itertools.combinations(range(n), 2):
+            if kind == "numbers" and None in (board.numbers[a], board.numbers[b]):
+                continue
+            out.append(board.with_swapped(kind, a, b))
+    return out
+
+
+def _satisfying_and_violating(rule: Rule) -> tuple[Board, Board]:
+    """A board the checker says satisfies ``rule`` and one it says breaks it, found without the CP
+    encoding: EX or a random board (else our annealer with the rule as a penalty, which runs on the
+    checkers), and the first board one swap away that the checker rejects (a near miss)."""
+    good = next((b for b in (EX, *(Board.random(s) for s in range(40))) if rule.holds(b)), None)
+    if good is None:
+        good = anneal(0, [rule], steps=3000, restarts=4).board
+    bad = next(
+        b for b in (*_one_swap_neighbours(good), *(Board.random(s) for s in range(40))) if not rule.holds(b)
+    )
+    return good, bad
+
+
 @pytest.mark.parametrize("text", RULE_TEXTS)
 def test_cp_encoding_agrees_with_checker(text: str) -> None:
+    """Every rule gets a satisfying and a violating board, and the checker and the CP encoding must agree
+    on both (an encoding that forbids everything, or nothing, fails), on random boards too, and on the
+    board CP-SAT itself builds for the rule."""
     rule = parse_rule(text)
-    boards = [EX, *(Board.random(s) for s in range(6))]
-    for b in boards:
-        holds = rule.holds(b)
-        assert _fixed_board_feasible(b, rule) == holds, (text, b.code())
+    good, bad = _satisfying_and_violating(rule)
+    assert rule.holds(good) and _fixed_board_feasible(good, rule), (text, good.code())
+    assert not rule.holds(bad) and not _fixed_board_feasible(bad, rule), (text, bad.code())
+    for b in (Board.random(s) for s in range(6)):
+        assert _fixed_board_feasible(b, rule) == rule.holds(b), (text, b.code())
+    built = satisfy([rule], seed=3)
+    assert rule.holds(built), (text, built.code())

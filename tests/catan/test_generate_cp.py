@@ -4,7 +4,6 @@ infeasibility errors naming the rules, counting with a limit."""
 from __future__ import annotations
 
 import math
-import time
 
 import pytest
 
@@ -56,11 +55,10 @@ def test_satisfy_is_seeded_and_checked() -> None:
         ["resource-pips-band=13..15"],  # 5 resources x 13 > 58 pips
     ],
 )
-def test_infeasible_sets_error_quickly(rules: list[str]) -> None:
-    t0 = time.perf_counter()
+def test_infeasible_sets_error(rules: list[str]) -> None:
+    """How fast CP-SAT proves these infeasible is a figure of benchmarks/catan_cp.py, not a test."""
     with pytest.raises(InfeasibleError, match="no board satisfies " + rules[0]):
         satisfy(rules)
-    assert time.perf_counter() - t0 < 10
 
 
 def test_generate_cp_result_shape() -> None:

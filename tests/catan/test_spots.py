@@ -33,11 +33,16 @@ def test_seed_walkthrough() -> None:
     assert b["port"].raw == 0
     assert b["prime_variate"].raw == 2.0
     assert b["parity"].raw == pytest.approx(2.4)
-    s = b.extras["strength"]
-    assert b["scarcity_production"].raw == pytest.approx(4 * s["wood"] + 3 * s["brick"] + 5 * s["grain"])
-    expected_total = 12 * 1.0 + b["scarcity_production"].raw * 1.5 + 0 + 2.0 + 2.4
-    assert b.total == pytest.approx(expected_total)
+    # Metric 2 by hand, default params (base 1.0 / 1.0 / 1.1 for wood, brick, grain; dampening 0.5),
+    # board totals W 11, B 10, G 13, O 12:
+    #   wood  raw = 1.0 * (1/11) * (10/11) = 10/121      strength = sqrt(10) / 11
+    #   brick raw = 1.0 * (1/10) * (11/10) = 11/100      strength = sqrt(11) / 10
+    #   grain raw = 1.1 * (1/13) * (12/13) = 13.2/169    strength = sqrt(13.2) / 13
+    #   metric 2 = 4 sqrt(10)/11 + 3 sqrt(11)/10 + 5 sqrt(13.2)/13 = 3.542283672765... (30-digit Decimal)
+    assert b["scarcity_production"].raw == pytest.approx(3.5422836727652925, rel=1e-12)
     assert b["scarcity_production"].weight == 1.5
+    # score = 12 * 1.0 + 3.5422836727652925 * 1.5 + 0 + 2.0 + 2.4
+    assert b.total == pytest.approx(21.713425509147939, rel=1e-12)
 
 
 def test_prime_variate_needs_both_conditions() -> None:

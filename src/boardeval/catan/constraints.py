@@ -5,7 +5,7 @@ and in the library (:func:`parse_rule`). Every rule has
 
 * a **checker** that lists its violations on a board, in plain Python/numpy over the board model (it knows
   nothing of any solver, so it independently re-checks what the generators produce), and
-* a **CP-SAT encoding** over :class:`BoardVars`, the one-hot model of a board that ``generate.cp`` solves.
+* a **CP-SAT encoding** over :class:`BoardVars`, the one-hot model of a board that ``_generate.cp`` solves.
 
 The rules (spec section 4; seed 004 for wood-brick and the 6/8 resources)::
 

@@ -1,0 +1,68 @@
+"""Time the CP-SAT generators: proving rule sets infeasible, one satisfying board, the proven optimum.
+
+Usage: ``.venv/bin/python benchmarks/catan_cp.py [--repeats R]``
+
+Prints, per case, the median wall time over ``R`` runs (one CP-SAT worker, as the library uses):
+
+* ``satisfy`` on four infeasible rule sets -- how fast "no board satisfies ..." comes back (these were a
+  10 s wall-clock assertion in ``tests/catan/test_generate_cp.py``; timings belong here);
+* ``satisfy`` on a hard feasible set (seeded, one board);
+* ``optimum`` without rules and with ``no-68-neighbours`` (the proven minimum energy).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import time
+from collections.abc import Callable
+
+from boardeval.catan import optimum
+from boardeval.catan._generate.cp import satisfy
+from boardeval.core import InfeasibleError
+
+INFEASIBLE = (
+    ["max-spot-pips=7"],
+    ["min-spot-pips=12"],
+    ["desert=centre", "desert=coast"],
+    ["resource-pips-band=13..15"],
+)
+HARD = ["no-68-neighbours", "no-same-resource-neighbours", "max-spot-pips=11", "desert=coast"]
+
+
+def _median(fn: Callable[[], object], repeats: int) -> float:
+    times = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times)
+
+
+def _infeasible(rules: list[str]) -> None:
+    try:
+        satisfy(rules)
+    except InfeasibleError:
+        return
+    raise AssertionError(f"{rules} should be infeasible")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=3)
+    args = parser.parse_args()
+    load = os.getloadavg()
+    print(f"repeats: {args.repeats} (median), cpus: {os.cpu_count()}, load: {load[0]:.2f} {load[1]:.2f}")
+    for rules in INFEASIBLE:
+        t = _median(lambda rules=rules: _infeasible(rules), args.repeats)
+        print(f"infeasible {' '.join(rules):<40} {t:8.3f} s")
+    t = _median(lambda: satisfy(HARD, seed=1), args.repeats)
+    print(f"satisfy    {' '.join(HARD)[:40]:<40} {t:8.3f} s")
+    for rules in ([], ["no-68-neighbours"]):
+        t = _median(lambda rules=rules: optimum(rules), args.repeats)
+        print(f"optimum    {' '.join(rules) or '(no rules)':<40} {t:8.3f} s")
+
+
+if __name__ == "__main__":
+    main()
