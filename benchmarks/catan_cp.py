@@ -13,6 +13,7 @@ Prints, per case, the median wall time over ``R`` runs (one CP-SAT worker, as th
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import statistics
 import time
@@ -55,12 +56,12 @@ def main() -> None:
     load = os.getloadavg()
     print(f"repeats: {args.repeats} (median), cpus: {os.cpu_count()}, load: {load[0]:.2f} {load[1]:.2f}")
     for rules in INFEASIBLE:
-        t = _median(lambda rules=rules: _infeasible(rules), args.repeats)
+        t = _median(functools.partial(_infeasible, rules), args.repeats)
         print(f"infeasible {' '.join(rules):<40} {t:8.3f} s")
     t = _median(lambda: satisfy(HARD, seed=1), args.repeats)
     print(f"satisfy    {' '.join(HARD)[:40]:<40} {t:8.3f} s")
     for rules in ([], ["no-68-neighbours"]):
-        t = _median(lambda rules=rules: optimum(rules), args.repeats)
+        t = _median(functools.partial(optimum, rules), args.repeats)
         print(f"optimum    {' '.join(rules) or '(no rules)':<40} {t:8.3f} s")
 
 
