@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -116,3 +119,24 @@ def test_bad_input(kwargs: dict[str, object], error: type[DiplomacyError], quote
 def test_unreachable_dask_address_is_a_diplomacy_error() -> None:
     with pytest.raises(DiplomacyError, match=r"tcp://127\.0\.0\.1:9"):
         run_tournament(BOTS, 1, 1, max_year=1901, address="tcp://127.0.0.1:9")
+
+
+def test_games_do_not_depend_on_the_string_hash_seed() -> None:
+    """Pool workers forked from one parent share its hash seed; a fresh interpreter (a Dask worker on
+    another machine) does not.  Two interpreters with different PYTHONHASHSEED play the same game."""
+    code = (
+        "import hashlib, json; from boardeval.diplomacy.tournament import bot_game; "
+        "r = bot_game('dumb*3,random*4', 5, max_year=1902, allies='AUSTRIA:ENGLAND'); "
+        "print(hashlib.sha256(json.dumps(r.saved).encode()).hexdigest())"
+    )
+    digests = {
+        subprocess.run(
+            [sys.executable, "-c", code],
+            env={**os.environ, "PYTHONHASHSEED": str(h)},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for h in (1, 2)
+    }
+    assert len(digests) == 1

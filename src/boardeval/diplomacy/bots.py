@@ -405,7 +405,7 @@ class DumbBot:
         forbidden = self._ally_places(game, graph)
         units: list[tuple[str, str, list[str]]] = []  # (unit, orderable location, legal orders)
         for loc in state.orderable():
-            options = list(possible.get(loc, []))
+            options = sorted(possible.get(loc, []))  # independent of the engine's set order
             if options:
                 parts = options[0].split()
                 units.append((f"{parts[0]} {parts[1]}", loc, options))
@@ -491,7 +491,7 @@ class DumbBot:
         if surplus > 0:
             builds: list[tuple[float, str]] = []
             for loc in state.orderable():
-                for order in possible.get(loc, []):
+                for order in sorted(possible.get(loc, [])):
                     parts = order.split()
                     if len(parts) == 3 and parts[2] == "B":
                         builds.append((values.of(tables, f"{parts[0]} {parts[1]}"), order))
