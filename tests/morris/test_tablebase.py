@@ -18,7 +18,7 @@ import typer
 from typer.testing import CliRunner
 
 from boardeval.core import BoardevalError, ParamsError
-from boardeval.morris._tb_index import SYM_BYTES, combos, rows, symmetry_classes
+from boardeval.morris._tb_index import combos, rows, symmetry_classes
 from boardeval.morris._tb_plain import check_position, plain_solve, rules_successors
 from boardeval.morris.board import point_index
 from boardeval.morris.rules import Position, Variant
@@ -87,28 +87,6 @@ def test_3v3_totals(tb: Tablebase) -> None:
     assert (s["longest_win"], s["longest_loss"], s["symmetry_classes"]) == (25, 26, 169_626)
 
 
-def _tb_values(tb: Tablebase, a: int, b: int, own: np.ndarray, opp: np.ndarray) -> np.ndarray:
-    """Distance codes (-1 draw) for many positions at once, via the stored reduced rows (vectorised)."""
-    table = tb._table(a, b).astype(np.int32)
-    shift = tb._shift(a, b)
-    r = rows(a)
-    rk = np.searchsorted(combos(a), own)
-    row = r.row_of_rank[rk]
-    g = r.sym_of_rank[rk].astype(np.int64)
-    opp2 = SYM_BYTES[g, 0, opp & 0xFF] | SYM_BYTES[g, 1, (opp >> 8) & 0xFF] | SYM_BYTES[g, 2, opp >> 16]
-    rep = r.masks[row]
-    rel = np.zeros_like(opp2)
-    slot = np.zeros_like(opp2)
-    for p in range(24):
-        rel |= ((opp2 >> p) & 1) << slot
-        slot += ((rep >> p) & 1) ^ 1
-    col = np.searchsorted(combos(b), rel)
-    code = table[row, col]
-    dist = (code & ((1 << shift) - 1)).astype(np.int16)
-    dist[(code >> shift) == 0] = -1
-    return dist
-
-
 @pytest.mark.slow
 def test_3v3_agrees_with_the_plain_solver_on_every_position(tb: Tablebase) -> None:
     plain = plain_solve(3)[(3, 3)]
@@ -116,7 +94,7 @@ def test_3v3_agrees_with_the_plain_solver_on_every_position(tb: Tablebase) -> No
     opp = np.tile(combos(3), comb(24, 3))
     ok = (own & opp) == 0
     assert ok.sum() == 2_691_920
-    ours = _tb_values(tb, 3, 3, own[ok], opp[ok])
+    ours = tb.lookup_many(own[ok], opp[ok])
     np.testing.assert_array_equal(ours, plain[ok])
 
 

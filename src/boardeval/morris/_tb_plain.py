@@ -27,7 +27,7 @@ from numba import njit
 from boardeval.morris.board import ADJ_MASK, MILLS, N_POINTS
 from boardeval.morris.rules import Position
 
-__all__ = ["check_position", "plain_solve", "plain_value"]
+__all__ = ["check_all", "check_position", "plain_solve", "plain_value", "rules_successors"]
 
 FULL = (1 << 24) - 1
 I64 = npt.NDArray[np.int64]
@@ -60,6 +60,73 @@ def _fold(v: int, best_loss: int, all_win: bool, longest: int) -> tuple[int, boo
 
 
 @njit(cache=True)  # type: ignore[untyped-decorator]
+def _scan(
+    own: int,
+    opp: int,
+    a: int,
+    b: int,
+    other: npt.NDArray[np.int16],
+    smaller: npt.NDArray[np.int16],
+    stop_at: int,
+    binom: I64,
+    adj: I64,
+    through: I64,
+    rank_of: npt.NDArray[np.int32],
+) -> tuple[int, bool, int, bool]:
+    """Look at every turn of ``own`` (a men, to move) against ``opp`` (b men).
+
+    Returns (smallest opponent loss or -1, all successors opponent wins, longest such win, any turn).
+    ``other`` holds sub-database (b, a), ``smaller`` (b - 1, a); the scan stops early once an opponent
+    loss at ``stop_at`` is seen (-1: never).
+    """
+    empty = FULL & ~(own | opp)
+    best_loss = -1
+    all_win = True
+    longest = -1
+    any_move = False
+    for s in range(24):
+        if stop_at >= 0 and best_loss == stop_at:
+            break
+        if not own >> s & 1:
+            continue
+        targets = empty if a == 3 else empty & adj[s]
+        for d in range(24):
+            if not targets >> d & 1:
+                continue
+            any_move = True
+            moved = (own & ~(1 << s)) | (1 << d)
+            mill = False
+            for k in range(2):
+                line = through[d, k]
+                if line != -1 and moved & line == line:
+                    mill = True
+            if not mill:
+                v = other[rank_of[opp] * binom[24, a] + rank_of[moved]]
+                best_loss, all_win, longest = _fold(v, best_loss, all_win, longest)
+                continue
+            if b == 3:  # the opponent is left with 2 men: lost
+                best_loss, all_win, longest = _fold(0, best_loss, all_win, longest)
+                continue
+            # removable: men outside the opponent's mills, or any man if every one is in a mill
+            in_mill = 0
+            for q in range(24):
+                if opp >> q & 1:
+                    for k in range(2):
+                        line = through[q, k]
+                        if line != -1 and opp & line == line:
+                            in_mill |= 1 << q
+            pool = opp & ~in_mill
+            if pool == 0:
+                pool = opp
+            for q in range(24):
+                if pool >> q & 1:
+                    rest = opp & ~(1 << q)
+                    v = smaller[rank_of[rest] * binom[24, a] + rank_of[moved]]
+                    best_loss, all_win, longest = _fold(v, best_loss, all_win, longest)
+    return best_loss, all_win, longest, any_move
+
+
+@njit(cache=True)  # type: ignore[untyped-decorator]
 def _round(
     r: int,
     a: int,
@@ -88,50 +155,9 @@ def _round(
             if own & opp:
                 new[i * n_opp + j] = -3  # not a position: skipped from now on
                 continue
-            empty = FULL & ~(own | opp)
-            best_loss = -1  # smallest opponent loss distance seen
-            all_win = True
-            longest = -1
-            any_move = False
-            for s in range(24):
-                if best_loss == r - 1 and r > 0:
-                    break  # a successor loses at r - 1: a win at r whatever the rest
-                if not own >> s & 1:
-                    continue
-                targets = empty if a == 3 else empty & adj[s]
-                for d in range(24):
-                    if not targets >> d & 1:
-                        continue
-                    any_move = True
-                    moved = (own & ~(1 << s)) | (1 << d)
-                    mill = False
-                    for k in range(2):
-                        line = through[d, k]
-                        if line != -1 and moved & line == line:
-                            mill = True
-                    if not mill:
-                        v = old_other[rank_of[opp] * binom[24, a] + rank_of[moved]]
-                        best_loss, all_win, longest = _fold(v, best_loss, all_win, longest)
-                        continue
-                    if b == 3:  # the opponent is left with 2 men: lost
-                        best_loss, all_win, longest = _fold(0, best_loss, all_win, longest)
-                        continue
-                    # removable: men outside the opponent's mills, or any man if every one is in a mill
-                    in_mill = 0
-                    for q in range(24):
-                        if opp >> q & 1:
-                            for k in range(2):
-                                line = through[q, k]
-                                if line != -1 and opp & line == line:
-                                    in_mill |= 1 << q
-                    pool = opp & ~in_mill
-                    if pool == 0:
-                        pool = opp
-                    for q in range(24):
-                        if pool >> q & 1:
-                            rest = opp & ~(1 << q)
-                            v = smaller[rank_of[rest] * binom[24, a] + rank_of[moved]]
-                            best_loss, all_win, longest = _fold(v, best_loss, all_win, longest)
+            best_loss, all_win, longest, any_move = _scan(
+                own, opp, a, b, old_other, smaller, r - 1, binom, adj, through, rank_of
+            )
             if not any_move:
                 if r == 0:
                     new[i * n_opp + j] = 0
@@ -144,6 +170,51 @@ def _round(
                 new[i * n_opp + j] = r
                 changed += 1
     return changed
+
+
+@njit(cache=True)  # type: ignore[untyped-decorator]
+def _check(
+    a: int,
+    b: int,
+    values: npt.NDArray[np.int16],
+    other: npt.NDArray[np.int16],
+    smaller: npt.NDArray[np.int16],
+    binom: I64,
+    adj: I64,
+    through: I64,
+    sets_a: I64,
+    sets_b: I64,
+    rank_of: npt.NDArray[np.int32],
+    bad: I64,
+) -> tuple[int, int]:
+    """Check every position of (a, b); returns (positions checked, disagreements; the first few in bad)."""
+    n_opp = binom[24, b]
+    checked = 0
+    wrong = 0
+    for i in range(binom[24, a]):
+        own = sets_a[i]
+        for j in range(n_opp):
+            opp = sets_b[j]
+            if own & opp:
+                continue
+            v = values[i * n_opp + j]
+            best_loss, all_win, longest, any_move = _scan(
+                own, opp, a, b, other, smaller, -1, binom, adj, through, rank_of
+            )
+            if v == -1:
+                ok = any_move and best_loss == -1 and not all_win
+            elif v % 2 == 1:
+                ok = best_loss == v - 1
+            elif not any_move:
+                ok = v == 0
+            else:
+                ok = best_loss == -1 and all_win and longest + 1 == v
+            checked += 1
+            if not ok:
+                if wrong < bad.shape[0]:
+                    bad[wrong] = i * n_opp + j
+                wrong += 1
+    return checked, wrong
 
 
 def _sets(k: int) -> I64:
@@ -197,6 +268,29 @@ def plain_solve(max_men: int, progress: Any = None) -> Plain:
                 r += 1
             out.update(cur)
     return out
+
+
+def check_all(
+    values: dict[tuple[int, int], npt.NDArray[np.int16]], key: tuple[int, int]
+) -> tuple[int, int, list[tuple[int, int]]]:
+    """Check that every position of sub-database ``key`` follows from its successors' values.
+
+    ``values`` maps sub-databases to full distance arrays (-1 draw) in this module's layout
+    (``rank24(own) * C(24, b) + rank24(opp)``), e.g. a tablebase expanded to every position; it needs
+    ``key``, its mirror ``(b, a)`` and the capture target ``(b - 1, a)`` (when b > 3). Returns (positions
+    checked, disagreements, the first disagreeing positions as (own, opp) bitboards).
+    """
+    a, b = key
+    bad = np.zeros(10, dtype=np.int64)
+    smaller = values.get((b - 1, a), np.zeros(1, dtype=np.int16))
+    sets_a, sets_b = _sets(a), _sets(b)
+    checked, wrong = _check(
+        a, b, values[key], values[(b, a)], smaller, _binom(), np.array(ADJ_MASK, dtype=np.int64),
+        _mills_through(), sets_a, sets_b, _rank_table(max(a, b)), bad,
+    )  # fmt: skip
+    n_opp = comb(24, b)
+    first = [(int(sets_a[k // n_opp]), int(sets_b[k % n_opp])) for k in bad[: min(wrong, 10)]]
+    return checked, wrong, first
 
 
 def plain_value(plain: Plain, own: int, opp: int) -> int:

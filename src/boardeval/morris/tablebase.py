@@ -41,7 +41,7 @@ import numpy.typing as npt
 import platformdirs
 
 from boardeval.core import JobsInterrupted, MorrisError, ParamsError, Progress, map_jobs, report
-from boardeval.morris._tb_index import canonical, combos, rows
+from boardeval.morris._tb_index import SYM_BYTES, canonical, combos, rows
 from boardeval.morris.board import N_POINTS
 from boardeval.morris.rules import SIDE_NAMES, Position, Turn
 
@@ -303,6 +303,47 @@ class Tablebase:
         shift = self._shift(a, b)
         value = _CODE_VALUES[code >> shift]
         return value, (None if value == "draw" else code & ((1 << shift) - 1))
+
+    def lookup_many(self, own: npt.NDArray[np.int64], opp: npt.NDArray[np.int64]) -> npt.NDArray[np.int16]:
+        """Distances of many side-relative positions of one sub-database at once (-1 = draw).
+
+        ``own`` / ``opp``: int64 bitboards (side to move / other side), all with the same men counts. The
+        value follows from the distance: odd = win, even = loss (for the side to move). Vectorised numpy,
+        for batch work (tuning data, checks).
+        """
+        own = np.asarray(own, dtype=np.int64)
+        opp = np.asarray(opp, dtype=np.int64)
+        if own.size == 0:
+            return np.zeros(0, dtype=np.int16)
+        a, b = int(own.flat[0]).bit_count(), int(opp.flat[0]).bit_count()
+        if (a, b) not in self._available():
+            raise MissingTablebaseError(
+                f"sub-database {_name(a, b)} is not built in {str(self.directory)!r}; build it with "
+                f"`{_build_command(max(a, b), self.directory)}`"
+            )
+        table = self._table(a, b).astype(np.int32)
+        shift = self._shift(a, b)
+        r = rows(a)
+        rk = np.searchsorted(combos(a), own)
+        if not (np.array_equal(combos(a)[np.minimum(rk, len(combos(a)) - 1)], own) and not (own & opp).any()):
+            raise TablebaseRangeError(f"lookup_many needs disjoint bitboards of {a} and {b} men throughout")
+        row = r.row_of_rank[rk]
+        g = r.sym_of_rank[rk].astype(np.int64)
+        sym = SYM_BYTES
+        opp2 = sym[g, 0, opp & 0xFF] | sym[g, 1, (opp >> 8) & 0xFF] | sym[g, 2, opp >> 16]
+        free = ~r.masks[row]
+        rel = np.zeros_like(opp2)
+        slot = np.zeros_like(opp2)
+        for p in range(N_POINTS):
+            rel |= ((opp2 >> p) & 1) << slot
+            slot += (free >> p) & 1
+        col = np.searchsorted(combos(b), rel)
+        if not np.array_equal(combos(b)[np.minimum(col, len(combos(b)) - 1)], rel):
+            raise TablebaseRangeError(f"lookup_many needs {b} men on the other side throughout")
+        code = table[row, col]
+        dist = (code & ((1 << shift) - 1)).astype(np.int16)
+        dist[(code >> shift) == 0] = -1
+        return dist
 
     def lookup(self, position: Position) -> tuple[TBValue, int | None]:
         """Value and distance of ``position`` for the side to move, without rating its turns (fast path)."""
