@@ -51,30 +51,11 @@ import numpy as np
 import numpy.typing as npt
 
 from boardeval.core import DiplomacyError
-from boardeval.diplomacy._catalog import (
-    COHESION_NS,
-    MEASURE_INFO,
-    MEASURE_KINDS,
-    MEASURES,
-    UnknownMeasureError,
-    validate_measures,
-)
+from boardeval.diplomacy._catalog import COHESION_NS, validate_measures
 from boardeval.diplomacy.graph import BoolArray, FloatArray, IntArray, MapGraph, load_map_graph
 from boardeval.diplomacy.records import GameRecord, Position, positions_of, start_position
 
-__all__ = [
-    "COHESION_NS",
-    "FEAR_HORIZON",
-    "MEASURES",
-    "MEASURE_INFO",
-    "MEASURE_KINDS",
-    "GameMeasures",
-    "UnknownMeasureError",
-    "compute_measures",
-    "static_fear",
-    "static_routes",
-    "validate_measures",
-]
+__all__ = ["FEAR_HORIZON", "GameMeasures", "compute_measures", "static_fear", "static_routes"]
 
 FEAR_HORIZON = 6
 """Windsor's fear score of one centre at tempo distance t is ``max(0, FEAR_HORIZON - t)``."""
