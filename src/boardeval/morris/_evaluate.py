@@ -22,7 +22,6 @@ are stored as 1 so an impossible value never divides by zero.
 from __future__ import annotations
 
 import functools
-import importlib.resources
 import math
 from collections.abc import Mapping
 from pathlib import Path
@@ -107,9 +106,9 @@ def load_weights(profile: str | Path = "base") -> WeightSet:
     A file may hold the weights at top level or in a ``[base]`` table.
     """
     if isinstance(profile, str) and profile in PROFILES:
-        res = importlib.resources.files("boardeval.morris").joinpath("data", _WEIGHTS_FILE)
-        with importlib.resources.as_file(res) as path:
-            data = load_data_file(path)
+        # the file beside this module (the package ships as files); importlib.resources would add ~10 ms
+        # of imports to every start-up for the same path
+        data = load_data_file(Path(__file__).with_name("data") / _WEIGHTS_FILE)
         return make_weights(data[profile], source=f"{_WEIGHTS_FILE}[{profile}]")
     path = Path(profile)
     if not path.suffix:
