@@ -30,8 +30,11 @@ from collections.abc import Callable
 import numpy as np
 
 from boardeval.catan import PIPS, Board, SpotParams, evaluate_spots, spot_scores_batch
-from boardeval.catan.board import SPOT_HEXES, SPOT_PORT
 from boardeval.catan.spots import evaluate_spot
+from boardeval.catan.topology import (
+    SPOT_HEXES,
+    SPOT_PORT,
+)
 
 RES = ("W", "B", "S", "G", "O")
 COMP = {"W": "B", "B": "W", "G": "O", "O": "G", "S": None}

@@ -11,27 +11,29 @@ import numpy as np
 import pytest
 
 from boardeval.catan.board import (
+    DESERT_INDEX,
+    NUMBER_TOKENS,
+    PIPS,
+    PORT_KINDS,
+    SWAP_KINDS,
+    TILE_COUNTS,
+    Board,
+    BoardError,
+    BoardParseError,
+)
+from boardeval.catan.topology import (
     CENTRE_HEX,
     CORNER_HEXES,
-    DESERT_INDEX,
     EDGE_HEXES,
     HEX_CUBE,
     HEX_EDGES,
     HEX_NEIGHBOURS,
-    NUMBER_TOKENS,
-    PIPS,
-    PORT_KINDS,
     PORT_SPOTS,
     ROADS,
     SPOT_HEX_MATRIX,
     SPOT_HEXES,
     SPOT_NEIGHBOURS,
     SPOT_XY,
-    SWAP_KINDS,
-    TILE_COUNTS,
-    Board,
-    BoardError,
-    BoardParseError,
     Topology,
 )
 from boardeval.core import CatanError

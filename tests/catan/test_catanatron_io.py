@@ -7,13 +7,21 @@ import random
 import pytest
 from catanatron.models.map import BASE_MAP_TEMPLATE, TOURNAMENT_MAP, CatanMap, LandTile, Port
 
-from boardeval.catan.board import BASE_PORT_FRAME, HEX_CUBE, PORT_SPOTS, SPOT_HEXES, Board
+from boardeval.catan.board import (
+    Board,
+)
 from boardeval.catan.catanatron_io import (
     CATANATRON_RESOURCES,
     from_catanatron_map,
     node_to_spot,
     spot_to_node,
     to_catanatron_map,
+)
+from boardeval.catan.topology import (
+    BASE_PORT_FRAME,
+    HEX_CUBE,
+    PORT_SPOTS,
+    SPOT_HEXES,
 )
 
 HEX_OF = {c: i for i, c in enumerate(HEX_CUBE)}

@@ -7,13 +7,20 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from boardeval.catan.board import CORNER_HEXES, EDGE_HEXES, HEX_EDGES, Board
+from boardeval.catan.board import (
+    Board,
+)
 from boardeval.catan.energy import (
     ENERGY_TERMS,
     board_energy,
     energy_from_terms,
     energy_terms_arrays,
     energy_weights,
+)
+from boardeval.catan.topology import (
+    CORNER_HEXES,
+    EDGE_HEXES,
+    HEX_EDGES,
 )
 from boardeval.core import ParamsError, WeightSet
 

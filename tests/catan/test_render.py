@@ -9,8 +9,13 @@ import pytest
 from rich.console import Console
 
 from boardeval.catan import Board, evaluate_spots
-from boardeval.catan.board import PIPS, PORT_SPOTS
+from boardeval.catan.board import (
+    PIPS,
+)
 from boardeval.catan.render import board_svg
+from boardeval.catan.topology import (
+    PORT_SPOTS,
+)
 from boardeval.cli.catan_render import board_renderable
 from boardeval.core import CatanError
 

@@ -11,7 +11,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from boardeval.catan.board import PORT_SPOTS, Board
+from boardeval.catan.board import (
+    Board,
+)
 from boardeval.catan.params import METRIC_NAMES, SpotParams
 from boardeval.catan.spots import (
     evaluate_spot,
@@ -20,6 +22,9 @@ from boardeval.catan.spots import (
     resource_strengths,
     spot_metrics_from_production,
     spot_scores_batch,
+)
+from boardeval.catan.topology import (
+    PORT_SPOTS,
 )
 from boardeval.core import CatanError, ParamsError
 

@@ -1,7 +1,6 @@
 """The Catan board: a resource and number per hex, a port kind per slot, the share code and JSON.
 
-Where hexes, spots and port slots are (their ids, adjacency, corners) is :mod:`boardeval.catan.topology`;
-its tables are re-exported here for convenience.
+Where hexes, spots and port slots are (their ids, adjacency, corners) is :mod:`boardeval.catan.topology`.
 
 Share code: the 19 hexes in id order, each a resource letter and its number (the desert has none),
 joined by ``-``, then ``~`` and the 9 port letters in slot order (``3`` = generic 3:1, a resource
@@ -28,45 +27,13 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from boardeval.catan.topology import (
-    BASE_HEX_CUBES,
-    BASE_PORT_FRAME,
-    BASE_TOPOLOGY,
-    CENTRE_HEX,
-    CORNER_HEXES,
-    EDGE_HEXES,
-    HEX_CENTRES,
-    HEX_CUBE,
-    HEX_EDGE_PAIRS,
-    HEX_EDGES,
-    HEX_NEIGHBOURS,
-    PORT_SPOTS,
-    ROADS,
-    SPOT_HEX_MATRIX,
-    SPOT_HEXES,
-    SPOT_NEIGHBOURS,
-    SPOT_PORT,
-    SPOT_XY,
-    Cube,
-    Topology,
-)
+from boardeval.catan.topology import BASE_TOPOLOGY, PORT_SPOTS, SPOT_PORT
 from boardeval.core import CatanError, SeedLike, make_rng
 
 __all__ = [
-    "BASE_HEX_CUBES",
-    "BASE_PORT_FRAME",
-    "BASE_TOPOLOGY",
-    "CENTRE_HEX",
     "COMPLEMENT",
-    "CORNER_HEXES",
     "DESERT",
     "DESERT_INDEX",
-    "EDGE_HEXES",
-    "HEX_CENTRES",
-    "HEX_CUBE",
-    "HEX_EDGES",
-    "HEX_EDGE_PAIRS",
-    "HEX_NEIGHBOURS",
     "NUMBER_TOKENS",
     "N_HEXES",
     "N_PORTS",
@@ -74,22 +41,13 @@ __all__ = [
     "PIPS",
     "PIPS_BY_NUMBER",
     "PORT_KINDS",
-    "PORT_SPOTS",
     "RESOURCES",
     "RESOURCE_NAMES",
-    "ROADS",
-    "SPOT_HEXES",
-    "SPOT_HEX_MATRIX",
-    "SPOT_NEIGHBOURS",
-    "SPOT_PORT",
-    "SPOT_XY",
     "SWAP_KINDS",
     "TILE_COUNTS",
     "Board",
     "BoardError",
     "BoardParseError",
-    "Cube",
-    "Topology",
 ]
 
 IntArray = npt.NDArray[np.int64]

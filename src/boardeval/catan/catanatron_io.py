@@ -16,14 +16,16 @@ from functools import cache
 from typing import Any
 
 from boardeval.catan.board import (
-    BASE_PORT_FRAME,
-    BASE_TOPOLOGY,
     DESERT,
-    HEX_CUBE,
     N_SPOTS,
     RESOURCES,
     Board,
     BoardParseError,
+)
+from boardeval.catan.topology import (
+    BASE_PORT_FRAME,
+    BASE_TOPOLOGY,
+    HEX_CUBE,
 )
 
 __all__ = [

@@ -45,20 +45,22 @@ import numpy as np
 import numpy.typing as npt
 
 from boardeval.catan.board import (
-    CENTRE_HEX,
     DESERT_INDEX,
-    HEX_EDGE_PAIRS,
-    HEX_NEIGHBOURS,
     N_HEXES,
     N_PORTS,
     NUMBER_TOKENS,
     PIPS,
-    PORT_SPOTS,
     RESOURCE_NAMES,
     RESOURCES,
-    SPOT_HEXES,
     TILE_COUNTS,
     Board,
+)
+from boardeval.catan.topology import (
+    CENTRE_HEX,
+    HEX_EDGE_PAIRS,
+    HEX_NEIGHBOURS,
+    PORT_SPOTS,
+    SPOT_HEXES,
 )
 from boardeval.core import CatanError
 

@@ -32,14 +32,16 @@ import numpy as np
 import numpy.typing as npt
 
 from boardeval.catan.board import (
+    DESERT_INDEX,
+    N_HEXES,
+    Board,
+)
+from boardeval.catan.topology import (
     CENTRE_HEX,
     CORNER_HEXES,
-    DESERT_INDEX,
     EDGE_HEXES,
     HEX_EDGE_PAIRS,
     HEX_EDGES,
-    N_HEXES,
-    Board,
 )
 from boardeval.core import Breakdown, WeightSet
 

@@ -16,18 +16,20 @@ from html import escape
 import numpy as np
 
 from boardeval.catan.board import (
-    BASE_PORT_FRAME,
     DESERT,
-    HEX_CENTRES,
     N_SPOTS,
     PIPS,
-    PORT_SPOTS,
     RESOURCE_NAMES,
-    SPOT_HEXES,
-    SPOT_XY,
     Board,
 )
 from boardeval.catan.spots import SpotTable
+from boardeval.catan.topology import (
+    BASE_PORT_FRAME,
+    HEX_CENTRES,
+    PORT_SPOTS,
+    SPOT_HEXES,
+    SPOT_XY,
+)
 from boardeval.core import CatanError
 
 __all__ = ["PORT_COLOURS", "TERRAIN_COLOURS", "board_svg"]

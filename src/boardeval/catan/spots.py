@@ -37,7 +37,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -50,12 +49,14 @@ from boardeval.catan.board import (
     PIPS,
     RESOURCE_NAMES,
     RESOURCES,
-    SPOT_HEX_MATRIX,
-    SPOT_HEXES,
-    SPOT_PORT,
     Board,
 )
 from boardeval.catan.params import METRIC_NAMES, SpotParams
+from boardeval.catan.topology import (
+    SPOT_HEX_MATRIX,
+    SPOT_HEXES,
+    SPOT_PORT,
+)
 from boardeval.core import Breakdown, CatanError
 
 __all__ = [
@@ -219,32 +220,11 @@ class SpotTable:
     scores: FloatArray
     production: FloatArray
     totals: FloatArray
+    scarcity: FloatArray
+    pairwise: FloatArray
+    raw_strength: FloatArray
+    strength: FloatArray
     port_strength: FloatArray
-
-    @cached_property
-    def _parts(self) -> tuple[list[float], list[float], list[float], list[float]]:
-        p = self.params
-        return _strength_parts(self.totals.tolist(), p.base_resource_strength, p.dampening_factor)
-
-    @cached_property
-    def strength(self) -> FloatArray:
-        """(5,) dampened strength per resource."""
-        return np.array(self._parts[3])
-
-    @cached_property
-    def scarcity(self) -> FloatArray:
-        """(5,) ``1 / total[r]`` (20 for an absent resource)."""
-        return np.array(self._parts[0])
-
-    @cached_property
-    def pairwise(self) -> FloatArray:
-        """(5,) the erratum's pairwise ratio ``total[comp(r)] / total[r]``, clipped; 1 for sheep."""
-        return np.array(self._parts[1])
-
-    @cached_property
-    def raw_strength(self) -> FloatArray:
-        """(5,) ``base * scarcity * pairwise`` before dampening."""
-        return np.array(self._parts[2])
 
     def __len__(self) -> int:
         return int(self.scores.shape[0])
@@ -304,10 +284,22 @@ def evaluate_spots(board: Board, params: SpotParams | None = None) -> SpotTable:
     """
     p = params or SpotParams.default()
     prod, totals = _production(board.resource_index[None], board.pips[None])
-    strength = _strength_parts(totals[0].tolist(), p.base_resource_strength, p.dampening_factor)[3]
-    port_strength, metrics, scores = _score(prod, totals, np.array([strength]), board.port_index[None], p)
+    parts = _strength_parts(totals[0].tolist(), p.base_resource_strength, p.dampening_factor)
+    port_strength, metrics, scores = _score(prod, totals, np.array(parts[3:]), board.port_index[None], p)
+    scarcity, pairwise, raw, strength = (np.array(x) for x in parts)
+    production = np.ascontiguousarray(prod[0].T)
     return SpotTable(
-        board, p, metrics[0], scores[0], np.ascontiguousarray(prod[0].T), totals[0], port_strength[0]
+        board,
+        p,
+        metrics[0],
+        scores[0],
+        production,
+        totals[0],
+        scarcity,
+        pairwise,
+        raw,
+        strength,
+        port_strength[0],
     )
 
 

@@ -22,10 +22,7 @@ from typing import Any
 import numpy as np
 
 from boardeval.catan.board import (
-    CENTRE_HEX,
-    CORNER_HEXES,
     DESERT_INDEX,
-    HEX_NEIGHBOURS,
     N_HEXES,
     NUMBER_TOKENS,
     PIPS,
@@ -34,6 +31,11 @@ from boardeval.catan.board import (
 )
 from boardeval.catan.constraints import Rule, check_rules
 from boardeval.catan.energy import ENERGY_TERMS, board_energy, energy_json, energy_weights
+from boardeval.catan.topology import (
+    CENTRE_HEX,
+    CORNER_HEXES,
+    HEX_NEIGHBOURS,
+)
 from boardeval.core import Breakdown, CatanError, WeightSet
 
 __all__ = [

@@ -30,9 +30,18 @@ from boardeval.catan._generate.common import (
     make_result,
     variance_numerator,
 )
-from boardeval.catan.board import CENTRE_HEX, CORNER_HEXES, HEX_EDGE_PAIRS, NUMBER_TOKENS, PIPS, Board
+from boardeval.catan.board import (
+    NUMBER_TOKENS,
+    PIPS,
+    Board,
+)
 from boardeval.catan.constraints import BoardVars, Rule, parse_rules, rules_text
 from boardeval.catan.energy import board_energy, energy_json
+from boardeval.catan.topology import (
+    CENTRE_HEX,
+    CORNER_HEXES,
+    HEX_EDGE_PAIRS,
+)
 from boardeval.core import (
     Breakdown,
     CatanError,

@@ -18,6 +18,7 @@ falls monotonically: a test over many seeds and ``benchmarks/catan_anneal.py`` s
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Iterable
 
@@ -72,19 +73,8 @@ def fairness_anneal(
 
 
 def _with(result: GenerationResult, method: str, fairness: float) -> GenerationResult:
-    return GenerationResult(
-        board=result.board,
-        energy=result.energy,
-        rules=result.rules,
-        method=method,
-        seed=result.seed,
-        seconds=result.seconds,
-        optimal=result.optimal,
-        swaps=result.swaps,
-        interrupted=result.interrupted,
-        fairness=fairness,
-        extras=result.extras,
-    )
+    """The result relabelled as the dial's: ``method`` and the ``fairness`` value asked for."""
+    return dataclasses.replace(result, method=method, fairness=fairness)
 
 
 def generate(

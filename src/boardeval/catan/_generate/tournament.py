@@ -31,8 +31,16 @@ from typing import Any
 from ortools.sat.python import cp_model
 
 from boardeval.catan._generate.common import GenerationResult, Swap, make_result
-from boardeval.catan.board import DESERT_INDEX, HEX_NEIGHBOURS, N_HEXES, N_PORTS, Board
+from boardeval.catan.board import (
+    DESERT_INDEX,
+    N_HEXES,
+    N_PORTS,
+    Board,
+)
 from boardeval.catan.constraints import BoardVars, Rule, parse_rules, rules_text
+from boardeval.catan.topology import (
+    HEX_NEIGHBOURS,
+)
 from boardeval.core import CatanError, InfeasibleError, Progress, WeightSet, make_rng, report
 
 __all__ = ["DEFAULT_TOURNAMENT_RULES", "plan_swaps", "tournament"]
