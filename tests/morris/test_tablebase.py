@@ -175,6 +175,8 @@ def test_bad_input_errors(tb: Tablebase, tmp_path: Path) -> None:
         tb.probe(five)
     with pytest.raises(MissingTablebaseError, match="boardeval morris tablebase build"):
         Tablebase.open(tmp_path / "nothing")
+    with pytest.raises(TablebaseRangeError, match="at most 5 men"):
+        tb.probe(_pos("a7 d7 c4 e4 b2 f2", "e5 f4 d3 g1"))
     with pytest.raises(ParamsError, match="--max-men"):
         build_tablebase(6, tmp_path)
     assert issubclass(TablebaseError, BoardevalError)

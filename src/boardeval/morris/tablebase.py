@@ -263,6 +263,11 @@ class Tablebase:
                 f"position {text!r} has {a} men for the side to move and {b} for the other: the game is over "
                 "below 3 men, the tablebase covers 3 or more on each side"
             )
+        if max(a, b) > MAX_MEN:
+            raise TablebaseRangeError(
+                f"position {text!r} has {a} men for the side to move and {b} for the other: the tablebase "
+                f"covers at most {MAX_MEN} men per side"
+            )
         if (a, b) not in self._available():
             built = ", ".join(_name(*k) for k in self.subdatabases) or "none"
             raise MissingTablebaseError(
@@ -532,6 +537,7 @@ def solve_pair(
     capb = np.full(n_total, -1, dtype=np.int16)
     label = "+".join(_name(*k) for k in group)
     done = done_before
+    report(progress, done, total, f"{label}: starting (the first build compiles the solver, ~20 s)")
     for m, (a, b) in enumerate(group):
         target = (b - 1, a)
         if b - 1 >= 3:
