@@ -72,9 +72,8 @@ class ParseIn(BaseModel):
 def board_view(board: Board) -> BoardView:
     """Evaluate a board: spots (one vectorised call), energy, and the SVG with the heatmap."""
     table = evaluate_spots(board)
-    scores = [float(s) for s in table.scores]
-    order = sorted(range(len(scores)), key=lambda s: -scores[s])
-    rank = {s: r + 1 for r, s in enumerate(order)}
+    scores = table.scores.tolist()
+    rank = {s: r + 1 for r, s in enumerate(table.ranked())}
     code = board.code()
     return BoardView(
         code=code,
