@@ -28,6 +28,7 @@ from boardeval.morris.tablebase import (
     TablebaseError,
     TablebaseRangeError,
     build_tablebase,
+    subdatabase_pairs,
 )
 
 KEYS = [(3, 3), (4, 3), (3, 4), (4, 4)]
@@ -237,3 +238,30 @@ def test_cli_stats_probe_build(tb: Tablebase, tmp_path: Path) -> None:
     assert (tmp_path / "3v3.npy").read_bytes() == (tb.directory / "3v3.npy").read_bytes()
     res = runner.invoke(app, ["tablebase", "probe", text.replace(" 0 0", " 3 3"), "--dir", str(tb.directory)])
     assert isinstance(res.exception, BoardevalError)
+
+
+def test_build_order_puts_capture_targets_first() -> None:
+    assert subdatabase_pairs(4) == [[(3, 3)], [(4, 3), (3, 4)], [(4, 4)]]
+    seen: set[tuple[int, int]] = set()
+    for group in subdatabase_pairs(5):
+        for a, b in group:
+            assert b - 1 < 3 or (b - 1, a) in seen
+        seen.update(group)
+    assert len(seen) == 9
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_lookup_many_agrees_with_single_lookups(tb: Tablebase, key: tuple[int, int]) -> None:
+    a, b = key
+    rng = np.random.default_rng(11)
+    own, opp = [], []
+    for _ in range(300):
+        points = rng.permutation(24)
+        own.append(sum(1 << int(p) for p in points[:a]))
+        opp.append(sum(1 << int(p) for p in points[a : a + b]))
+    many = tb.lookup_many(np.array(own), np.array(opp))
+    for o, p, d in zip(own, opp, many, strict=True):
+        value, distance = tb.lookup_sides(o, p)
+        assert (value, distance) == (("draw", None) if d == -1 else ("win" if d % 2 else "loss", int(d)))
+    with pytest.raises(TablebaseRangeError):
+        tb.lookup_many(np.array(own[:2]), np.array(own[:2]))
