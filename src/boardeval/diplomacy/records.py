@@ -372,8 +372,9 @@ def load_records(source: RecordSource, *, name: str | None = None) -> list[GameR
     """Load every game of a saved-game JSON document (one game, or a list) or JSONL (one game a line).
 
     ``source`` is a path (``str`` or ``os.PathLike``), or the contents themselves: ``bytes`` (UTF-8), or a
-    ``str`` that starts with ``{`` or ``[`` (any other string is a path).  ``name`` labels the input in
-    error messages (default: the path, ``<text>`` or ``<bytes>``), e.g. the file name of an upload.
+    ``str`` that starts with ``{`` or ``[`` (any other string is a path; a :class:`~pathlib.Path` always is
+    one).  ``name`` labels the input in error messages (default: the path, ``<text>`` or ``<bytes>``), e.g.
+    the file name of an upload.
 
     Raises :class:`RecordFormatError` for a missing or unreadable file, bytes that are not UTF-8, or broken
     JSON (with the line number), and the other :class:`RecordError` subclasses for bad contents.
