@@ -62,14 +62,14 @@ LAYERS: dict[str, dict[str, int | str]] = {
         "_tb_index": 2,
         "_tb_build": 2,
         "_tb_plain": 2,
-        "_engine_core": 2,
-        "_engine": 3,
         "_evaluate": 3,
-        "_search": 4,
-        "why": 5,
-        "tablebase": 5,
-        "players": 6,
-        "match": 7,
+        "_engine_core": 3,  # may use _features/_evaluate (FEATURES, coefficients)
+        "_engine": 4,
+        "_search": 5,  # over the compiled core
+        "why": 6,
+        "tablebase": 6,
+        "players": 7,
+        "match": 8,
     },
     "diplomacy": {
         "__init__": 99,
