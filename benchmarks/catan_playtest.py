@@ -31,7 +31,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from boardeval.catan import Board
-from boardeval.catan.playtest import GameSpec, PlaytestResult, game_specs, play_game, playtest
+from boardeval.catan.playtest import GameSpec, PlaytestResult, game_specs, play_game, run_playtest
 from boardeval.core import mean_interval, spawn_seeds
 
 
@@ -61,7 +61,7 @@ def strength(seeds: int, workers: int, skip_vp: bool) -> None:
     print(f"## strength: {seeds} random base boards x 4 seatings = {4 * seeds} games per line")
     for label, players, target in lineups:
         start_load = _load()
-        result = playtest(boards, players, games=seeds, seed=11, rotate=True, workers=workers)
+        result = run_playtest(boards, players, games=seeds, seed=11, rotate=True, workers=workers)
         seats = "  ".join(f"{s.name} {100 * s.rate.value:.1f}%" for s in result.seats)
         turns = result.turns_interval
         assert turns is not None
@@ -82,7 +82,7 @@ def scaling(games: int) -> None:
     records = {}
     for workers in (1, 2, 1, 2):
         load = _load()
-        result = playtest(boards, players, games=games, seed=5, workers=workers)
+        result = run_playtest(boards, players, games=games, seed=5, workers=workers)
         rates.setdefault(workers, []).append(result.games_per_second)
         records[workers] = result.records
         print(f"workers={workers}: {result.games_per_second:6.2f} games/s ({result.seconds:.1f} s; {load})")

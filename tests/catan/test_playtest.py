@@ -14,7 +14,7 @@ import typer
 from typer.testing import CliRunner
 
 from boardeval.catan import Board
-from boardeval.catan.playtest import GameRecord, game_specs, play_game, playtest, summarize
+from boardeval.catan.playtest import GameRecord, game_specs, play_game, run_playtest, summarize
 from boardeval.cli.catan_playtest import register
 from boardeval.core import BoardevalError, CatanError, ParamsError
 
@@ -79,8 +79,8 @@ def test_rotation_seats_every_player_everywhere() -> None:
 
 
 def test_json_shape_and_same_json_twice() -> None:
-    a = playtest(BOARD, LINEUP, games=2, seed=9, rotate=True)
-    b = playtest(BOARD, LINEUP, games=2, seed=9, rotate=True)
+    a = run_playtest(BOARD, LINEUP, games=2, seed=9, rotate=True)
+    b = run_playtest(BOARD, LINEUP, games=2, seed=9, rotate=True)
     data = a.to_json()
     assert list(data) == ["board", "games", "players", "seats", "turns", "unfinished", "seconds"]
     assert data["board"] == BOARD.code() and data["games"] == 8
@@ -96,25 +96,25 @@ def test_json_shape_and_same_json_twice() -> None:
     assert data["turns"]["median"] <= data["turns"]["p90"]
     json.dumps(data)
     assert _stable(a) == _stable(b)
-    assert _stable(a) != _stable(playtest(BOARD, LINEUP, games=2, seed=10, rotate=True))
+    assert _stable(a) != _stable(run_playtest(BOARD, LINEUP, games=2, seed=10, rotate=True))
 
 
 def test_one_and_two_workers_identical() -> None:
-    one = playtest(BOARD, LINEUP, games=3, seed=2)
-    two = playtest(BOARD, LINEUP, games=3, seed=2, workers=2)
+    one = run_playtest(BOARD, LINEUP, games=3, seed=2)
+    two = run_playtest(BOARD, LINEUP, games=3, seed=2, workers=2)
     assert one.records == two.records
     assert _stable(one) == _stable(two)
 
 
 def test_dask_local_cluster_identical() -> None:
     distributed = pytest.importorskip("distributed")
-    serial = playtest(BOARD, LINEUP, games=3, seed=2)
+    serial = run_playtest(BOARD, LINEUP, games=3, seed=2)
     with (
         distributed.LocalCluster(
             n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None
         ) as cluster,
     ):
-        remote = playtest(BOARD, LINEUP, games=3, seed=2, address=cluster.scheduler_address)
+        remote = run_playtest(BOARD, LINEUP, games=3, seed=2, address=cluster.scheduler_address)
     assert remote.records == serial.records
 
 
@@ -147,9 +147,9 @@ def test_interrupt_keeps_finished_games() -> None:
         if done == 2:
             raise KeyboardInterrupt
 
-    result = playtest(BOARD, LINEUP, games=5, seed=1, progress=progress)
+    result = run_playtest(BOARD, LINEUP, games=5, seed=1, progress=progress)
     assert result.interrupted and result.games == 2 and result.planned == 5
-    assert result.records == playtest(BOARD, LINEUP, games=5, seed=1).records[:2]
+    assert result.records == run_playtest(BOARD, LINEUP, games=5, seed=1).records[:2]
 
 
 @pytest.mark.parametrize(
@@ -165,12 +165,12 @@ def test_interrupt_keeps_finished_games() -> None:
 def test_bad_input_is_one_clear_error(kwargs: dict[str, Any], fragment: str) -> None:
     args: dict[str, Any] = {"players": LINEUP, "games": 1} | kwargs
     with pytest.raises(CatanError, match=fragment):
-        playtest(BOARD, **args)
+        run_playtest(BOARD, **args)
 
 
 def test_bad_workers() -> None:
     with pytest.raises(ParamsError, match="0"):
-        playtest(BOARD, LINEUP, games=2, workers=0)
+        run_playtest(BOARD, LINEUP, games=2, workers=0)
 
 
 # -- CLI (a throw-away group; the root group turns BoardevalError into one red line, exit 2) ----------------
@@ -201,7 +201,7 @@ def test_cli_playtest_json_matches_library() -> None:
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     data.pop("seconds")
-    assert data == _stable(playtest(BOARD, LINEUP, games=1, seed=3, rotate=True))
+    assert data == _stable(run_playtest(BOARD, LINEUP, games=1, seed=3, rotate=True))
     table = runner.invoke(_app(), args)
     assert table.exit_code == 0
     for text in ("advisor", "seat 4", "games/s", "p90", "unfinished"):

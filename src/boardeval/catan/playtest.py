@@ -53,8 +53,8 @@ __all__ = [
     "RateStats",
     "game_specs",
     "play_game",
-    "playtest",
     "run_games",
+    "run_playtest",
     "summarize",
 ]
 
@@ -383,7 +383,7 @@ def summarize(
     )
 
 
-def playtest(
+def run_playtest(
     board: Board | Sequence[Board],
     players: Sequence[str] = ("weighted", "weighted", "weighted", "weighted"),
     *,

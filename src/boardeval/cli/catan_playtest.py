@@ -15,7 +15,7 @@ from rich.table import Table
 
 from boardeval.catan import Board, SpotParams
 from boardeval.catan.advisor import PLAYER_NAMES, Advice, advise, parse_taken
-from boardeval.catan.playtest import PlaytestResult, RateStats, playtest
+from boardeval.catan.playtest import PlaytestResult, RateStats, run_playtest
 from boardeval.cli.common import console, err_console, print_json, progress_bar
 from boardeval.core import CatanError
 
@@ -92,7 +92,7 @@ def _playtest_command(
     """Play seeded catanatron games on a board: win rates per player and seat with 95% intervals."""
     b = _board(board)
     with progress_bar("playtest", enabled=not json_out) as progress:
-        result = playtest(
+        result = run_playtest(
             b,
             players.split(","),
             games=games,
@@ -118,10 +118,13 @@ def _show_advice(advice: Advice) -> None:
     for col in ("term", "raw", "weight", "contribution"):
         table.add_column(col, justify="left" if col == "term" else "right")
     for term in advice.why:
-        table.add_row(term.name, f"{term.raw:.3f}", f"{term.weight:g}", f"{term.contribution:.3f}")
+        table.add_row(term.name, f"{term.raw:.3f}", f"{term.weight:g}", f"{term.contribution + 0.0:.3f}")
     table.add_row("[bold]total[/bold]", "", "", f"[bold]{advice.score:.3f}[/bold]")
     console.print(table)
     console.print(str(advice.why.extras.get("rule", "")))
+    if advice.first is not None:
+        lacks = advice.why.extras.get("first_lacks") or ["nothing"]
+        console.print(f"the first settlement (spot {advice.first}) lacks: {', '.join(lacks)}")
     alts = ", ".join(f"{s} ({v:.2f})" for s, v in advice.ranking[1:6])
     console.print(f"next best: {alts}")
 
