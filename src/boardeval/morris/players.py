@@ -102,13 +102,13 @@ class AlphaBetaPlayer:
 
     @classmethod
     def at_strength(
-        cls, strength: str, evaluator: Evaluator | None = None, **options: Any
+        cls, strength: str, evaluator: Evaluator | None = None, *, shuffle_ties: bool = True
     ) -> AlphaBetaPlayer:
-        """The player of a named strength level (:data:`STRENGTHS`)."""
+        """The player of a named strength level (:data:`STRENGTHS`), named after it."""
         if strength not in STRENGTHS:
             raise ParamsError(f"unknown strength {strength!r}: expected one of {', '.join(STRENGTHS)}")
         depth, limit = STRENGTHS[strength]
-        return cls(evaluator, depth=depth, time=limit, name=options.pop("name", strength), **options)
+        return cls(evaluator, depth=depth, time=limit, shuffle_ties=shuffle_ties, name=strength)
 
     @property
     def name(self) -> str:
