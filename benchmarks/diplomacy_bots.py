@@ -125,8 +125,8 @@ def throughput(games: int, seed: int, max_year: int, workers: int) -> None:
         rates[k] = games / elapsed
         print(
             f"   {k} worker(s): {games / elapsed:.2f} games/s, {phases / elapsed:.0f} phases/s "
-            f"({elapsed:.1f} s wall, {cpu:.1f} s CPU in this process and its workers = {cpu / elapsed:.2f} "
-            f"cores busy); before: {before}; after: {_load()}"
+            f"({elapsed:.1f} s wall; {cpu:.1f} s CPU in this process and its workers = {cpu / games:.3f} "
+            f"CPU s/game, {cpu / elapsed:.2f} cores busy); before: {before}; after: {_load()}"
         )
     if workers > 1:
         speedup = rates[workers] / rates[1]
