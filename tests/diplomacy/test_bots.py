@@ -187,9 +187,13 @@ def test_dumb_bot_is_stronger_than_random_in_a_small_sample() -> None:
         assert result.final_scs[0] > max(result.final_scs[1:]), result.final_scs
 
 
-def test_other_maps_play() -> None:
-    result = bot_game("dumb", 1, map_name="ancmed", max_year=2)
-    assert result.last_phase == "S0003M" and len(result.powers) == 5
+@pytest.mark.parametrize(
+    ("map_name", "max_year", "last", "powers"),
+    [("ancmed", 2, "S0003M", 5), ("modern", 1995, "S1996M", 10), ("pure", 1902, "S1903M", 7)],
+)
+def test_other_maps_play(map_name: str, max_year: int, last: str, powers: int) -> None:
+    result = bot_game("dumb", 1, map_name=map_name, max_year=max_year)
+    assert result.last_phase == last and len(result.powers) == powers
     assert is_valid_saved_game(result.saved)
 
 
