@@ -727,10 +727,3 @@ def build_tablebase(
         result.interrupted = True
     result.seconds = time.perf_counter() - t0
     return result
-
-
-def format_position(own: int, opp: int, side: int = 0) -> str:
-    """Position text (no men in hand) of a side-relative pair, ``side`` (0 white, 1 black) to move."""
-    men = (own, opp) if side == 0 else (opp, own)
-    board = "".join("W" if men[0] >> i & 1 else "B" if men[1] >> i & 1 else "." for i in range(N_POINTS))
-    return f"{board} {'wb'[side]} 0 0"
