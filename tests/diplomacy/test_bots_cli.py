@@ -112,6 +112,14 @@ def test_bad_input_is_a_diplomacy_error(tmp_path: Path, args: list[str], quoted:
     assert isinstance(exc, DiplomacyError) and quoted in str(exc)
 
 
+def test_tournament_out_must_be_a_folder(tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("x")
+    _, _, exc = run(
+        "tournament", "--bots", "dumb", "--games", "1", "--seed", "1", "--out", str(tmp_path / "file")
+    )
+    assert isinstance(exc, DiplomacyError) and "is a file" in str(exc)
+
+
 def test_bot_game_out_folder_must_exist(tmp_path: Path) -> None:
     _, _, exc = run("bot-game", "--bots", "dumb", "--seed", "1", "--out", str(tmp_path / "no" / "g.json"))
     assert isinstance(exc, DiplomacyError) and "does not exist" in str(exc)

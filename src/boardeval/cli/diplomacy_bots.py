@@ -85,9 +85,11 @@ def tournament_cmd(
 
     Example: boardeval diplomacy tournament --bots dumb,random*6 --games 70 --seed 1 --workers 2 --out t/
     """
-    from boardeval.diplomacy.tournament import run_tournament
+    from boardeval.diplomacy.tournament import TournamentError, run_tournament
 
     _check_seed(seed)
+    if out.exists() and not out.is_dir():
+        raise TournamentError(f"--out {str(out)!r} is a file, not a folder")
     with progress_bar("bot games", enabled=not as_json) as progress:
         result = run_tournament(
             bots,
