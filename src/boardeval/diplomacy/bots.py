@@ -425,7 +425,7 @@ class DumbBot:
                 direct = len(parts) == 4 and parts[2] == "-"  # ('... VIA' = by convoy)
                 if direct and graph.province_index[province_of(parts[3])] not in forbidden:
                     candidates.append((values.of(tables, f"{kind} {parts[3]}"), parts[3]))
-            supports = _support_index(unit, options)
+            supports = _support_index(options)
             for target in self._ranked(candidates, rng):
                 prov = here if target == "H" else graph.province_index[province_of(target)]
                 claim = claims.get(prov)
@@ -514,7 +514,7 @@ class DumbBot:
         return removed
 
 
-def _support_index(unit: str, options: Sequence[str]) -> dict[tuple[str, str | None], str]:
+def _support_index(options: Sequence[str]) -> dict[tuple[str, str | None], str]:
     """``(supported unit, province it moves to or None for a hold) -> support order`` among ``options``."""
     out: dict[tuple[str, str | None], str] = {}
     for order in options:
@@ -557,7 +557,7 @@ def _fix_self_bounces(
             swaps = leaves and graph.province_index[province_of(b_parts[3])] == home[unit]
             if leaves and not swaps:
                 continue
-            support = _support_index(unit, options[unit]).get((blocker, None)) if not leaves else None
+            support = _support_index(options[unit]).get((blocker, None)) if not leaves else None
             orders[unit] = support or f"{unit} H"
             changed = True
 
