@@ -157,16 +157,32 @@ def combos(k: int) -> I64:
     return out
 
 
+def _rank_bytes() -> tuple[list[list[list[int]]], list[int]]:
+    """``table[k][c][v]``: the colex-rank terms of the points in byte ``k`` (value ``v``) when ``c`` points of
+    the set lie in the lower bytes; and the popcount of a byte."""
+    table = [
+        [
+            [
+                sum(comb(8 * k + p, c + j + 1) for j, p in enumerate(q for q in range(8) if v >> q & 1))
+                for v in range(256)
+            ]
+            for c in range(17)
+        ]
+        for k in range(3)
+    ]
+    return table, [bin(v).count("1") for v in range(256)]
+
+
+_RANK_BYTES, _PC8 = _rank_bytes()
+_R0, _R1, _R2 = _RANK_BYTES
+
+
 def rank(mask: int) -> int:
-    """Colexicographic rank of a set of points among the sets of the same size."""
-    r = 0
-    i = 1
-    while mask:
-        low = mask & -mask
-        r += comb(low.bit_length() - 1, i)
-        i += 1
-        mask ^= low
-    return r
+    """Colexicographic rank of a set of points among the sets of the same size (three table look-ups)."""
+    b0 = mask & 0xFF
+    b1 = (mask >> 8) & 0xFF
+    c1 = _PC8[b0]
+    return _R0[0][b0] + _R1[c1][b1] + _R2[c1 + _PC8[b1]][mask >> 16]
 
 
 def pext(x: int, free: int) -> int:
@@ -232,16 +248,23 @@ def rows(a: int) -> Rows:
     return Rows(a, masks, row_of_rank, sym, stabilisers)
 
 
+@cache
+def _row_lists(a: int) -> tuple[list[int], list[int], list[int]]:
+    table = rows(a)
+    return table.row_of_rank.tolist(), table.sym_of_rank.tolist(), table.masks.tolist()
+
+
+_SYM_LISTS: list[list[list[int]]] = SYM_BYTES.tolist()
+
+
 def canonical(own: int, opp: int) -> tuple[int, int]:
     """``(row, column)`` of a side-relative position in the stored (reduced) sub-database."""
-    a = own.bit_count()
-    table = rows(a)
+    row_of_rank, sym_of_rank, masks = _row_lists(own.bit_count())
     r = rank(own)
-    row = int(table.row_of_rank[r])
-    g = int(table.sym_of_rank[r])
-    rep = int(table.masks[row])
-    col = rank(pext(apply_symmetry(g, opp), FULL_MASK ^ rep))
-    return row, col
+    row = row_of_rank[r]
+    t0, t1, t2 = _SYM_LISTS[sym_of_rank[r]]
+    opp2 = t0[opp & 0xFF] | t1[(opp >> 8) & 0xFF] | t2[opp >> 16]
+    return row, rank(pext(opp2, FULL_MASK ^ masks[row]))
 
 
 def symmetry_classes(a: int, b: int) -> int:

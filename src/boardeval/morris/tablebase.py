@@ -190,6 +190,8 @@ class Tablebase:
         self.directory = directory
         self.manifest = manifest
         self._tables: dict[tuple[int, int], npt.NDArray[np.integer[Any]]] = {}
+        self._keys = set(self.subdatabases)
+        self._shifts = {k: int(manifest["subdatabases"][_name(*k)]["distance_bits"]) for k in self._keys}
 
     @classmethod
     def open(cls, directory: str | Path | None = None) -> Tablebase:
@@ -278,7 +280,7 @@ class Tablebase:
         return a, b
 
     def _available(self) -> set[tuple[int, int]]:
-        return set(self.subdatabases)
+        return self._keys
 
     def _table(self, a: int, b: int) -> npt.NDArray[np.integer[Any]]:
         key = (a, b)
@@ -287,7 +289,7 @@ class Tablebase:
         return self._tables[key]
 
     def _shift(self, a: int, b: int) -> int:
-        return int(self.manifest["subdatabases"][_name(a, b)]["distance_bits"])
+        return self._shifts[(a, b)]
 
     def lookup_sides(self, own: int, opp: int) -> tuple[TBValue, int | None]:
         """Value and distance of a side-relative position (``own`` = bitboard of the side to move).
@@ -304,8 +306,11 @@ class Tablebase:
                 f"`{_build_command(max(a, b), self.directory)}`"
             )
         row, col = canonical(own, opp)
-        code = int(self._table(a, b)[row, col])
-        shift = self._shift(a, b)
+        table = self._tables.get((a, b))
+        if table is None:
+            table = self._table(a, b)
+        code: int = table.item(row, col)
+        shift = self._shifts[(a, b)]
         value = _CODE_VALUES[code >> shift]
         return value, (None if value == "draw" else code & ((1 << shift) - 1))
 
