@@ -56,7 +56,7 @@ COMMANDS: dict[str, LazyCommand] = {
     "morris": LazyCommand(
         "boardeval.cli.morris",
         "Nine Men's Morris: rules, evaluation, AI, why-panel.",
-        extends=("boardeval.cli.morris_play",),
+        extends=("boardeval.cli.morris_play", "boardeval.cli.morris_tablebase"),
     ),
     "diplomacy": LazyCommand(
         "boardeval.cli.diplomacy",
