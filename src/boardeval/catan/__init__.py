@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from boardeval.catan._generate.common import METHODS, GenerationResult, Swap
     from boardeval.catan._generate.cp import Optimum, count_boards, optimum
     from boardeval.catan._generate.fairness import check_fairness, generate
+    from boardeval.catan.advisor import PLAYER_NAMES, Advice, advise, parse_taken
     from boardeval.catan.blogmodel import (
         BLOG_BOARD,
         BlogModelError,
@@ -61,6 +62,7 @@ if TYPE_CHECKING:
         parse_rules,
         rule_violations,
     )
+    from boardeval.catan.playtest import PlaytestResult, RateStats, run_playtest
     from boardeval.catan.render import board_svg
 
 __all__ = [
@@ -107,6 +109,14 @@ __all__ = [
     "format_staggered",
     "iter_markers",
     "iter_tiles",
+    # play-testing on catanatron
+    "PLAYER_NAMES",
+    "Advice",
+    "PlaytestResult",
+    "RateStats",
+    "advise",
+    "parse_taken",
+    "run_playtest",
     # errors
     "BlogModelError",
     "BoardError",
@@ -134,6 +144,8 @@ _LAZY_MODULES: dict[str, tuple[str, ...]] = {
         "iter_markers",
         "iter_tiles",
     ),
+    "boardeval.catan.advisor": ("PLAYER_NAMES", "Advice", "advise", "parse_taken"),
+    "boardeval.catan.playtest": ("PlaytestResult", "RateStats", "run_playtest"),
     "boardeval.catan.catanatron_io": (
         "from_catanatron_map",
         "node_to_spot",
@@ -153,8 +165,9 @@ _LAZY_MODULES: dict[str, tuple[str, ...]] = {
 }
 _LAZY: dict[str, str] = {name: module for module, names in _LAZY_MODULES.items() for name in names}
 """Exported names loaded on first access, not with the package: the generators (OR-Tools), rules, the
-blog models, catanatron conversion and SVG rendering. ``import boardeval.catan`` loads only the model and
-the evaluators, so a command that scores one board starts quickly."""
+blog models, play-testing and catanatron conversion (catanatron), and SVG rendering.
+``import boardeval.catan`` loads only the model and the evaluators, so a command that scores one board
+starts quickly."""
 
 
 def __getattr__(name: str) -> Any:
