@@ -1,6 +1,6 @@
 """Raw evaluation features of a Nine Men's Morris position, per side (spec section 2).
 
-Every feature is "more is better for its owner"; the evaluation (``evaluate.py``) scores own minus opponent.
+Every feature is "more is better for its owner"; the evaluation (``_evaluate.py``) scores own minus opponent.
 All features are computed from the two 24-bit bitboards with the precomputed masks of ``board.py``::
 
      0 a7 ------- 1 d7 ------- 2 g7        ring weights (fork_threats):
