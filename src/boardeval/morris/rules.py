@@ -17,7 +17,8 @@ Rules (spec section 1; the default variant is :data:`STANDARD`):
   i.e. moving-phase turns without a mill). Losses take precedence over draws, as in OpenSpiel.
 
 A *turn* is a placement or move plus its optional removal, written ``d2``, ``a1-a4``, ``d2xg7``,
-``a1-a4xd7`` (:class:`Turn`). OpenSpiel splits a mill turn into two actions; :func:`~boardeval.morris.perft` counts both ways.
+``a1-a4xd7`` (:class:`Turn`). OpenSpiel splits a mill turn into two actions;
+:func:`~boardeval.morris.perft` counts both ways.
 """
 
 from __future__ import annotations
