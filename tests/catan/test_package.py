@@ -25,7 +25,7 @@ def test_lazy_names_are_the_modules_objects() -> None:
 
 def test_import_loads_no_heavy_dependency() -> None:
     """``import boardeval.catan`` (what ``boardeval catan spots`` pays for) pulls none of the heavy
-    packages; the generators load OR-Tools when first used."""
+    packages; the CP-SAT generators load OR-Tools when first used."""
     code = (
         "import sys, boardeval.catan as c\n"
         f"heavy = {HEAVY!r}\n"
@@ -33,7 +33,9 @@ def test_import_loads_no_heavy_dependency() -> None:
         "assert not loaded, loaded\n"
         "c.evaluate_spots(c.Board.random(1)); c.board_energy(c.Board.random(1))\n"
         "assert not {m.split('.')[0] for m in sys.modules} & set(heavy)\n"
-        "c.generate\n"
+        "c.generate('anneal', 1)\n"
+        "assert 'ortools' not in sys.modules  # generate loads OR-Tools only for cp / tournament\n"
+        "c.optimum\n"
         "assert 'ortools' in sys.modules\n"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)

@@ -164,8 +164,9 @@ _LAZY_MODULES: dict[str, tuple[str, ...]] = {
     "boardeval.catan.render": ("board_svg",),
 }
 _LAZY: dict[str, str] = {name: module for module, names in _LAZY_MODULES.items() for name in names}
-"""Exported names loaded on first access, not with the package: the generators (OR-Tools), rules, the
-blog models, play-testing and catanatron conversion (catanatron), and SVG rendering.
+"""Exported names loaded on first access, not with the package: the generators (OR-Tools, for ``optimum``
+and ``count_boards`` at once, for ``generate`` when a CP-SAT method runs), rules, the blog models,
+play-testing and catanatron conversion (catanatron), and SVG rendering.
 ``import boardeval.catan`` loads only the model and the evaluators, so a command that scores one board
 starts quickly."""
 

@@ -14,6 +14,9 @@ on the annealing path that has shed half of the excess energy. The path depends 
 lower target can only stop later on it, so for every seed the energy is non-increasing in ``f`` (the mean
 falls monotonically: a test over many seeds and ``benchmarks/catan_anneal.py`` show it). With rules and
 ``f = 1`` the board is CP-SAT's proven optimum.
+
+The CP-SAT methods are imported where they are used, so importing :func:`generate` does not load OR-Tools
+(a quarter of a second): only the ``cp`` and ``tournament`` methods and the dial under rules need it.
 """
 
 from __future__ import annotations
@@ -30,9 +33,7 @@ from boardeval.catan._generate.common import (
     energy_lower_bound,
     integer_weights,
 )
-from boardeval.catan._generate.cp import cp_generate, optimum
 from boardeval.catan._generate.random import random_board
-from boardeval.catan._generate.tournament import tournament
 from boardeval.catan.board import Board
 from boardeval.catan.constraints import Rule, parse_rules
 from boardeval.core import ParamsError, Progress, WeightSet, make_rng
@@ -57,6 +58,8 @@ def fairness_anneal(
     progress: Progress | None = None,
 ) -> GenerationResult:
     """``method="anneal"`` with the dial at ``fairness`` (module docstring)."""
+    from boardeval.catan._generate.cp import cp_generate, optimum  # OR-Tools: loaded when used
+
     f = check_fairness(fairness)
     rule_list = parse_rules(rules)
     w = integer_weights(weights)
@@ -110,10 +113,14 @@ def generate(
             return anneal(seed, rule_list, weights=weights, progress=progress)
         return fairness_anneal(seed, f, rule_list, weights, progress)
     if method == "cp":
+        from boardeval.catan._generate.cp import cp_generate  # OR-Tools: loaded when used
+
         if f not in (None, 1.0):
             raise ParamsError(f"fairness {f} needs --method anneal (cp gives any solution, or 1 = optimal)")
         result = cp_generate(seed, rule_list, minimise=f == 1.0, weights=weights)
         return result if f is None else _with(result, method, f)
     if f is not None:
         raise ParamsError("fairness does not apply to --method tournament (use anneal)")
+    from boardeval.catan._generate.tournament import tournament  # OR-Tools: loaded when used
+
     return tournament(seed, rule_list or None, weights=weights, progress=progress)
