@@ -77,7 +77,7 @@ def sampled_rules_check(tb: Tablebase, keys: list[tuple[int, int]], samples: int
     rng = np.random.default_rng(seed)
     t0 = time.perf_counter()
     bad = 0
-    per_key = samples // len(keys)
+    per_key = -(-samples // len(keys))  # at least ``samples`` in all
     for a, b in keys:
         for _ in range(per_key):
             points = rng.permutation(24)
