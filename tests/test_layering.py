@@ -50,6 +50,7 @@ LAYERS: dict[str, dict[str, int | str]] = {
         "blogmodel": 3,
         "playtest": SIDE,  # drives catanatron through catanatron_io (I/O) and the public boardeval.catan
         "advisor": SIDE,  # the opening rule and catanatron-facing players (used by playtest)
+        "study": SIDE,  # fairness-vs-play study over playtest (charts)
         "render": SIDE,
         "catanatron_io": SIDE,
     },

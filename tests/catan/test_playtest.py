@@ -14,6 +14,7 @@ import typer
 from typer.testing import CliRunner
 
 from boardeval.catan import Board
+from boardeval.catan.advisor import advise
 from boardeval.catan.playtest import GameRecord, game_specs, play_game, run_playtest, summarize
 from boardeval.cli.catan_playtest import register
 from boardeval.core import BoardevalError, CatanError, ParamsError
@@ -41,6 +42,12 @@ def test_same_seed_same_game_and_global_random_untouched() -> None:
     assert (other.turns, other.vps) != (a.turns, a.vps)
     assert a.winner_seat is None or a.vps[a.winner_seat] >= 10
     assert a.turn_limit == (a.winner_seat is None)
+    assert [len(o) for o in a.openings] == [2, 2, 2, 2]
+    spots = [s for o in a.openings for s in o]
+    assert len(set(spots)) == 8 and all(0 <= s < 54 for s in spots)
+    advisor_seat = a.seating.index(0)  # LINEUP[0] is the advisor; no one places before seat 1
+    if advisor_seat == 0:
+        assert a.openings[0][0] == advise(BOARD).spot
 
 
 def test_same_game_in_processes_with_different_hash_seeds() -> None:

@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from boardeval.catan import Board, to_catanatron_map
+from boardeval.catan import Board, node_to_spot, to_catanatron_map
 from boardeval.catan.advisor import PLAYER_NAMES, CatanatronSeat, make_player
 from boardeval.core import (
     CatanError,
@@ -81,6 +81,7 @@ class GameRecord:
     turns: int
     vps: tuple[int, ...]
     turn_limit: bool
+    openings: tuple[tuple[int, ...], ...] = ()  # by seat: the spots of its two opening settlements
 
     @property
     def winner_player(self) -> int | None:
@@ -210,6 +211,11 @@ def play_game(spec: GameSpec) -> GameRecord:
     ps = state.player_state
     vps = tuple(int(ps[f"P{i}_ACTUAL_VICTORY_POINTS"]) for i in range(n))
     winner_seat = None if winner is None else state.colors.index(winner)
+    n2s = node_to_spot()
+    openings: list[list[int]] = [[] for _ in range(n)]
+    for action in state.actions[: 4 * n]:  # the opening: a settlement and a road per seat, twice
+        if action.action_type.name == "BUILD_SETTLEMENT":
+            openings[state.colors.index(action.color)].append(n2s[action.value])
     return GameRecord(
         seed=spec.seed,
         rotation=spec.rotation,
@@ -218,6 +224,7 @@ def play_game(spec: GameSpec) -> GameRecord:
         turns=int(state.num_turns),
         vps=vps,
         turn_limit=winner is None and state.num_turns >= TURNS_LIMIT,
+        openings=tuple(tuple(o) for o in openings),
     )
 
 

@@ -16,6 +16,7 @@ from rich.table import Table
 from boardeval.catan import Board, SpotParams
 from boardeval.catan.advisor import PLAYER_NAMES, Advice, advise, parse_taken
 from boardeval.catan.playtest import PlaytestResult, RateStats, run_playtest
+from boardeval.catan.study import StudyResult, run_study, write_study
 from boardeval.cli.common import console, err_console, print_json, progress_bar
 from boardeval.core import CatanError
 
@@ -146,7 +147,94 @@ def _advise_command(
         _show_advice(advice)
 
 
+def _levels(text: str) -> list[float]:
+    out = []
+    for part in text.split(","):
+        try:
+            out.append(float(part))
+        except ValueError:
+            raise CatanError(
+                f"--fairness takes numbers in [0, 1] separated by commas, got {part!r}"
+            ) from None
+    return out
+
+
+def _show_study(result: StudyResult) -> None:
+    table = Table(title="fairness study (4 weighted players)", box=box.SIMPLE_HEAD, title_justify="left")
+    for col in (
+        "fair",
+        "boards",
+        "games",
+        "energy",
+        "turns",
+        "95% interval",
+        "p90",
+        "spread",
+        "best",
+        "unfin",
+    ):
+        table.add_column(col, justify="right")
+    for lv in result.levels:
+        table.add_row(
+            f"{lv.fairness:g}",
+            str(lv.boards),
+            str(lv.games),
+            f"{lv.energy_mean:.1f}",
+            f"{lv.turns_mean:.1f}",
+            f"{lv.turns_ci95[0]:.1f}-{lv.turns_ci95[1]:.1f}",
+            f"{lv.turns_p90:.0f}",
+            f"{100 * lv.spread:.1f}%",
+            f"{100 * lv.best_opening_share:.1f}%",
+            f"{100 * lv.unfinished_share:.1f}%",
+        )
+    console.print(table)
+    console.print(
+        "spread: highest minus lowest seat win rate; best: games won by the seat with the best opening "
+        "(sum of its two settlements' spot scores; 25% = the opening decides nothing)"
+    )
+    console.print(f"{sum(lv.games for lv in result.levels)} games in {result.seconds:.1f} s")
+
+
+def _study_command(
+    fairness: Annotated[str, typer.Option("--fairness", help="Dial levels, e.g. 0,0.25,0.5,0.75,1.")] = (
+        "0,0.25,0.5,0.75,1"
+    ),
+    boards: Annotated[int, typer.Option("--boards", help="Boards generated per level.")] = 40,
+    games: Annotated[int, typer.Option("--games", help="Seeded games per board.")] = 100,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of boards and games.")] = 0,
+    workers: Annotated[int, typer.Option("--workers", help="Local worker processes.")] = 1,
+    dask: Annotated[
+        str | None, typer.Option("--dask", help="Dask scheduler address (tcp://host:port).")
+    ] = None,
+    out: Annotated[
+        Path, typer.Option("--out", help="Directory for study.csv, study.json and charts.")
+    ] = Path("catan-study"),
+    json_out: JsonOpt = False,
+) -> None:
+    """Fairness versus play: game length and seat win spread over boards along the fairness dial."""
+    with progress_bar("study", enabled=not json_out) as progress:
+        result = run_study(
+            _levels(fairness),
+            boards=boards,
+            games=games,
+            seed=seed,
+            workers=workers,
+            address=dask,
+            progress=progress,
+        )
+    paths = write_study(result, out)
+    if json_out:
+        print_json(result.to_json())
+    else:
+        _show_study(result)
+        console.print("wrote " + ", ".join(str(p) for p in paths))
+    if result.interrupted:
+        err_console.print("[yellow]interrupted: the files hold the finished games[/yellow]")
+        raise typer.Exit(130)
+
+
 def register(catan_app: typer.Typer) -> None:
-    """Add ``playtest`` and ``advise`` to the ``catan`` command group."""
+    """Add ``playtest``, ``advise`` and ``study`` to the ``catan`` command group."""
     catan_app.command("playtest")(_playtest_command)
     catan_app.command("advise")(_advise_command)
+    catan_app.command("study")(_study_command)
