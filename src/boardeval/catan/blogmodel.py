@@ -340,6 +340,15 @@ class _MarkerSearch:
             self.min_rest.append((0, one, two))
         self.nodes = 0
 
+    def _grid(self, placed: Sequence[int]) -> Grid:
+        """The full 5x5 grid: water, the fixed cells, and the tokens ``placed`` on the numbered cells."""
+        grid = [[WATER] * N for _ in range(N)]
+        for cell, v in self.fixed.items():
+            grid[cell[0]][cell[1]] = v
+        for (r, c), v in zip(self.cells, placed, strict=True):
+            grid[r][c] = v
+        return tuple(tuple(row) for row in grid)
+
     def run(self, collect: bool, limit: int | None) -> tuple[int, list[Grid]]:
         n = len(self.cells)
         order = TOKEN_ORDER
@@ -351,20 +360,12 @@ class _MarkerSearch:
         found: list[Grid] = []
         nodes = 0
 
-        def to_grid() -> Grid:
-            grid = [[WATER] * N for _ in range(N)]
-            for cell, v in self.fixed.items():
-                grid[cell[0]][cell[1]] = v
-            for (r, c), v in zip(self.cells, placed, strict=True):
-                grid[r][c] = v
-            return tuple(tuple(row) for row in grid)
-
         def rec(k: int, free: int, hi_forbid: int, same_forbid: int) -> int:
             nonlocal nodes
             nodes += 1
             if k == total_tokens:
                 if collect:
-                    found.append(to_grid())
+                    found.append(self._grid(placed))
                 return 1
             v = order[k]
             is_hi = v == 6 or v == 8
