@@ -35,7 +35,7 @@ import bisect
 import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any, ClassVar
 
 import numpy as np
@@ -199,7 +199,7 @@ class OpeningModel:
         return max(ends, key=lambda e: (reach(e), -e))
 
 
-@cache
+@lru_cache(maxsize=256)
 def _model(code: str, params: SpotParams, opening: OpeningParams) -> OpeningModel:
     return OpeningModel(Board.parse(code), params, opening)
 

@@ -27,7 +27,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -89,9 +89,10 @@ class GameRecord:
         return None if self.winner_seat is None else self.seating[self.winner_seat]
 
 
-@cache
+@lru_cache(maxsize=64)
 def _catan_map(code: str) -> Any:
-    """catanatron map of a board, built once per process (catanatron treats maps as immutable)."""
+    """catanatron map of a board, built once per process and board (catanatron treats maps as
+    immutable); a study's or a benchmark's many boards keep only the latest 64."""
     return to_catanatron_map(Board.parse(code))
 
 
