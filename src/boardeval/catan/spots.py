@@ -286,12 +286,13 @@ def evaluate_spots(board: Board, params: SpotParams | None = None) -> SpotTable:
     prod, totals = _production(board.resource_index[None], board.pips[None])
     parts = _strength_parts(totals[0].tolist(), p.base_resource_strength, p.dampening_factor)
     port_strength, metrics, scores = _score(prod, totals, np.array(parts[3:]), board.port_index[None], p)
+    by_spot = np.stack([m[0] for m in metrics], axis=1)  # (54, 5)
     scarcity, pairwise, raw, strength = (np.array(x) for x in parts)
     production = np.ascontiguousarray(prod[0].T)
     return SpotTable(
         board,
         p,
-        metrics[0],
+        by_spot,
         scores[0],
         production,
         totals[0],
@@ -347,9 +348,9 @@ def _production(res: npt.NDArray[Any], pip: npt.NDArray[Any]) -> tuple[FloatArra
 
 def _score(
     prod: FloatArray, totals: FloatArray, strength: FloatArray, ports: npt.NDArray[Any], p: SpotParams
-) -> tuple[FloatArray, FloatArray, FloatArray]:
-    """Port strength per slot (B, 9), metrics (B, 54, 5) and scores (B, 54) from the production (B, 5, 54),
-    board totals (B, 5), dampened strengths (B, 5) and port kinds (B, 9).
+) -> tuple[FloatArray, tuple[FloatArray, ...], FloatArray]:
+    """Port strength per slot (B, 9), the five metrics (each (B, 54)) and the scores (B, 54) from the
+    production (B, 5, 54), board totals (B, 5), dampened strengths (B, 5) and port kinds (B, 9).
 
     Every operation is the reference's, elementwise and in the reference's order (metric 2 and the score
     are added term by term, left to right), so equal inputs give equal floats.
@@ -366,18 +367,15 @@ def _score(
     slot_kind = np.where(ports < 0, 5, ports)
     port_strength = kind[rows, slot_kind]  # (B, 9)
     spot_kind = np.concatenate([slot_kind, np.full((n, 1), 6)], axis=1)[:, _SPOT_SLOT]  # (B, 54)
-    out = np.empty((n, 54, 5))
     m1 = prod.sum(axis=1)
     terms = prod * strength[:, :, None]
     m2 = terms[:, 0] + terms[:, 1] + terms[:, 2] + terms[:, 3] + terms[:, 4]
     m3 = kind[rows, spot_kind] * p.port_bonus
     m4 = np.where((m1 >= 10) & ((prod > 0).sum(axis=1) >= 3), p.prime_variate_bonus, 0.0)
     m5 = p.parity_preference * (np.minimum(prod[:, 0], prod[:, 1]) + np.minimum(prod[:, 3], prod[:, 4]))
-    for k, m in enumerate((m1, m2, m3, m4, m5)):
-        out[:, :, k] = m
     w = p.eval_weights
     scores = w[0] * m1 + w[1] * m2 + w[2] * m3 + w[3] * m4 + w[4] * m5
-    return port_strength, out, scores
+    return port_strength, (m1, m2, m3, m4, m5), scores
 
 
 _HEX_SPOT = np.ascontiguousarray(SPOT_HEX_MATRIX.T, dtype=np.float64)
