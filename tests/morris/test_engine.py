@@ -1,0 +1,276 @@
+"""The compiled Morris core (``_engine_core``, ``_engine``) checked against the Python engine.
+
+Perft against the golden table (both conventions), equal legal-turn sets, hashes and game ends along seeded
+random games, the static score equal to ``evaluate(...).total``, and search values equal to plain alpha-beta
+and to today's ``Searcher`` at equal depth (full width). The first run compiles the core (cached per
+machine in ``src/boardeval/morris/__pycache__``).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from boardeval.core import ParamsError
+from boardeval.morris import (
+    BASE_WEIGHTS,
+    OPENSPIEL,
+    STANDARD,
+    WIN_SCORE,
+    Evaluator,
+    Position,
+    Searcher,
+    Variant,
+    evaluate,
+    load_weights,
+    perft,
+)
+from boardeval.morris._engine import FULL_WIDTH, WIN, Engine, EngineOptions, coefficients, full_width
+from boardeval.morris._engine_core import ENGINE_FEATURES, decode, encode, state_of, turn_of
+from boardeval.morris._evaluate import NORM, PHASE_SCALE
+from boardeval.morris._features import FEATURES
+from boardeval.morris._search import alphabeta
+
+GOLDEN = json.loads((Path(__file__).resolve().parents[1] / "data" / "morris_perft.json").read_text())
+COEF = coefficients(BASE_WEIGHTS, PHASE_SCALE, NORM)
+SHORT = Variant(max_turns=60, threefold_repetition=True, no_mill_turns=12, flying=False)
+
+
+def walk(seed: int, variant: Variant, turns: int = 160, shuffle: float = 0.3) -> list[Position]:
+    """Positions along a seeded random game; mills preferred, and in the moving phase a side often plays
+    back its own last move (so repetitions and quiet-turn limits are reached)."""
+    rng = random.Random(seed)
+    pos = Position.start(variant)
+    out = [pos.copy()]
+    for _ in range(turns):
+        legal = pos.legal_turns()
+        if not legal:
+            break
+        hist = pos.history
+        back = None
+        if len(hist) >= 2 and hist[-2].src is not None and hist[-2].remove is None:
+            t = hist[-2]
+            back = next((x for x in legal if x.src == t.dst and x.dst == t.src and x.remove is None), None)
+        mills = [t for t in legal if t.remove is not None]
+        if back is not None and rng.random() < shuffle:
+            pos.push(back)
+        else:
+            pos.push(rng.choice(mills if mills and rng.random() < 0.5 else legal))
+        out.append(pos.copy())
+    return out
+
+
+def sample(n: int, seed: int, variant: Variant = STANDARD) -> list[Position]:
+    out: list[Position] = []
+    i = 0
+    while len(out) < n:
+        out.extend(p for p in walk(seed * 1000 + i, variant) if not p.is_over())
+        i += 1
+    return out[:n]
+
+
+# ---- state, move generation, make/unmake -------------------------------------------------------------
+
+
+def test_feature_order_is_the_evaluations() -> None:
+    assert tuple(FEATURES) == ENGINE_FEATURES
+    assert WIN == WIN_SCORE
+
+
+def test_turn_encoding_round_trips() -> None:
+    pos = Position.from_moves("a7 b6 d7 d6")
+    for t in pos.legal_turns():
+        assert turn_of(encode(t)) == t
+        assert decode(encode(t)) == (t.src, t.dst, t.remove)
+
+
+@pytest.mark.parametrize(
+    ("variant", "games", "seed"),
+    [(STANDARD, 120, 1), (OPENSPIEL, 60, 2), (SHORT, 60, 3)],
+    ids=["standard", "openspiel", "short-no-flying"],
+)
+def test_random_games_have_equal_legal_turns(variant: Variant, games: int, seed: int) -> None:
+    """Along seeded random games: the same legal turns in the same order, the same hash, the same game end;
+    unmake restores every earlier state."""
+    ends: set[str] = set()
+    for g in range(games):
+        rng = random.Random(seed * 10_000 + g)
+        pos = Position.start(variant)
+        st = state_of(pos)
+        snapshots = []
+        while True:
+            legal = pos.legal_turns()
+            assert [turn_of(m) for m in st.legal()] == legal, pos.text()
+            assert st.hash == pos.zobrist
+            assert st.quiet == pos.quiet_turns
+            outcome = pos.outcome()
+            code = st.status()
+            if outcome is None:
+                assert code == 0
+            else:
+                assert code == (-1 if outcome.winner is not None else 2), (pos.text(), outcome)
+                ends.add(outcome.termination.name)
+                break
+            hist = pos.history
+            back = None
+            if len(hist) >= 2 and hist[-2].src is not None and hist[-2].remove is None:
+                t = hist[-2]
+                back = next(
+                    (x for x in legal if x.src == t.dst and x.dst == t.src and x.remove is None), None
+                )
+            turn = back if back is not None and rng.random() < 0.4 else rng.choice(legal)
+            snapshots.append((st.men[:], st.hand[:], st.side, st.turns, st.quiet, st.hash))
+            pos.push(turn)
+            st.make(encode(turn))
+        while snapshots:
+            m = st.unmake()
+            assert turn_of(m) == pos.pop()
+            assert (st.men, st.hand, st.side, st.turns, st.quiet, st.hash) == snapshots.pop()
+    assert len(ends) >= 2  # the games end in more than one way (losses and draws)
+
+
+# ---- perft ----------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("variant", [OPENSPIEL, STANDARD], ids=["openspiel", "standard"])
+@pytest.mark.parametrize("removal_plies", [False, True], ids=["turns", "removal-plies"])
+def test_perft_golden_table(variant: Variant, removal_plies: bool) -> None:
+    table = GOLDEN["removal_plies" if removal_plies else "turn_plies"]
+    st = state_of(Position.start(variant))
+    for depth in range(1, 6):
+        assert st.perft(depth, removal_plies) == table[str(depth)]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("removal_plies", [False, True], ids=["turns", "removal-plies"])
+def test_perft_golden_table_depth_6(removal_plies: bool) -> None:
+    table = GOLDEN["removal_plies" if removal_plies else "turn_plies"]
+    for variant in (OPENSPIEL, STANDARD):
+        assert state_of(Position.start(variant)).perft(6, removal_plies) == table["6"]
+
+
+@pytest.mark.parametrize("variant", [STANDARD, OPENSPIEL, SHORT], ids=["standard", "openspiel", "short"])
+def test_perft_equals_python_perft_midgame(variant: Variant) -> None:
+    """Positions of every phase, with game history (repetition and quiet-turn rules in the tree)."""
+    positions = sample(400, 5, variant)[::40]
+    for pos in positions:
+        st = state_of(pos)
+        for removal_plies in (False, True):
+            assert st.perft(3, removal_plies) == perft(pos, 3, removal_plies), pos.text()
+
+
+# ---- evaluation -----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("variant", [STANDARD, SHORT], ids=["standard", "no-flying"])
+def test_static_score_equals_evaluate(variant: Variant) -> None:
+    positions = sample(2500, 11, variant)
+    phases = {p.phase() for p in positions}
+    assert phases == {"placing", "moving", "flying"} if variant.flying else {"placing", "moving"}
+    engine = Engine(COEF)
+    for pos in positions:
+        want = evaluate(pos).total
+        assert engine.evaluate(pos) == pytest.approx(want, abs=1e-9), pos.text()
+        assert state_of(pos, 1).evaluate(COEF) == pytest.approx(want, abs=1e-9), pos.text()
+
+
+def test_static_score_follows_every_weight() -> None:
+    """Other weight sets (the initiative profile, one feature at a time) give evaluate's total too."""
+    positions = sample(300, 13)
+    sets = [load_weights("initiative")] + [{f: (1.0 if f == g else 0.0) for f in FEATURES} for g in FEATURES]
+    for weights in sets:
+        engine = Engine(coefficients(weights, PHASE_SCALE, NORM))
+        for pos in positions:
+            assert engine.evaluate(pos) == pytest.approx(evaluate(pos, weights).total, abs=1e-9)
+
+
+def test_coefficients_reject_missing_features() -> None:
+    with pytest.raises(ParamsError, match="'mobility'"):
+        coefficients({f: 1.0 for f in FEATURES if f != "mobility"}, PHASE_SCALE, NORM)
+    with pytest.raises(ParamsError, match="3 x 10"):
+        Engine(np.zeros((2, 10)))
+
+
+# ---- search ---------------------------------------------------------------------------------------------
+
+
+def test_full_width_equals_plain_alphabeta_with_history() -> None:
+    """Without a table the engine's value is plain alpha-beta's, draws by repetition and quiet turns
+    decided on the game history exactly like the rules module."""
+    engine = Engine(
+        COEF,
+        EngineOptions(pvs=True, aspiration=False, tt="off", lmr=False, quiescence=False, mate_pruning=False),
+    )
+    quiet = [p for p in sample(3000, 17, SHORT) if p.quiet_turns >= 4]
+    positions = quiet[:: max(1, len(quiet) // 16)] + sample(600, 19)[::60]
+    assert len(positions) >= 20 and any(p.repetitions >= 2 for p in positions)
+    ev = Evaluator()
+    for pos in positions:
+        got = engine.search(pos, depth=3)
+        assert got.score == pytest.approx(alphabeta(pos, 3, ev), abs=1e-9), pos.text()
+
+
+def test_full_width_equals_searcher() -> None:
+    """Same depth, same evaluation, both full-width alpha-beta: the same root score."""
+    engine = Engine(COEF, FULL_WIDTH)
+    positions = sample(3000, 23)[::50]
+    for pos in positions:
+        want = Searcher().search(pos, depth=3)
+        got = engine.search(pos, depth=3)
+        assert got.score == pytest.approx(want.score, abs=1e-9), pos.text()
+        assert got.depth == want.depth
+
+
+def test_search_finds_the_fastest_win() -> None:
+    # White to move plays g4-g7 (a mill a7-d7-g7) and removes a man: Black is left with 2 men.
+    pos = Position.parse("WW............WBB.....B. w 0 0")
+    result = Engine(COEF).search(pos, depth=4)
+    assert result.move is not None and result.move.remove is not None
+    assert result.score == WIN - 1
+    assert result.pv[0] == result.move
+
+
+def test_search_result_fields_and_limits() -> None:
+    pos = Position.from_moves("d2 f4 b4 d6")
+    engine = Engine(COEF)
+    r = engine.search(pos, depth=5)
+    assert r.depth == 5 and r.nodes > 0 and r.move in pos.legal_turns()
+    work = pos.copy()
+    for t in r.pv:
+        assert t in work.legal_turns()
+        work.push(t)
+    assert pos.text() == Position.from_moves("d2 f4 b4 d6").text()
+    limited = engine.search(pos, node_limit=3000)
+    assert limited.stopped and limited.depth >= 1 and limited.nodes <= 3000 + 1
+    timed = engine.search(Position.start(), time_limit=0.05)
+    assert timed.stopped and timed.seconds < 1.0
+    over = Position.parse("WWW......BB............. b 0 0")
+    assert engine.search(over, depth=3).move is None
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [({"depth": 0}, "depth"), ({"time_limit": -1.0}, "time limit"), ({"node_limit": 0}, "node limit")],
+)
+def test_search_rejects_bad_limits(kwargs: dict[str, float], match: str) -> None:
+    with pytest.raises(ParamsError, match=match):
+        Engine(COEF).search(Position.start(), **kwargs)  # type: ignore[arg-type]
+
+
+def test_options_are_validated_and_full_width_switches_off_reductions() -> None:
+    with pytest.raises(ParamsError, match="'sometimes'"):
+        EngineOptions(tt="sometimes")
+    fw = full_width(EngineOptions(killers=False))
+    assert not fw.lmr and not fw.quiescence and fw.tt == "exact" and not fw.killers
+
+
+def test_default_search_agrees_with_full_width_on_forced_lines() -> None:
+    """Every technique on: the same (winning) score as the full-width search where the result is forced."""
+    pos = Position.parse("WW............WBB.....B. w 0 0")
+    a = Engine(COEF).search(pos, depth=5)
+    b = Engine(COEF, FULL_WIDTH).search(pos, depth=5)
+    assert a.score == b.score == WIN - 1
