@@ -7,6 +7,8 @@ are private; the geometry tables and bit tricks (``ADJACENT``, ``MILLS``, ``mill
 :mod:`boardeval.morris.rules`, for code that works on bitboards.
 """
 
+from typing import TYPE_CHECKING, Any
+
 from boardeval.morris._evaluate import (
     BASE_WEIGHTS,
     PROFILES,
@@ -48,6 +50,29 @@ from boardeval.morris.rules import (
 )
 from boardeval.morris.why import FEATURE_LABELS, why_panel
 
+if TYPE_CHECKING:
+    from boardeval.morris.tablebase import (
+        MissingTablebaseError,
+        Tablebase,
+        TablebaseError,
+        TBResult,
+        build_tablebase,
+        default_tablebase_dir,
+    )
+
+# The endgame tablebase needs numpy and builds index tables when imported: its names load on first use.
+_LAZY = {
+    name: "boardeval.morris.tablebase"
+    for name in (
+        "Tablebase",
+        "TBResult",
+        "TablebaseError",
+        "MissingTablebaseError",
+        "build_tablebase",
+        "default_tablebase_dir",
+    )
+}
+
 __all__ = [
     # the game: positions, turns, rules variants, outcomes, point names
     "Position", "Turn", "Variant", "STANDARD", "OPENSPIEL", "WHITE", "BLACK", "Phase", "Outcome",
@@ -65,4 +90,18 @@ __all__ = [
     # players (boardeval.core.Player) and matches
     "MorrisPlayer", "RandomPlayer", "AlphaBetaPlayer", "HumanPlayer", "STRENGTHS", "PlayerSpec",
     "play_game", "play_match", "GameRecord", "MatchResult",
+    # the endgame tablebase (loaded on first use)
+    "Tablebase", "TBResult", "TablebaseError", "MissingTablebaseError", "build_tablebase",
+    "default_tablebase_dir",
 ]  # fmt: skip
+
+
+def __getattr__(name: str) -> Any:
+    """Load the tablebase names on first use (PEP 562), so ``import boardeval.morris`` stays light."""
+    if name in _LAZY:
+        import importlib
+
+        value = getattr(importlib.import_module(_LAZY[name]), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
