@@ -23,6 +23,7 @@ from boardeval.morris._tb_plain import check_position, plain_solve, rules_succes
 from boardeval.morris.board import point_index
 from boardeval.morris.rules import Position, Variant
 from boardeval.morris.tablebase import (
+    MAX_MEN,
     MissingTablebaseError,
     Tablebase,
     TablebaseError,
@@ -176,10 +177,10 @@ def test_bad_input_errors(tb: Tablebase, tmp_path: Path) -> None:
         tb.probe(five)
     with pytest.raises(MissingTablebaseError, match="boardeval morris tablebase build"):
         Tablebase.open(tmp_path / "nothing")
-    with pytest.raises(TablebaseRangeError, match="at most 5 men"):
-        tb.probe(_pos("a7 d7 c4 e4 b2 f2", "e5 f4 d3 g1"))
+    with pytest.raises(TablebaseRangeError, match=f"at most {MAX_MEN} men"):
+        tb.probe(_pos("a7 d7 g7 c4 e4 b2 f2", "e5 f4 d3 g1"))
     with pytest.raises(ParamsError, match="--max-men"):
-        build_tablebase(6, tmp_path)
+        build_tablebase(MAX_MEN + 1, tmp_path)
     assert issubclass(TablebaseError, BoardevalError)
 
 
@@ -265,3 +266,17 @@ def test_lookup_many_agrees_with_single_lookups(tb: Tablebase, key: tuple[int, i
         assert (value, distance) == (("draw", None) if d == -1 else ("win" if d % 2 else "loss", int(d)))
     with pytest.raises(TablebaseRangeError):
         tb.lookup_many(np.array(own[:2]), np.array(own[:2]))
+
+
+def test_long_distances_are_stored_in_two_bytes() -> None:
+    from boardeval.morris.tablebase import _encode
+
+    short, shift = _encode(np.array([[-1, 0, 1, 63]], dtype=np.int16))
+    assert short.dtype == np.uint8 and shift == 6
+    assert short.tolist() == [[0, 2 << 6, (1 << 6) | 1, (1 << 6) | 63]]
+    dist = np.array([[-1, 0, 1, 64, 167, 166]], dtype=np.int16)
+    code, shift = _encode(dist)
+    assert code.dtype == np.uint16 and shift == 14
+    value = code.astype(np.int32) >> shift
+    assert value.tolist() == [[0, 2, 1, 2, 1, 2]]
+    assert (code & ((1 << shift) - 1)).tolist() == [[0, 0, 1, 64, 167, 166]]

@@ -62,8 +62,8 @@ __all__ = [
 
 TBValue = Literal["win", "loss", "draw"]
 
-#: The largest men count per side a build accepts (6v6 would need ~2.5 billion positions per side to move).
-MAX_MEN = 5
+#: The largest men count per side a build accepts (6v6: 2.5 billion positions, ~4 GB while solving).
+MAX_MEN = 6
 MANIFEST = "manifest.json"
 FORMAT = "boardeval-morris-tablebase/1"
 VARIANT = "standard"
