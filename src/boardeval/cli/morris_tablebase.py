@@ -13,11 +13,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from boardeval.cli.common import console, print_json, progress_bar
-from boardeval.morris import Position
-
-# Not yet in boardeval.morris.__all__ (the package's public face is maintained elsewhere): once the
-# tablebase names are exported there, import them from boardeval.morris instead.
-from boardeval.morris.tablebase import Tablebase, build_tablebase, default_tablebase_dir
+from boardeval.morris import Position, Tablebase, build_tablebase, default_tablebase_dir
 
 __all__ = ["register"]
 
