@@ -1,7 +1,8 @@
 """Entry point of the ``boardeval`` command.
 
-User-input errors (:class:`~boardeval.core.BoardevalError`) never show a traceback: the root group
-catches them, prints one red line naming the problem, and exits with code 2 (an interrupted batch of jobs,
+User-input errors (:class:`~boardeval.core.BoardevalError`, and click's usage errors such as
+``--seed x``) never show a traceback or a usage box: the root group catches them, prints one red
+``error:`` line naming the problem, and exits with code 2 (an interrupted batch of jobs,
 :class:`~boardeval.core.JobsInterrupted`, exits 130).
 
 The command starts at once: the root group knows its sub-commands only by name, module and one-line help
@@ -14,12 +15,13 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
 
 import typer
 from rich.markup import escape
 from typer._click.core import Command as _ClickCommand
 from typer._click.core import Context as _ClickContext
+from typer._click.exceptions import NoArgsIsHelpError, UsageError
 from typer.core import TyperCommand, TyperGroup
 
 from boardeval.cli.common import err_console
@@ -61,7 +63,7 @@ COMMANDS: dict[str, LazyCommand] = {
     "diplomacy": LazyCommand(
         "boardeval.cli.diplomacy",
         "Diplomacy position measures over game records.",
-        extends=("boardeval.cli.diplomacy_bots",),
+        extends=("boardeval.cli.diplomacy_bots", "boardeval.cli.diplomacy_eval"),
     ),
 }
 """The root's sub-commands, in the order ``--help`` lists them."""
@@ -122,15 +124,42 @@ class _LazyRootGroup(TyperGroup):
         finally:
             self._listing = False
 
+    def make_context(self, info_name: str | None, args: list[str], **extra: Any) -> _ClickContext:
+        try:
+            return super().make_context(info_name, args, **extra)
+        except UsageError as exc:  # a bad root option: the same one line as bad input (issue 17)
+            _usage_error(exc)
+
     def invoke(self, ctx: _ClickContext) -> Any:
         try:
             return super().invoke(ctx)
         except BoardevalError as exc:
             err_console.print(f"[red]error: {escape(str(exc))}[/red]", soft_wrap=True)
             raise typer.Exit(2) from None
+        except UsageError as exc:  # a bad option value or name (`--seed x`): one line, not Typer's box
+            _usage_error(exc)
         except JobsInterrupted as exc:
             err_console.print(f"[yellow]interrupted: {exc}[/yellow]")
             raise typer.Exit(130) from None
+
+
+def _usage_error(exc: UsageError) -> NoReturn:
+    """Print a click usage error as one red ``error:`` line (exit 2); "no arguments: show the help"
+    is not an error and passes through."""
+    if isinstance(exc, NoArgsIsHelpError):
+        raise exc
+    where = f"{exc.ctx.command_path}: " if exc.ctx is not None else ""
+    message = " ".join(f"{where}{exc.format_message()}".split())
+    cause = exc.__cause__  # Typer converts option values with pydantic: its error holds the bad input
+    if hasattr(cause, "errors"):
+        try:
+            value = repr(cause.errors()[0]["input"])[:80]
+        except Exception:  # no input to quote: the message stands as it is
+            value = ""
+        if value and value not in message:
+            message += f", got {value}"
+    err_console.print(f"[red]error: {escape(message)}[/red]", soft_wrap=True)
+    raise typer.Exit(2) from None
 
 
 app = typer.Typer(
