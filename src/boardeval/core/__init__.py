@@ -16,6 +16,16 @@ from boardeval.core.errors import (
     MorrisError,
     ParamsError,
 )
+from boardeval.core.inputs import (
+    MAX_DEPTH,
+    MAX_INPUT_CHARS,
+    check_depth,
+    dumps_json,
+    loads_json,
+    loads_toml,
+    validation_message,
+)
+from boardeval.core.numbers import check_float, check_int, parse_int, quote
 from boardeval.core.players import Player
 from boardeval.core.progress import Progress, report
 from boardeval.core.runner import JobsInterrupted, map_jobs
@@ -35,6 +45,8 @@ __all__ = [
     "InfeasibleError",
     "Interval",
     "JobsInterrupted",
+    "MAX_DEPTH",
+    "MAX_INPUT_CHARS",
     "MorrisError",
     "ParamsError",
     "Player",
@@ -42,16 +54,25 @@ __all__ = [
     "SeedLike",
     "Term",
     "WeightSet",
+    "check_depth",
+    "check_float",
+    "check_int",
     "check_keys",
     "check_number",
     "dump_data_file",
+    "dumps_json",
     "load_data_file",
+    "loads_json",
+    "loads_toml",
     "make_rng",
     "mean_interval",
     "map_jobs",
+    "parse_int",
+    "quote",
     "report",
     "score_interval",
     "spawn_seeds",
+    "validation_message",
     "wilson_interval",
 ]
 
