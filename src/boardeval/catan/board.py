@@ -16,11 +16,10 @@ slots. Indices are checked (:class:`BoardError` quotes the bad one; negative ind
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +27,16 @@ import numpy as np
 import numpy.typing as npt
 
 from boardeval.catan.topology import BASE_TOPOLOGY, PORT_SPOTS, SPOT_PORT
-from boardeval.core import CatanError, SeedLike, make_rng
+from boardeval.core import (
+    MAX_INPUT_CHARS,
+    CatanError,
+    SeedLike,
+    loads_json,
+    make_rng,
+    parse_int,
+    quote,
+    validation_message,
+)
 
 __all__ = [
     "COMPLEMENT",
@@ -104,6 +112,10 @@ _PORT_LETTERS = "3" + "".join(RESOURCES)
 N_HEXES = 19
 N_SPOTS = 54
 N_PORTS = 9
+MAX_CODE_CHARS = 200
+"""Longest share code text read (a code is at most 66 characters; the slack is for outer whitespace)."""
+_OUTER_SPACE = " \t\r\n"
+"""What :meth:`Board.parse` strips around a code (ASCII only: a pasted line or a file's final newline)."""
 SWAP_KINDS: tuple[str, ...] = ("hexes", "resources", "numbers", "ports")
 """The swap vocabulary: whole tiles, resources only, number tokens only, port kinds."""
 assert (BASE_TOPOLOGY.n_hexes, BASE_TOPOLOGY.n_spots, BASE_TOPOLOGY.n_ports) == (N_HEXES, N_SPOTS, N_PORTS)
@@ -144,36 +156,48 @@ class Board:
 
     @classmethod
     def parse(cls, code: str) -> Board:
-        """Parse a share code such as ``O10-S2-...-S11~3S3W3B3GO`` (outer whitespace is ignored)."""
+        """Parse a share code such as ``O10-S2-...-S11~3S3W3B3GO``.
+
+        Grammar (exactly; :mod:`boardeval.core.numbers` reads the numbers)::
+
+            code   = hex 18*("-" hex) "~" 9*port        outer ASCII whitespace (a pasted line) is ignored
+            hex    = letter [number]                    letter in W B S G O D (upper case)
+            number = nonzero-digit [digit]              ASCII digits, no sign, no leading zero
+            port   = "3" | W | B | S | G | O
+
+        then the base game's counts (:class:`Board`). Anything else raises :class:`BoardParseError`
+        quoting the bad cell or the code.
+        """
         if not isinstance(code, str):
             raise BoardParseError(f"board code must be text, got {type(code).__name__}")
-        text = code.strip()
+        if len(code) > MAX_CODE_CHARS:
+            raise BoardParseError(
+                f"board code {quote(code)} is too long: a share code has at most {MAX_CODE_CHARS} characters"
+            )
+        text = code.strip(_OUTER_SPACE)
         if text.count("~") != 1:
             raise BoardParseError(
-                f"board code {text!r} must be 19 hexes joined by '-', then '~' and 9 port letters "
+                f"board code {quote(text)} must be 19 hexes joined by '-', then '~' and 9 port letters "
                 f"(found {text.count('~')} '~')"
             )
         hex_part, port_part = text.split("~")
         cells = hex_part.split("-")
         if len(cells) != N_HEXES:
-            raise BoardParseError(f"board code {text!r} has {len(cells)} hexes, expected {N_HEXES}")
+            raise BoardParseError(f"board code {quote(text)} has {len(cells)} hexes, expected {N_HEXES}")
         # Syntax only: split each cell into a letter and digits; the constructor's _validate checks the
         # letters, the numbers and the base game's counts, with messages that quote the cell.
         resources: list[str] = []
         numbers: list[int | None] = []
         for i, cell in enumerate(cells):
             if not cell:
-                raise BoardParseError(f"hex {i} is empty in board code {text!r}")
+                raise BoardParseError(f"hex {i} is empty in board code {quote(text)}")
             letter, digits = cell[0], cell[1:]
             resources.append(letter)
             if not digits:
                 numbers.append(None)
                 continue
-            if not digits.isascii() or not digits.isdigit():
-                raise BoardParseError(f"hex {i} {cell!r}: {digits!r} is not a number")
-            if digits[0] == "0":
-                raise BoardParseError(f"hex {i} {cell!r}: write the number without a leading zero")
-            numbers.append(int(digits))
+            where = f"hex {i} {quote(cell)}"
+            numbers.append(parse_int(digits, where, lo=0, hi=99, error=BoardParseError, noun="a number"))
         return cls(tuple(resources), tuple(numbers), tuple(port_part))
 
     def code(self) -> str:
@@ -213,32 +237,51 @@ class Board:
     def from_json(cls, obj: Mapping[str, Any] | str) -> Board:
         """Read :meth:`to_json`'s shape (a dict or JSON text). Errors name the JSON path.
 
-        Resources may be names (``"wood"``, also ``"lumber"``, ``"wool"``, ``"wheat"``) or letters. Hexes
-        must be listed with ids 0..18 (any order, each once). A port's ``spots``, when given, must match
-        its slot (a check that the file uses our slot numbering).
+        The document is validated by a strict pydantic model (:func:`_json_schema`): unknown or misspelled
+        keys, duplicate keys, wrong types (``"10"`` for 10, ``10.0``, ``true``), over-long integers and
+        nesting deeper than :data:`~boardeval.core.MAX_DEPTH` are refused. Resources are the lower-case
+        names (``"wood"``, also ``"lumber"``, ``"wool"``, ``"wheat"``) or the upper-case letters, exactly
+        (no padding, no other case). Hexes must be listed with ids 0..18 (any order, each once; a missing
+        ``id`` is the position). A port's ``spots``, when given, must be its slot's two spots in
+        increasing order (a check that the file uses our slot numbering). An optional top-level ``code``
+        (``boardeval catan random --json`` writes one) must be the share code of the same board.
         """
         if isinstance(obj, str):
-            try:
-                obj = json.loads(obj)
-            except json.JSONDecodeError as exc:
-                raise BoardParseError(f"board JSON is not valid JSON: {exc}") from None
+            obj = loads_json(obj, "board JSON", error=BoardParseError)
         if not isinstance(obj, Mapping):
             raise BoardParseError(f"board JSON must be an object, got {type(obj).__name__}")
+        for key, n in (("hexes", N_HEXES), ("ports", N_PORTS)):  # counts first: cheap, and before types
+            if key not in obj:
+                raise BoardParseError(f"board JSON has no {key!r} list ($.{key})")
+            value = obj[key]
+            if isinstance(value, list) and len(value) != n:
+                raise BoardParseError(f"board JSON: $.{key} has {len(value)} entries, expected {n}")
+        from pydantic import ValidationError
+
+        model = _json_schema()
+        try:
+            doc = model.model_validate(dict(obj))
+        except ValidationError as exc:
+            raise BoardParseError(f"board JSON: {validation_message(exc, root='$')}") from None
         resources: list[str] = [""] * N_HEXES
         numbers: list[int | None] = [None] * N_HEXES
-        for hid, h, path in _json_entries(obj, "hexes", "id", N_HEXES):
-            resources[hid] = _resource_letter(h.get("resource"), f"{path}.resource")
-            numbers[hid] = _json_number(h.get("number"), resources[hid], path)
+        for hid, h, path in _json_entries(doc.hexes, "hexes", "id", N_HEXES):
+            resources[hid] = _resource_letter(h.resource, f"{path}.resource")
+            numbers[hid] = _json_number(h.number, resources[hid], path)
         ports: list[str] = [""] * N_PORTS
-        for slot, p, path in _json_entries(obj, "ports", "slot", N_PORTS):
-            ports[slot] = _port_letter(p, path)
-            spots = p.get("spots")
-            if spots is not None and (not isinstance(spots, list) or sorted(spots) != list(PORT_SPOTS[slot])):
+        for slot, p, path in _json_entries(doc.ports, "ports", "slot", N_PORTS):
+            ports[slot] = _port_letter(p.kind, p.resource, path)
+            if p.spots is not None and p.spots != list(PORT_SPOTS[slot]):
                 raise BoardParseError(
-                    f"{path}.spots {spots!r} do not match slot {slot}, whose spots are "
-                    f"{list(PORT_SPOTS[slot])}"
+                    f"{path}.spots {quote(p.spots)} do not match slot {slot}, whose spots are "
+                    f"{list(PORT_SPOTS[slot])} (in that order)"
                 )
-        return cls(tuple(resources), tuple(numbers), tuple(ports))
+        board = cls(tuple(resources), tuple(numbers), tuple(ports))
+        if doc.code is not None and doc.code != board.code():
+            raise BoardParseError(
+                f"board JSON: $.code {quote(doc.code)} does not match the hexes and ports ({board.code()!r})"
+            )
+        return board
 
     # -- text and files -----------------------------------------------------------------------------------
 
@@ -247,7 +290,7 @@ class Board:
         """A board from typed or pasted text: the board JSON when it starts with ``{``, else a share code."""
         if not isinstance(text, str):
             raise BoardParseError(f"board text must be a string, got {type(text).__name__}")
-        stripped = text.strip()
+        stripped = text.strip(_OUTER_SPACE)
         return cls.from_json(stripped) if stripped.startswith("{") else cls.parse(stripped)
 
     @classmethod
@@ -257,6 +300,8 @@ class Board:
         if not p.is_file():
             raise BoardParseError(f"board file {str(path)!r} does not exist")
         try:
+            if p.stat().st_size > 4 * MAX_INPUT_CHARS:  # refuse before reading a huge file into memory
+                raise BoardParseError(f"too large ({p.stat().st_size} bytes)")
             return cls.from_text(p.read_text(encoding="utf-8"))
         except BoardParseError as exc:
             raise BoardParseError(f"board file {str(path)!r}: {exc}") from None
@@ -393,73 +438,106 @@ def _check_number(n: int, where: str) -> int:
     return n
 
 
-def _json_entries(
-    obj: Mapping[str, Any], key: str, id_key: str, n: int
-) -> list[tuple[int, Mapping[str, Any], str]]:
-    """The ``n`` objects of list ``obj[key]``, each with its id (``id_key``, default its position; ids
-    0..n-1, each once) and its JSON path for messages."""
-    if key not in obj:
-        raise BoardParseError(f"board JSON has no {key!r} list ($.{key})")
-    value = obj[key]
-    if not isinstance(value, list):
-        raise BoardParseError(f"$.{key} must be a list, got {type(value).__name__}")
-    if len(value) != n:
-        raise BoardParseError(f"$.{key} has {len(value)} entries, expected {n}")
+@cache
+def _json_schema() -> Any:
+    """The pydantic model of board JSON (built on first use: the CLI does not import pydantic for codes).
+
+    Strict types, no unknown keys::
+
+        {"code"?: str,
+         "hexes": [{"id"?: int 0..18, "resource": str, "number"?: int 0..99 | null}, ...],
+         "ports": [{"slot"?: int 0..8, "kind": "3:1" | "2:1", "resource"?: str | null,
+                    "spots"?: [int 0..53, int 0..53] | null}, ...]}
+
+    The list lengths (19 hexes, 9 ports) are checked before it, ids, resource names and the game's
+    counts after it, with messages of their own.
+    """
+    from typing import Annotated, Literal
+
+    from pydantic import BaseModel, ConfigDict, Field
+
+    strict = ConfigDict(strict=True, extra="forbid")
+    Spot = Annotated[int, Field(ge=0, le=N_SPOTS - 1)]
+
+    class HexJson(BaseModel):
+        model_config = strict
+        id: Annotated[int, Field(ge=0, le=N_HEXES - 1)] = -1  # the default (never validated): position
+        resource: str
+        number: Annotated[int, Field(ge=0, le=99)] | None = None
+
+    class PortJson(BaseModel):
+        model_config = strict
+        slot: Annotated[int, Field(ge=0, le=N_PORTS - 1)] = -1
+        kind: Literal["3:1", "2:1"]
+        resource: str | None = None
+        spots: Annotated[list[Spot], Field(min_length=2, max_length=2)] | None = None
+
+    class BoardJson(BaseModel):
+        model_config = strict
+        code: str | None = None
+        hexes: list[HexJson]
+        ports: list[PortJson]
+
+    return BoardJson
+
+
+def _json_entries(entries: list[Any], key: str, id_key: str, n: int) -> list[tuple[int, Any, str]]:
+    """The ``n`` validated entries of list ``key``, each with its id (``id_key``; -1, i.e. absent, means
+    its position; ids 0..n-1, each once) and its JSON path for messages."""
     seen: set[int] = set()
-    out: list[tuple[int, Mapping[str, Any], str]] = []
-    for k, entry in enumerate(value):
+    out: list[tuple[int, Any, str]] = []
+    for k, entry in enumerate(entries):
         path = f"$.{key}[{k}]"
-        if not isinstance(entry, Mapping):
-            raise BoardParseError(f"{path} must be an object, got {entry!r}")
-        i = entry.get(id_key, k)
-        if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < n:
-            raise BoardParseError(f"{path}.{id_key} must be an integer 0..{n - 1}, got {i!r}")
+        i = getattr(entry, id_key)
+        i = k if i == -1 else i
         if i in seen:
             what = "hex" if key == "hexes" else "slot"
-            raise BoardParseError(f"{path}.{id_key}: {what} {i} is listed twice")
+            raise BoardParseError(f"board JSON: {path}.{id_key}: {what} {i} is listed twice")
         seen.add(i)
         out.append((i, entry, path))
     return out
 
 
-def _json_number(num: Any, letter: str, path: str) -> int | None:
+def _json_number(num: int | None, letter: str, path: str) -> int | None:
     """A hex's ``number`` field: None on the desert, else a valid token."""
     if letter == DESERT:
         if num is not None:
-            raise BoardParseError(f"{path}: the desert has no number, got {num!r}")
+            raise BoardParseError(f"board JSON: {path}: the desert has no number, got {num!r}")
         return None
     if num is None:
-        raise BoardParseError(f"{path}.number is missing (only the desert has none)")
-    if isinstance(num, bool) or not isinstance(num, int):
-        raise BoardParseError(f"{path}.number must be an integer, got {num!r}")
-    return _check_number(num, f"{path}.number")
+        raise BoardParseError(f"board JSON: {path}.number is missing (only the desert has none)")
+    return _check_number(num, f"board JSON: {path}.number")
 
 
-def _resource_letter(value: Any, path: str) -> str:
+_JSON_RESOURCES = ", ".join(f"{name!r}" for name in _NAME_ALIASES)
+
+
+def _resource_letter(value: str | None, path: str) -> str:
+    """A resource written as its lower-case name (or alias) or its upper-case letter, exactly."""
+    if value in TILE_COUNTS:
+        return value
+    if value in _NAME_ALIASES:
+        return _NAME_ALIASES[value]
+    hint = ""
     if isinstance(value, str):
-        v = value.strip()
-        if v in TILE_COUNTS:
-            return v
-        if v.lower() in _NAME_ALIASES:
-            return _NAME_ALIASES[v.lower()]
+        v = value.strip().lower()
+        if v in _NAME_ALIASES or v.upper() in TILE_COUNTS:
+            hint = " (names are lower case, letters upper case, without spaces)"
     raise BoardParseError(
-        f"{path}: unknown resource {value!r}; expected wood, brick, sheep, grain, ore or desert"
+        f"board JSON: {path}: unknown resource {quote(value)}{hint}; expected one of {_JSON_RESOURCES} "
+        "or a letter W B S G O D"
     )
 
 
-def _port_letter(p: Mapping[str, Any], path: str) -> str:
-    kind = p.get("kind")
-    res = p.get("resource")
+def _port_letter(kind: str, res: str | None, path: str) -> str:
     if kind == "3:1":
         if res is not None:
-            raise BoardParseError(f"{path}: a 3:1 port has no resource, got {res!r}")
+            raise BoardParseError(f"board JSON: {path}: a 3:1 port has no resource, got {quote(res)}")
         return "3"
-    if kind == "2:1":
-        letter = _resource_letter(res, f"{path}.resource")
-        if letter == DESERT:
-            raise BoardParseError(f"{path}.resource: there is no desert port")
-        return letter
-    raise BoardParseError(f"{path}.kind must be '3:1' or '2:1', got {kind!r}")
+    letter = _resource_letter(res, f"{path}.resource")
+    if letter == DESERT:
+        raise BoardParseError(f"board JSON: {path}.resource: there is no desert port")
+    return letter
 
 
 def _validate(resources: tuple[str, ...], numbers: tuple[int | None, ...], ports: tuple[str, ...]) -> None:
@@ -471,9 +549,10 @@ def _validate(resources: tuple[str, ...], numbers: tuple[int | None, ...], ports
     for i, (r, n) in enumerate(zip(resources, numbers, strict=True)):
         _validate_hex(i, r, n)
     for k, p in enumerate(ports):
-        if p not in _PORT_LETTERS:
+        if not isinstance(p, str) or len(p) != 1 or p not in _PORT_LETTERS:
             raise BoardParseError(
-                f"unknown port letter {p!r} at slot {k} in ports {''.join(map(str, ports))!r}; expected "
+                f"unknown port letter {quote(p)} at slot {k} in ports {quote(''.join(map(str, ports)))}; "
+                "expected "
                 "'3' (3:1) or a resource letter W B S G O (2:1)"
             )
     _validate_counts(resources, numbers, ports)
@@ -481,17 +560,19 @@ def _validate(resources: tuple[str, ...], numbers: tuple[int | None, ...], ports
 
 def _validate_hex(i: int, r: str, n: int | None) -> None:
     """One hex: a known resource letter, and a token 2..6 / 8..12 unless it is the desert."""
-    if r not in TILE_COUNTS:
+    if not isinstance(r, str) or r not in TILE_COUNTS:
         hint = " (letters are upper case)" if isinstance(r, str) and r.upper() in TILE_COUNTS else ""
-        raise BoardParseError(f"unknown resource letter {r!r} in hex {i}; expected one of W B S G O D{hint}")
+        raise BoardParseError(
+            f"unknown resource letter {quote(r)} in hex {i}; expected one of W B S G O D{hint}"
+        )
+    if n is not None and (isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= 99):
+        raise BoardParseError(f"hex {i} {r!r}: number must be an integer token, got {quote(n)}")
     if r == DESERT:
         if n is not None:
             raise BoardParseError(f"the desert has no number, got 'D{n}' (hex {i})")
         return
     if n is None:
         raise BoardParseError(f"hex {i} {r!r} has no number (only the desert has none)")
-    if isinstance(n, bool) or not isinstance(n, int):
-        raise BoardParseError(f"hex {i} '{r}{n}': number must be an integer")
     _check_number(n, f"hex {i} '{r}{n}'")
 
 

@@ -62,7 +62,7 @@ from boardeval.catan.topology import (
     PORT_SPOTS,
     SPOT_HEXES,
 )
-from boardeval.core import CatanError
+from boardeval.core import CatanError, parse_int, quote
 
 if TYPE_CHECKING:
     from ortools.sat.python import cp_model
@@ -81,6 +81,8 @@ __all__ = [
 ]
 
 IntArray = npt.NDArray[np.int64]
+_MAX_RULE_CHARS = 100
+"""Longest rule text read (the longest valid rule, ``no-same-resource-neighbours``, has 27 characters)."""
 
 
 class RuleError(CatanError):
@@ -271,7 +273,11 @@ class Rule:
 
 
 def _unknown(text: str) -> str:
-    return f"unknown rule {text!r}; valid rules: {', '.join(_rule_usage())}"
+    hint = ""
+    name = text.partition("=")[0]
+    if name.strip().lower() in RULES and name != name.strip().lower():
+        hint = " (rule names are lower case, without spaces)"
+    return f"unknown rule {quote(text)}{hint}; valid rules: {', '.join(_rule_usage())}"
 
 
 def _rule_usage() -> list[str]:
@@ -281,20 +287,24 @@ def _rule_usage() -> list[str]:
 def parse_rule(text: str | Rule) -> Rule:
     """Parse ``name`` or ``name=PARAM`` into a :class:`Rule` (a Rule passes through).
 
+    The text is taken exactly as written: names are lower-case kebab case, parameters are ASCII
+    (``max-cluster=2``, ``resource-pips-band=9..14``, ``desert=centre``); ``MAX-CLUSTER=2``, spaces or
+    control characters anywhere (``desert\r=any``), ``+2``, ``02``, ``2_0`` and non-ASCII digits are
+    refused. The one alias is ``desert=center`` (the US spelling of ``centre``; its text is ``centre``).
     Raises :class:`RuleError` quoting the text and listing the valid rules when the name is unknown or
     the parameter is missing or malformed.
     """
     if isinstance(text, Rule):
         return text
     if not isinstance(text, str):
-        raise RuleError(f"a rule must be text such as 'max-spot-pips=12', got {text!r}")
-    raw = text.strip()
-    name, eq, param = raw.partition("=")
-    name = name.strip().lower()
+        raise RuleError(f"a rule must be text such as 'max-spot-pips=12', got {quote(text)}")
+    if len(text) > _MAX_RULE_CHARS:
+        raise RuleError(f"rule {quote(text)} is too long (a rule is at most {_MAX_RULE_CHARS} characters)")
+    name, eq, param = text.partition("=")
     spec = RULES.get(name)
     if spec is None:
-        raise RuleError(_unknown(raw))
-    value = spec.parse_param(param.strip() if eq else None, raw)
+        raise RuleError(_unknown(text))
+    value = spec.parse_param(param if eq else None, text)
     return Rule(name, value)
 
 
@@ -323,42 +333,35 @@ def check_rules(board: Board, rules: Iterable[str | Rule]) -> dict[str, bool]:
 
 def _no_param(param: str | None, text: str) -> None:
     if param is not None:
-        raise RuleError(f"rule {text!r} takes no parameter")
+        raise RuleError(f"rule {quote(text)} takes no parameter")
 
 
 def _int_param(lo: int, hi: int) -> ParamParser:
     def parse(param: str | None, text: str) -> int:
         if param is None or param == "":
-            raise RuleError(f"rule {text!r} needs a value, e.g. '{text.split('=')[0]}={hi // 2}'")
-        try:
-            value = int(param)
-        except ValueError:
-            raise RuleError(f"rule {text!r}: {param!r} is not an integer") from None
-        if not lo <= value <= hi:
-            raise RuleError(f"rule {text!r}: value must be in {lo}..{hi}, got {value}")
-        return value
+            raise RuleError(f"rule {quote(text)} needs a value, e.g. '{text.split('=')[0]}={hi // 2}'")
+        return parse_int(param, f"rule {quote(text)}", lo=lo, hi=hi, error=RuleError)
 
     return parse
 
 
 def _band_param(param: str | None, text: str) -> tuple[int, int]:
     if param is None or ".." not in param:
-        raise RuleError(f"rule {text!r} needs a band LO..HI, e.g. 'resource-pips-band=9..14'")
+        raise RuleError(f"rule {quote(text)} needs a band LO..HI, e.g. 'resource-pips-band=9..14'")
     lo_s, _, hi_s = param.partition("..")
-    try:
-        lo, hi = int(lo_s), int(hi_s)
-    except ValueError:
-        raise RuleError(f"rule {text!r}: {param!r} is not a band of two integers LO..HI") from None
-    if not 0 <= lo <= hi <= 58:
-        raise RuleError(f"rule {text!r}: need 0 <= LO <= HI <= 58 (58 pips in all), got {lo}..{hi}")
+    where = f"rule {quote(text)}: a band of two integers LO..HI"
+    lo = parse_int(lo_s, where, lo=0, hi=58, error=RuleError)
+    hi = parse_int(hi_s, where, lo=0, hi=58, error=RuleError)
+    if not lo <= hi:
+        raise RuleError(f"rule {quote(text)}: need 0 <= LO <= HI <= 58 (58 pips in all), got {lo}..{hi}")
     return (lo, hi)
 
 
 def _desert_param(param: str | None, text: str) -> str:
     choices = {"any": "any", "centre": "centre", "center": "centre", "coast": "coast"}
-    if param is None or param.lower() not in choices:
-        raise RuleError(f"rule {text!r}: desert must be one of any, centre, coast")
-    return choices[param.lower()]
+    if param is None or param not in choices:
+        raise RuleError(f"rule {quote(text)}: desert must be one of any, centre, coast (lower case)")
+    return choices[param]
 
 
 # -- checkers and encoders ----------------------------------------------------------------------------------

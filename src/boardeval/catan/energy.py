@@ -18,7 +18,11 @@
   The desert counts as a hex with 0 pips. Erratum (spec section 3): the seed says "sum pips per region",
   but regions of 6, 1 and 12 hexes can never have equal sums; catan-forge's code uses means, so do we.
 
-Weights are data (``catan/data/energy_weights.toml``), overridable with a :class:`WeightSet`.
+Weights are data (``catan/data/energy_weights.toml``), overridable with a :class:`WeightSet`. A weight
+file must give the three names, each a number in :data:`ENERGY_WEIGHT_RANGE` (0..1e6): the raw terms are
+at most 42 pairs (the board's hex edges) and a variance of at most 6.25 (region means lie in 0..5), so
+the energy stays below 1e8 and ``1296 * energy`` (the
+generators' exact integer) fits CP-SAT's 64-bit integers.
 :func:`energy_terms_arrays` is the allocation-light array form for hot loops (annealing, batches).
 """
 
@@ -48,6 +52,7 @@ from boardeval.core import Breakdown, WeightSet
 __all__ = [
     "DEFAULT_ENERGY_WEIGHTS_FILE",
     "ENERGY_TERMS",
+    "ENERGY_WEIGHT_RANGE",
     "REGION_MATRIX",
     "REGION_NAMES",
     "board_energy",
@@ -60,6 +65,8 @@ __all__ = [
 DEFAULT_ENERGY_WEIGHTS_FILE = Path(__file__).parent / "data" / "energy_weights.toml"
 ENERGY_TERMS: tuple[str, ...] = ("same_resource_pairs", "high_number_pairs", "pip_variance")
 REGION_NAMES: tuple[str, ...] = ("corners", "centre", "edges")
+ENERGY_WEIGHT_RANGE: tuple[float, float] = (0.0, 1e6)
+"""Allowed range of each energy weight (module docstring)."""
 
 
 def _region_matrix() -> npt.NDArray[np.float64]:
@@ -81,12 +88,14 @@ def energy_weights(path: str | Path | None = None) -> WeightSet:
     """The energy weights: the packaged defaults, or a TOML/JSON file with the three term names."""
     if path is None:
         return _default_weights()
-    return WeightSet.load(path, names=ENERGY_TERMS, nonnegative=ENERGY_TERMS)
+    return WeightSet.load(path, names=ENERGY_TERMS, nonnegative=ENERGY_TERMS, bounds=ENERGY_WEIGHT_RANGE)
 
 
 @cache
 def _default_weights() -> WeightSet:
-    return WeightSet.load(DEFAULT_ENERGY_WEIGHTS_FILE, names=ENERGY_TERMS, nonnegative=ENERGY_TERMS)
+    return WeightSet.load(
+        DEFAULT_ENERGY_WEIGHTS_FILE, names=ENERGY_TERMS, nonnegative=ENERGY_TERMS, bounds=ENERGY_WEIGHT_RANGE
+    )
 
 
 def energy_terms_arrays(

@@ -49,7 +49,9 @@ from boardeval.core import (
     Progress,
     SeedLike,
     WeightSet,
+    check_float,
     make_rng,
+    quote,
     report,
 )
 
@@ -137,6 +139,7 @@ def satisfy(
 ) -> Board:
     """A board satisfying ``rules``, chosen by the seed (repeatable); InfeasibleError if none exists."""
     rule_list = parse_rules(rules)
+    time_limit = _check_time_limit(time_limit)
     rng = make_rng(seed)
     model, bv = _model(rule_list)
     bv.add_hint(Board.random(rng))
@@ -162,7 +165,7 @@ def optimum(
     """
     rule_list = parse_rules(rules)
     w = integer_weights(weights)
-    return _optimum_cached(rule_list, w, time_limit, workers)
+    return _optimum_cached(rule_list, w, _check_time_limit(time_limit), workers)
 
 
 @lru_cache(maxsize=32)
@@ -193,11 +196,23 @@ def count_boards(
     Returns ``(count, complete)``: ``complete`` is True when the enumeration finished (the count is exact),
     False when it stopped at ``limit`` or ``time_limit``. An infeasible set gives ``(0, True)``.
     """
-    if limit < 1:
-        raise CatanError(f"count limit must be >= 1, got {limit}")
+    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+        raise CatanError(f"count limit must be an integer >= 1, got {quote(limit)}")
     rule_list = parse_rules(rules)
     model, _ = _model(rule_list)
-    return count_solutions(model, limit, time_limit, progress, what="boards found")
+    return count_solutions(model, limit, _check_time_limit(time_limit), progress, what="boards found")
+
+
+MAX_TIME_LIMIT = 86_400.0
+"""Longest CP-SAT time limit accepted (a day); NaN, infinities and values <= 0 are refused."""
+
+
+def _check_time_limit(seconds: float) -> float:
+    """A CP-SAT time limit: a finite number of seconds in (0, :data:`MAX_TIME_LIMIT`]."""
+    t = check_float(seconds, "time limit (seconds)", hi=MAX_TIME_LIMIT, error=CatanError)
+    if t <= 0:
+        raise CatanError(f"time limit (seconds) must be > 0, got {quote(seconds)}")
+    return t
 
 
 def count_solutions(
