@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -20,8 +19,11 @@ err_console = Console(stderr=True, highlight=False)
 
 
 def print_json(data: Any) -> None:
-    """Print machine-readable JSON on stdout (no Rich markup, no wrapping)."""
-    sys.stdout.write(json.dumps(data, indent=None, separators=(", ", ": ")) + "\n")
+    """Print machine-readable JSON on stdout (no Rich markup, no wrapping). A non-finite number is a
+    :class:`~boardeval.core.ParamsError` naming where it is, never the non-JSON ``Infinity``/``NaN``."""
+    from boardeval.core import dumps_json
+
+    sys.stdout.write(dumps_json(data, indent=None, separators=(", ", ": ")) + "\n")
     sys.stdout.flush()
 
 

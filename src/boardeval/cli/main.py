@@ -124,9 +124,11 @@ class _LazyRootGroup(TyperGroup):
         finally:
             self._listing = False
 
-    def make_context(self, info_name: str | None, args: list[str], **extra: Any) -> _ClickContext:
+    def make_context(
+        self, info_name: str | None, args: list[str], parent: _ClickContext | None = None, **extra: Any
+    ) -> _ClickContext:
         try:
-            return super().make_context(info_name, args, **extra)
+            return super().make_context(info_name, args, parent, **extra)
         except UsageError as exc:  # a bad root option: the same one line as bad input (issue 17)
             _usage_error(exc)
 
@@ -150,7 +152,7 @@ def _usage_error(exc: UsageError) -> NoReturn:
         raise exc
     where = f"{exc.ctx.command_path}: " if exc.ctx is not None else ""
     message = " ".join(f"{where}{exc.format_message()}".split())
-    cause = exc.__cause__  # Typer converts option values with pydantic: its error holds the bad input
+    cause: Any = exc.__cause__  # Typer converts option values with pydantic: its error holds the input
     if hasattr(cause, "errors"):
         try:
             value = repr(cause.errors()[0]["input"])[:80]
