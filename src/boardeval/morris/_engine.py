@@ -10,7 +10,11 @@ Techniques (each one switchable in :class:`EngineOptions`, measured in ``benchma
   entries of exactly the remaining depth, as today's ``Searcher`` does (the equality check uses it);
 * move ordering: table move, mill closures (removing a man of an open opponent line first), blocks of
   opponent threat points, two killer moves per ply, the history heuristic, then men next to own men;
-* late-move reductions of quiet late moves, re-searched at full depth when they beat alpha;
+* late-move reductions of quiet late moves, ``max(1, round(ln(depth) ln(i - lmr_min_move + 2) /
+  lmr_divisor))`` plies for the i-th move, re-searched at full depth when they beat alpha;
+* null-move pruning while the side to move still places (reduction 3; placing has no zugzwang: a side
+  may always place, and a man in hand is never worth less on the board), never while moving or flying,
+  where blockades make passing unsound;
 * mate-distance scores (``WIN - plies`` to the end, so faster wins rank higher) and mate-distance pruning;
 * quiescence over mill closures at the horizon (stand pat on the static score);
 * game ends decided exactly like ``Position.status``: fewer than 3 men, no legal move, then the turn
@@ -128,9 +132,9 @@ class EngineOptions:
     quiescence: bool = True
     qs_max: int = 8
     mate_pruning: bool = True
-    null_move: bool = False
-    null_reduction: int = 2
-    lmr_divisor: float = 2.0
+    null_move: bool = True
+    null_reduction: int = 3
+    lmr_divisor: float = 1.5
     tt_bits: int = 20
 
     def __post_init__(self) -> None:
@@ -209,7 +213,7 @@ def coefficients(
 
 def _njit_uncached(fn: F) -> F:
     """``numba.njit(cache=False)`` for the recursive search and its caller: compiled on first use in each
-    process (about 20 s of CPU time). With numba 0.68.1 a cached library holding the recursive search
+    process (about 30 s of CPU time). With numba 0.68.1 a cached library holding the recursive search
     crashed (segmentation fault) when a new process loaded it, with inferred or with explicit types; the
     rest of the core is cached."""
     return cast(F, numba.njit(cache=False)(fn))
