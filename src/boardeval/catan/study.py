@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from boardeval.catan import Board, board_energy, evaluate_spots, generate
+from boardeval.catan import Board, board_energy, evaluate_spots
 from boardeval.catan.playtest import GameRecord, GameSpec, game_specs, run_games
 from boardeval.core import CatanError, Progress, mean_interval, report, spawn_seeds, wilson_interval
 
@@ -114,6 +114,8 @@ def study_boards(fairness: Sequence[float], boards: int, seed: int) -> list[tupl
     levels = _check_levels(fairness)
     if isinstance(boards, bool) or not isinstance(boards, int) or boards <= 0:
         raise CatanError(f"boards must be a positive integer, got {boards!r}")
+    from boardeval.catan import generate  # loads OR-Tools: only when a study runs
+
     seeds = spawn_seeds(seed, len(levels) * boards)
     out = []
     for i, f in enumerate(levels):
