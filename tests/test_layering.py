@@ -67,10 +67,11 @@ LAYERS: dict[str, dict[str, int | str]] = {
         "_engine_core": 3,  # may use _features/_evaluate (FEATURES, coefficients)
         "_engine": 4,
         "_search": 5,  # over the compiled core
+        "tablebase": 4,  # below the search, which probes it
         "why": 6,
-        "tablebase": 6,
         "players": 7,
         "match": 8,
+        "tune": 9,  # Texel tuning over the evaluation, the search, the tablebase and match
     },
     "diplomacy": {
         "__init__": 99,

@@ -6,6 +6,9 @@ The commands are plain functions; :func:`register` adds them to the ``morris`` g
 
 from __future__ import annotations
 
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
 import typer
 from rich.markup import escape
 
@@ -14,13 +17,48 @@ from boardeval.cli.morris import position_from
 from boardeval.cli.morris_game import COLOURS, TerminalSession
 from boardeval.cli.morris_render import print_board, print_evaluation, print_why
 from boardeval.core import ParamsError
-from boardeval.morris import AlphaBetaPlayer, Evaluator, Position, Variant, evaluate, load_weights, play_match
+from boardeval.morris import (
+    AlphaBetaPlayer,
+    Evaluator,
+    PlayerSpec,
+    Position,
+    Variant,
+    evaluate,
+    load_weights,
+    play_match,
+)
+
+if TYPE_CHECKING:
+    from boardeval.morris import Tablebase
 
 __all__ = ["register"]
 
 _POSITION_HELP = "Position text, e.g. '........................ w 9 9'."
 _VARIANT_HELP = "Rules variant: standard | openspiel."
 _PROFILE_HELP = "Weight profile (base | initiative) or a weight file."
+_TB_HELP = (
+    "Endgame tablebase folder for perfect endgames; 'none' = without. Default: the default folder if built."
+)
+
+
+def _tablebase_dir(option: str | None) -> str | None:
+    """The tablebase folder an option names: the default folder when it holds a build, None for 'none'."""
+    from boardeval.morris import default_tablebase_dir  # numpy on first use, not at CLI start-up
+
+    if option is None:
+        default = default_tablebase_dir()
+        return str(default) if (default / "manifest.json").is_file() else None
+    return None if option.strip().lower() == "none" else option
+
+
+def _tablebase(option: str | None) -> Tablebase | None:
+    """The open tablebase of an option (a missing one is an error that names the build command)."""
+    folder = _tablebase_dir(option)
+    if folder is None:
+        return None
+    from boardeval.morris import Tablebase
+
+    return Tablebase.open(folder)
 
 
 def _position(position: str | None, moves: str | None, variant: str) -> Position:
@@ -60,11 +98,18 @@ def best_cmd(
     candidates: int = typer.Option(3, "--candidates", help="Candidate turns in the why-panel."),
     variant: str = typer.Option("standard", help=_VARIANT_HELP),
     profile: str = typer.Option("base", help=_PROFILE_HELP),
+    tablebase: str | None = typer.Option(None, "--tablebase", help=_TB_HELP),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """Search the best turn, with its principal variation and the why-panel."""
     pos = _position(position, moves, variant)
-    ai = AlphaBetaPlayer(Evaluator(load_weights(profile)), depth=depth, time=time_limit, shuffle_ties=False)
+    ai = AlphaBetaPlayer(
+        Evaluator(load_weights(profile)),
+        depth=depth,
+        time=time_limit,
+        shuffle_ties=False,
+        tablebase=_tablebase(tablebase),
+    )
     with progress_bar("searching", enabled=not as_json) as cb:
         result = ai.search(pos, progress=cb)
     panel = ai.why(pos, candidates, result.depth)
@@ -80,6 +125,8 @@ def best_cmd(
             f"nodes {result.nodes}  {result.seconds:.2f}s"
         )
         console.print(f"line: {' '.join(str(t) for t in result.pv)}")
+        if result.tablebase is not None:
+            console.print(f"tablebase: {result.tablebase}")
     print_why(panel)
 
 
@@ -88,13 +135,16 @@ def play_cmd(
     depth: int = typer.Option(3, "--depth", help="AI search depth."),
     variant: str = typer.Option("standard", help=_VARIANT_HELP),
     profile: str = typer.Option("base", help="AI weight profile (base | initiative) or a weight file."),
+    tablebase: str | None = typer.Option(None, "--tablebase", help=_TB_HELP),
 ) -> None:
     """Play against the AI in the terminal. Type a turn (d2, a1-a4, d2xg7), 'why', 'undo' or 'quit'."""
     if colour.lower() not in COLOURS:
         raise ParamsError(f"--colour must be white or black, got {colour!r}")
     if depth < 1 or depth > 12:
         raise ParamsError(f"--depth must be in 1..12, got {depth}")
-    ai = AlphaBetaPlayer(Evaluator(load_weights(profile)), depth=depth, shuffle_ties=False)
+    ai = AlphaBetaPlayer(
+        Evaluator(load_weights(profile)), depth=depth, shuffle_ties=False, tablebase=_tablebase(tablebase)
+    )
     TerminalSession(Position.start(Variant.parse(variant)), ai, COLOURS.index(colour.lower())).run()
 
 
@@ -107,6 +157,9 @@ def match_cmd(
     workers: int = typer.Option(1, "--workers", help="Parallel games (process pool)."),
     address: str | None = typer.Option(None, "--address", help="Dask scheduler address."),
     variant: str = typer.Option("standard", help=_VARIANT_HELP),
+    tablebase: str | None = typer.Option(
+        None, "--tablebase", help=_TB_HELP + " Used by every AI player without its own tablebase=DIR."
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
     with_games: bool = typer.Option(False, "--games-json", help="Include every game record in the JSON."),
 ) -> None:
@@ -114,10 +167,15 @@ def match_cmd(
     if seed < 0:
         raise ParamsError(f"--seed must be >= 0, got {seed}")
     var = Variant.parse(variant)
+    folder = _tablebase_dir(tablebase)
+    specs = [PlayerSpec.parse(white), PlayerSpec.parse(black)]
+    if folder is not None:
+        _tablebase(folder)  # fail before any game on a folder without a tablebase
+        specs = [replace(p, tablebase=folder) if p.kind == "ai" and p.tablebase is None else p for p in specs]
     with progress_bar("games", enabled=not as_json) as cb:
         result = play_match(
-            white, black, games, seed, alternate=alternate, variant=var, workers=workers, address=address,
-            progress=cb,
+            specs[0], specs[1], games, seed, alternate=alternate, variant=var, workers=workers,
+            address=address, progress=cb,
         )  # fmt: skip
     if as_json:
         print_json(result.to_dict(with_games=with_games))

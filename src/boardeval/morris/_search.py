@@ -25,6 +25,13 @@ Design choices:
   position with different repetition histories can still share an entry -- the usual engine compromise.
 * Ties between equal root moves are broken by a seeded shuffle when ``rng`` is given (matches), otherwise
   by the deterministic move ordering.
+* Perfect endgames (issue 13 section 2): with a :class:`~boardeval.morris.tablebase.Tablebase`, every node
+  the tablebase covers (no men in hand, both sides' men counts built) gets its exact score instead of a
+  subtree: a win in ``d`` more turns scores ``WIN_SCORE - (ply + d)``, a loss ``-(WIN_SCORE - (ply + d))``,
+  a draw 0 -- the same mate-distance scale as the search's own ends, so a faster win ranks higher. A
+  decided value whose end lies beyond the variant's turn limit scores as the draw the limit makes of it. A
+  covered root is not searched at all: the turn is the tablebase's best (shortest win, longest loss; among
+  equal turns, seeded ties, then the evaluator's choice for the side that cannot force a win).
 """
 
 from __future__ import annotations
@@ -42,6 +49,7 @@ if TYPE_CHECKING:
     import numpy as np
 
     from boardeval.core import SeedLike
+    from boardeval.morris.tablebase import Tablebase, TBResult
 
 __all__ = [
     "DEFAULT_DEPTH",
@@ -96,6 +104,8 @@ class SearchResult:
     depth: int
     seconds: float
     interrupted: bool = False
+    tablebase: str | None = None
+    """The tablebase's verdict in words (``"white wins in 7"``) when the root was covered, else None."""
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-able form with turns in notation."""
@@ -107,6 +117,7 @@ class SearchResult:
             "depth": self.depth,
             "seconds": self.seconds,
             "interrupted": self.interrupted,
+            "tablebase": self.tablebase,
         }
 
 
@@ -135,20 +146,80 @@ class Searcher:
     """A reusable search context: evaluator, transposition table and node counter.
 
     ``evaluator`` scores the leaves (default: the base weights); anything with ``score(pos) -> float`` from
-    the side to move's view will do. Keep one per game to reuse the table between moves; call
-    :meth:`clear` to forget it.
+    the side to move's view will do. ``tablebase``: exact scores at every covered node and the tablebase's
+    best turn at a covered root (see the module docstring). Keep one per game to reuse the table between
+    moves; call :meth:`clear` to forget it. ``tb_hits`` counts the probes of the last search.
     """
 
-    def __init__(self, evaluator: Evaluator | None = None, *, tt_size: int = 1 << 20) -> None:
+    def __init__(
+        self,
+        evaluator: Evaluator | None = None,
+        *,
+        tt_size: int = 1 << 20,
+        tablebase: Tablebase | None = None,
+    ) -> None:
         self.evaluator = default_evaluator() if evaluator is None else evaluator
         self.tt: dict[int | tuple[int, ...], tuple[int, int, float, Turn | None]] = {}
         self.tt_size = tt_size
         self.nodes = 0
+        self.tb_hits = 0
+        self.tablebase = tablebase
+        self._tb_keys: frozenset[tuple[int, int]] = (
+            frozenset() if tablebase is None else frozenset(tablebase.subdatabases)
+        )
         self._deadline: float | None = None
 
     def clear(self) -> None:
         """Forget the transposition table."""
         self.tt.clear()
+
+    # ---- the tablebase ---------------------------------------------------------------------------------
+
+    def tb_covers(self, pos: Position) -> bool:
+        """True if the tablebase holds ``pos`` (no men in hand, flying rules, its sub-database built)."""
+        if not self._tb_keys or pos.hand[0] or pos.hand[1] or not pos.variant.flying:
+            return False
+        s = pos.side
+        return (pos.men[s].bit_count(), pos.men[s ^ 1].bit_count()) in self._tb_keys
+
+    def _tb_score(self, pos: Position, ply: int) -> float | None:
+        """The exact score of a covered node (``ply`` turns below the root), None if not covered."""
+        if not self.tb_covers(pos):
+            return None
+        assert self.tablebase is not None
+        self.tb_hits += 1
+        s = pos.side
+        value, distance = self.tablebase.lookup_sides(pos.men[s], pos.men[s ^ 1])
+        return _tb_value_score(pos, value, distance, ply)
+
+    def _tb_root(self, pos: Position, rng: SeedLike | None, start: float) -> SearchResult:
+        """The tablebase's best turn at a covered root (no search below it)."""
+        assert self.tablebase is not None
+        result: TBResult = self.tablebase.probe(pos)
+        self.tb_hits += 1 + len(result.turns)
+        best = result.turns[0]
+        tied = [t.turn for t in result.turns if (t.value, t.distance) == (best.value, best.distance)]
+        if rng is not None and len(tied) > 1:
+            from boardeval.core import make_rng  # numpy on first use, not at import
+
+            gen = make_rng(rng)
+            tied = [tied[int(i)] for i in gen.permutation(len(tied))]
+        if best.value == "draw" and len(tied) > 1:
+            # every drawing turn keeps the draw: prefer the one the evaluator likes (chances vs a weaker side)
+            scored = []
+            for turn in tied:
+                pos.push(turn)
+                try:
+                    term = terminal_score(pos)
+                    scored.append(-(term if term is not None else self.evaluator.score(pos)))
+                finally:
+                    pos.pop()
+            tied = [tied[max(range(len(tied)), key=lambda i: scored[i])]]
+        score = _tb_value_score(pos, result.value, result.distance, 0)
+        summary = result.summary()
+        return SearchResult(
+            tied[0], score, (tied[0],), len(result.turns), 1, time.perf_counter() - start, tablebase=summary
+        )
 
     # ---- the tree -------------------------------------------------------------------------------------
 
@@ -206,6 +277,10 @@ class Searcher:
             if term < 0:
                 return term + ply, []
             return 0.0, []
+        if self._tb_keys:
+            exact = self._tb_score(pos, ply)
+            if exact is not None:
+                return exact, []
         if depth == 0:
             return self.evaluator.score(pos), []
 
@@ -284,11 +359,14 @@ class Searcher:
         max_depth, limit = _check_depth(depth, time_limit)
         start = time.perf_counter()
         self.nodes = 0
+        self.tb_hits = 0
         if pos.variant.threefold_repetition:
             self.tt.clear()  # entries from earlier searches may predate a repetition (see module docstring)
         term = terminal_score(pos)
         if term is not None:
             return SearchResult(None, term, (), 0, 0, 0.0)
+        if self.tb_covers(pos):
+            return self._tb_root(pos, rng, start)
         order = self._root_order(pos, rng)
         result: SearchResult | None = None
         try:
@@ -332,6 +410,7 @@ class Searcher:
             raise ParamsError(f"number of moves must be an integer >= 1, got {n!r}")
         max_depth, _ = _check_depth(depth, None)
         self.nodes = 0
+        self.tb_hits = 0
         if pos.variant.threefold_repetition:
             self.tt.clear()
         out: list[MoveScore] = []
@@ -344,6 +423,17 @@ class Searcher:
             out.append(MoveScore(turn, -child, (turn, *child_pv)))
         out.sort(key=lambda m: -m.score)
         return out[:n]
+
+
+def _tb_value_score(pos: Position, value: str, distance: int | None, ply: int) -> float:
+    """A tablebase value as a search score: mate-distance scaled, a draw when the turn limit comes first."""
+    if value == "draw" or distance is None:
+        return 0.0
+    limit = pos.variant.max_turns
+    if limit is not None and pos.turns + distance > limit:
+        return 0.0  # the game is drawn by the turn limit before the decided end is reached
+    end = WIN_SCORE - (ply + distance)
+    return end if value == "win" else -end
 
 
 def search(

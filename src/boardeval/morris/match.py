@@ -1,7 +1,8 @@
 """Matches between Morris players (AI at a depth or time budget, or random play), seeded and parallel.
 
 Player specs are short strings: ``random``, ``ai`` (default depth), ``ai:depth=4``, ``ai:time=0.2``,
-``ai:depth=3,profile=initiative`` (``profile`` is a shipped weight profile or a weight file path).
+``ai:depth=3,profile=initiative`` (``profile`` is a shipped weight profile or a weight file path),
+``ai:depth=3,tablebase=/path`` (perfect play where that endgame tablebase covers the position).
 
 Every game gets its own seed derived from the match seed (:func:`boardeval.core.spawn_seeds`); the random
 player and the AI's tie-breaking among equal root moves draw from it, so a match with fixed-depth players
@@ -11,8 +12,9 @@ is reproducible. (Time-limited players depend on machine speed and are not.) Gam
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from boardeval.core import ParamsError, Progress, map_jobs
 from boardeval.morris._evaluate import PROFILES, Evaluator, load_weights
@@ -20,12 +22,16 @@ from boardeval.morris._search import DEFAULT_DEPTH, MAX_DEPTH
 from boardeval.morris.players import AlphaBetaPlayer, MorrisPlayer, RandomPlayer, _budget_name
 from boardeval.morris.rules import STANDARD, WHITE, Position, Variant
 
+if TYPE_CHECKING:
+    from boardeval.morris.tablebase import Tablebase
+
 __all__ = ["GameRecord", "MatchResult", "PlayerSpec", "play_game", "play_match"]
 
 
 @dataclass(frozen=True, slots=True)
 class PlayerSpec:
-    """A player as text: ``kind`` "random" or "ai"; for the AI a depth and/or time budget and weights.
+    """A player as text: ``kind`` "random" or "ai"; for the AI a depth and/or time budget, weights and an
+    optional endgame tablebase folder.
 
     :meth:`make` builds the :class:`~boardeval.morris.players.RandomPlayer` or
     :class:`~boardeval.morris.players.AlphaBetaPlayer` it describes.
@@ -35,10 +41,11 @@ class PlayerSpec:
     depth: int | None = None
     time: float | None = None
     profile: str = "base"
+    tablebase: str | None = None
 
     @classmethod
     def parse(cls, text: str) -> PlayerSpec:
-        """Parse ``random`` | ``ai`` | ``ai:depth=N`` | ``ai:time=S`` | ``ai:...,profile=NAME``."""
+        """Parse ``random`` | ``ai`` | ``ai:depth=N`` | ``ai:time=S`` | ``ai:...,profile=P,tablebase=DIR``."""
         raw = text.strip()
         kind, _, opts = raw.partition(":")
         kind = kind.strip().lower()
@@ -51,6 +58,7 @@ class PlayerSpec:
         depth: int | None = None
         secs: float | None = None
         profile = "base"
+        tablebase: str | None = None
         for item in filter(None, (o.strip() for o in opts.split(","))):
             name, eq, value = item.partition("=")
             name, value = name.strip().lower(), value.strip()
@@ -62,28 +70,49 @@ class PlayerSpec:
                 secs = _option_number(text, value, float, "time must be seconds", 0.0, 1e6)
             elif name == "profile":
                 profile = value
+            elif name == "tablebase":
+                tablebase = value
             else:
-                raise ParamsError(f"player {text!r}: unknown option {name!r} (depth, time, profile)")
+                raise ParamsError(
+                    f"player {text!r}: unknown option {name!r} (depth, time, profile, tablebase)"
+                )
         if depth is None and secs is None:
             depth = DEFAULT_DEPTH
-        spec = cls("ai", depth, secs, profile)
+        spec = cls("ai", depth, secs, profile, tablebase)
         if profile not in PROFILES:
             load_weights(profile)  # fail early on a bad weight file
+        if tablebase is not None:
+            _open_tablebase(tablebase)  # fail early on a folder without a tablebase
         return spec
 
     def __str__(self) -> str:
         if self.kind == "random":
             return "random"
         text = _budget_name(self.depth, self.time)
-        return text if self.profile == "base" else f"{text},profile={self.profile}"
+        if self.profile != "base":
+            text += f",profile={self.profile}"
+        return text if self.tablebase is None else f"{text},tablebase={self.tablebase}"
 
     def make(self) -> MorrisPlayer:
         """A fresh player for one game (its randomness comes from the generator given to ``choose``)."""
         if self.kind == "random":
             return RandomPlayer()
+        tb = None if self.tablebase is None else _open_tablebase(self.tablebase)
         return AlphaBetaPlayer(
-            Evaluator(load_weights(self.profile)), depth=self.depth, time=self.time, name=str(self)
+            Evaluator(load_weights(self.profile)),
+            depth=self.depth,
+            time=self.time,
+            name=str(self),
+            tablebase=tb,
         )
+
+
+@functools.cache
+def _open_tablebase(directory: str) -> Tablebase:
+    """One open tablebase per folder and process (its tables load once, on first use, and stay)."""
+    from boardeval.morris.tablebase import Tablebase  # numpy on first use, not at import
+
+    return Tablebase.open(directory)
 
 
 def _option_number(text: str, value: str, kind: type[float], what: str, low: float, high: float) -> float:

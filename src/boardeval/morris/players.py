@@ -26,6 +26,8 @@ from boardeval.morris.why import why_panel
 if TYPE_CHECKING:
     import numpy as np
 
+    from boardeval.morris.tablebase import Tablebase
+
 __all__ = [
     "STRENGTHS",
     "WHY_MAX_DEPTH",
@@ -81,6 +83,8 @@ class AlphaBetaPlayer:
     Without a budget it searches :data:`~boardeval.morris.DEFAULT_DEPTH`. ``shuffle_ties``: break ties
     between equally scored root turns with the generator given to :meth:`choose` (matches); when False
     the deterministic move ordering decides (the same position always gets the same answer).
+    ``tablebase``: perfect play wherever it covers the position (exact scores in the tree, the tablebase's
+    best turn at a covered root) and its verdict in the why-panel.
     """
 
     def __init__(
@@ -91,24 +95,33 @@ class AlphaBetaPlayer:
         time: float | None = None,
         shuffle_ties: bool = True,
         name: str | None = None,
+        tablebase: Tablebase | None = None,
     ) -> None:
         self.evaluator = default_evaluator() if evaluator is None else evaluator
         self.depth = depth
         self.time = time
         self.shuffle_ties = shuffle_ties
-        self._searcher = Searcher(self.evaluator)
+        self.tablebase = tablebase
+        self._searcher = Searcher(self.evaluator, tablebase=tablebase)
         check_budget(depth, time)  # fail at construction, not at the first move
         self._name = name if name is not None else _budget_name(depth, time)
 
     @classmethod
     def at_strength(
-        cls, strength: str, evaluator: Evaluator | None = None, *, shuffle_ties: bool = True
+        cls,
+        strength: str,
+        evaluator: Evaluator | None = None,
+        *,
+        shuffle_ties: bool = True,
+        tablebase: Tablebase | None = None,
     ) -> AlphaBetaPlayer:
         """The player of a named strength level (:data:`STRENGTHS`), named after it."""
         if strength not in STRENGTHS:
             raise ParamsError(f"unknown strength {strength!r}: expected one of {', '.join(STRENGTHS)}")
         depth, limit = STRENGTHS[strength]
-        return cls(evaluator, depth=depth, time=limit, shuffle_ties=shuffle_ties, name=strength)
+        return cls(
+            evaluator, depth=depth, time=limit, shuffle_ties=shuffle_ties, name=strength, tablebase=tablebase
+        )
 
     @property
     def name(self) -> str:
@@ -135,7 +148,7 @@ class AlphaBetaPlayer:
         """The why-panel of ``state`` with ``n`` candidates, searched at :func:`why_depth` of
         ``search_depth`` (default: this player's depth budget)."""
         depth = search_depth if search_depth is not None else self.depth or DEFAULT_DEPTH
-        return why_panel(state, n, why_depth(depth), self.evaluator)
+        return why_panel(state, n, why_depth(depth), self.evaluator, tablebase=self.tablebase)
 
     def new_game(self) -> None:
         """Forget the transposition table."""

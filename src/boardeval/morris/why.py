@@ -16,13 +16,16 @@ the side to move's view. A feature with weight 0 in the active profile never ran
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from boardeval.core import ParamsError
 from boardeval.morris._evaluate import Evaluator
 from boardeval.morris._features import FEATURES, features, position_phase
 from boardeval.morris._search import Searcher
 from boardeval.morris.rules import WHITE, Position
+
+if TYPE_CHECKING:
+    from boardeval.morris.tablebase import Tablebase
 
 __all__ = ["FEATURE_LABELS", "why_panel"]
 
@@ -80,18 +83,26 @@ def _move_summary(
 
 
 def why_panel(
-    pos: Position, n: int = 3, depth: int = 3, evaluator: Evaluator | None = None
+    pos: Position,
+    n: int = 3,
+    depth: int = 3,
+    evaluator: Evaluator | None = None,
+    *,
+    tablebase: Tablebase | None = None,
 ) -> dict[str, Any]:
     """The why-panel of ``pos`` as plain JSON-able data (``pos`` is left unchanged).
 
     Keys: ``position``, ``side`` (to move), ``phase``, ``over`` (and ``outcome``/``reason`` when the game is
     finished), ``features`` (raw values of both sides), ``candidates`` (best first: ``move``, ``score``,
     ``pv``, ``features_after``, ``change`` = raw after - before per side, ``summary``), ``ranking`` (feature
-    names, most important first) and ``explanation`` (sentences).
+    names, most important first) and ``explanation`` (sentences). With a ``tablebase`` that covers ``pos``:
+    ``tablebase`` = ``{"value", "distance", "summary", "text"}`` (``text`` = "tablebase: White wins in 7",
+    also the first explanation sentence) and each candidate's ``tablebase`` verdict; otherwise
+    ``tablebase`` is None.
     """
     if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
         raise ParamsError(f"why-panel depth must be an integer >= 1, got {depth!r}")
-    searcher = Searcher(evaluator)
+    searcher = Searcher(evaluator, tablebase=tablebase)
     ev = searcher.evaluator
     before = _side_dicts(pos)
     panel: dict[str, Any] = {
@@ -103,6 +114,7 @@ def why_panel(
         "candidates": [],
         "ranking": [],
         "explanation": [],
+        "tablebase": None,
     }
     outcome = pos.outcome()
     if outcome is not None:
@@ -120,6 +132,21 @@ def why_panel(
     for i, cand in enumerate(candidates):
         tag = "best" if i == 0 else f"#{i + 1}"
         explanation.append(f"{cand['move']} ({tag}): {cand['summary']}.")
+    if tablebase is not None and searcher.tb_covers(pos):
+        verdict = tablebase.probe(pos)
+        text = "tablebase: " + verdict.summary()[:1].upper() + verdict.summary()[1:]
+        panel["tablebase"] = {
+            "value": verdict.value,
+            "distance": verdict.distance,
+            "summary": verdict.summary(),
+            "text": text,
+        }
+        rated = {str(t.turn): t for t in verdict.turns}
+        for cand in candidates:
+            t = rated.get(cand["move"])
+            if t is not None:
+                cand["tablebase"] = "draw" if t.value == "draw" else f"{t.value} in {t.distance}"
+        explanation.insert(0, text + ".")
     panel.update(candidates=candidates, ranking=ranking, explanation=explanation)
     return panel
 

@@ -1,0 +1,613 @@
+"""Texel tuning of the Morris evaluation against ground truth (issue 13 section 3).
+
+Data:
+
+* **moving/flying** positions sampled from our endgame tablebase (:func:`sample_covered`), labelled with the
+  tablebase value for the side to move (win 1, draw 0.5, loss 0). Most random positions are draws, so every
+  sub-database is sampled to a fixed share of decided positions (``decided_share``); positions without a
+  legal turn (losses at distance 0) are left out: the search never evaluates them.
+* **placing** positions from searched self-play games (:func:`placing_positions`): each game opens with two
+  random placements per side, then two depth-1 AIs with the tablebase play on; the game's result labels
+  every placing position of it, and a game that reaches a covered position is resolved there by the
+  tablebase (the value of that position, not the rest of the game).
+
+Model: ``p = sigmoid(k * eval)``, with ``eval`` the evaluation of :mod:`._evaluate` (weights x the seed's
+phase scales / the normalisation). ``k`` is fitted first for the seed weights (one-dimensional, on the
+training set) and then kept, so the tuned weights stay on the seed's scale (the search's mate scores do not
+move). The weights are then fitted by bounded L-BFGS-B (``scipy.optimize``; weights >= 0) on the mean
+cross-entropy plus a small pull towards the seed weights. Train/validation split by position (moving/
+flying) and by game (placing: the positions of one game are not independent), seeded. Figures on the
+held-out positions: log-loss and sign accuracy (``eval > 0`` <=> the side to move wins).
+
+The seed's open questions (section 7) are answered by refitting with one change at a time
+(:func:`questions`): per-phase weights instead of shared weights x phase scales, a stricter moving-phase
+``fork_threats`` (only threat points no opposing man can block by sliding onto them), and ring weights
+(fork without the middle-ring bonus; mobility weighted by the destination's ring).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Final
+
+import numpy as np
+import numpy.typing as npt
+
+from boardeval.core import ParamsError, Progress, make_rng, report
+from boardeval.morris._evaluate import BASE_WEIGHTS, NORM, PHASE_SCALE, make_weights
+from boardeval.morris._features import features, position_phase
+from boardeval.morris.board import ADJ_MASK, RING, RING_WEIGHT, threat_points
+from boardeval.morris.players import AlphaBetaPlayer, MorrisPlayer
+from boardeval.morris.rules import Position
+
+if TYPE_CHECKING:
+    from boardeval.morris.rules import Turn
+    from boardeval.morris.tablebase import Tablebase
+
+__all__ = [
+    "FIT_FEATURES",
+    "Fit",
+    "TuneData",
+    "TuneReport",
+    "build_data",
+    "fit_weights",
+    "placing_positions",
+    "play_out",
+    "questions",
+    "sample_covered",
+    "tablebase_turn",
+    "tune",
+    "write_weights",
+]
+
+FIT_FEATURES: Final[tuple[str, ...]] = (
+    "material",
+    "mills",
+    "open_mills",
+    "threats",
+    "double_threats",
+    "fork_threats",
+    "mobility",
+    "blocked",
+    "connectivity",
+)
+"""The features whose weights are tuned (``initiative`` belongs to the other profile and stays 0)."""
+
+EXTRA: Final[tuple[str, ...]] = ("fork_strict", "fork_uniform", "mobility_ring")
+"""Candidate feature variants for the seed's open questions (own - opponent, raw)."""
+
+PHASE_INDEX: Final[dict[str, int]] = {"placing": 0, "moving": 1, "flying": 2}
+_PHASES: Final[tuple[str, ...]] = ("placing", "moving", "flying")
+_RING_W: Final[tuple[float, ...]] = tuple(RING_WEIGHT[r] for r in RING)
+_FULL: Final[int] = (1 << 24) - 1
+_PULL: Final[float] = 1e-4  # pull towards the seed weights (per weight, squared, relative)
+
+
+# ------------------------------------------------------------------------------------------ sampling
+
+
+def sample_covered(
+    tb: Tablebase, key: tuple[int, int], n: int, *, seed: int, decided_share: float = 0.5
+) -> list[Position]:
+    """``n`` random positions of sub-database ``key`` (side to move has ``key[0]`` men), a ``decided_share``
+    of them decided (won or lost, not at distance 0), the rest drawn; side to move random. Seeded.
+
+    A sub-database with too few positions of one kind fills up with the other kind.
+    """
+    if n < 0 or not 0.0 <= decided_share <= 1.0:
+        raise ParamsError(f"need n >= 0 and 0 <= decided_share <= 1, got n={n!r}, {decided_share!r}")
+    a, b = key
+    rng = make_rng(seed)
+    want_decided = round(n * decided_share)
+    decided: list[tuple[int, int, int]] = []
+    drawn: list[tuple[int, int, int]] = []
+    batch = max(256, 8 * n)
+    for _ in range(60):
+        perm = rng.random((batch, 24)).argsort(axis=1)
+        bits = np.left_shift(np.int64(1), perm.astype(np.int64))
+        own = bits[:, :a].sum(axis=1)
+        opp = bits[:, a : a + b].sum(axis=1)
+        dist = tb.lookup_many(own, opp)
+        sides = rng.integers(0, 2, batch)
+        for o, p, d, s in zip(own.tolist(), opp.tolist(), dist.tolist(), sides.tolist(), strict=True):
+            if d > 0 and len(decided) < n:
+                decided.append((o, p, s))
+            elif d < 0 and len(drawn) < n:
+                drawn.append((o, p, s))
+        if len(decided) >= want_decided and len(drawn) >= n - want_decided:
+            break
+    k = min(len(decided), max(want_decided, n - len(drawn)))
+    chosen = decided[:k] + drawn[: n - k]
+    out = []
+    for o, p, s in chosen:
+        men = [o, p] if s == 0 else [p, o]
+        out.append(Position(men, (0, 0), s, validate=False))
+    order = rng.permutation(len(out))
+    return [out[int(i)] for i in order]
+
+
+def tablebase_turn(tb: Tablebase, pos: Position, rng: np.random.Generator) -> Turn:
+    """The tablebase's best turn (shortest win, longest loss, any draw), ties broken by ``rng``."""
+    result = tb.probe(pos)
+    best = result.turns[0]
+    tied = [t.turn for t in result.turns if (t.value, t.distance) == (best.value, best.distance)]
+    return tied[int(rng.integers(len(tied)))]
+
+
+def play_out(
+    pos: Position, ai: MorrisPlayer, tb: Tablebase, *, seed: int, ai_first: bool = True
+) -> tuple[int | None, int]:
+    """Play ``pos`` to its end: ``ai`` against the tablebase's own best play (seeded ties).
+
+    ``ai_first``: the AI is the side to move in ``pos``. Returns the winning side (None for a draw) and
+    the number of turns played. ``pos`` is left unchanged.
+    """
+    game = pos.copy()
+    rng = make_rng(seed)
+    ai_side = game.side if ai_first else 1 - game.side
+    ai.new_game()
+    turns = 0
+    while (outcome := game.outcome()) is None:
+        turn = ai.choose(game, rng) if game.side == ai_side else tablebase_turn(tb, game, rng)
+        game.push(turn)
+        turns += 1
+    return outcome.winner, turns
+
+
+def _self_play_job(args: tuple[int, str]) -> list[tuple[str, int, float]]:
+    """One self-play game (see :func:`placing_positions`): (position text, turns, result for its mover)."""
+    seed, tb_dir = args
+    from boardeval.morris.match import _open_tablebase
+
+    tb = _open_tablebase(tb_dir)
+    rng = make_rng(seed)
+    ai = AlphaBetaPlayer(depth=1, tablebase=tb, shuffle_ties=True)
+    game = Position.start()
+    placing: list[tuple[Position, int]] = []
+    winner: int | None = None
+    while True:
+        outcome = game.outcome()
+        if outcome is not None:
+            winner = outcome.winner
+            break
+        if not (game.hand[0] or game.hand[1]):
+            s = game.side
+            if (game.men[s].bit_count(), game.men[s ^ 1].bit_count()) in set(tb.subdatabases):
+                value, _ = tb.lookup(game)
+                winner = None if value == "draw" else (s if value == "win" else 1 - s)
+                break
+        if game.hand[game.side]:
+            placing.append((game.copy(), game.side))
+        if game.turns < 4:
+            turns = game.legal_turns()
+            turn = turns[int(rng.integers(len(turns)))]
+        else:
+            turn = ai.choose(game, rng)
+        game.push(turn)
+    out = []
+    for p, side in placing[4:]:  # the random opening placements are not searched play
+        result = 0.5 if winner is None else (1.0 if winner == side else 0.0)
+        out.append((p.text(), p.turns, result))
+    return out
+
+
+def placing_positions(
+    tb_dir: str | Path, games: int, *, seed: int, workers: int = 1, progress: Progress | None = None
+) -> list[list[tuple[Position, float]]]:
+    """Placing-phase positions of ``games`` searched self-play games, labelled by each game's result for
+    the position's side to move (resolved by the tablebase once covered); one list per game."""
+    from boardeval.core import JobsInterrupted, map_jobs, spawn_seeds
+
+    jobs = [(s, str(tb_dir)) for s in spawn_seeds(seed, games)]
+    try:
+        results = map_jobs(_self_play_job, jobs, workers=workers, progress=progress, label="self-play")
+    except JobsInterrupted as exc:
+        results = [exc.done[i] for i in sorted(exc.done)]
+    return [[(Position.parse(text), y) for text, _turns, y in rows] for rows in results]
+
+
+# ------------------------------------------------------------------------------------------ features
+
+
+def _extra(pos: Position, side: int, phase: str) -> tuple[float, float, float]:
+    """The candidate variants of one side: strict fork (moving), uniform-ring fork, ring-weighted mobility."""
+    own, opp = pos.men[side], pos.men[1 - side]
+    empty = _FULL & ~(own | opp)
+    threat_bits, _ = threat_points(own, empty, phase)
+    n_threats = threat_bits.bit_count()
+    fork_uniform = float(n_threats) if n_threats >= 2 else 0.0
+    fork_strict = 0.0
+    if n_threats >= 2:
+        x = threat_bits
+        while x:
+            b = x & -x
+            x ^= b
+            p = b.bit_length() - 1
+            if phase != "moving" or not ADJ_MASK[p] & opp:
+                fork_strict += _RING_W[p]
+    mob_ring = 0.0
+    if phase == "moving":
+        x = own
+        while x:
+            b = x & -x
+            x ^= b
+            y = ADJ_MASK[b.bit_length() - 1] & empty
+            while y:
+                c = y & -y
+                y ^= c
+                mob_ring += _RING_W[c.bit_length() - 1]
+    return fork_strict, fork_uniform, mob_ring
+
+
+def _side_phase(pos: Position, side: int) -> str:
+    if pos.hand[side]:
+        return "placing"
+    return "flying" if pos.men[side].bit_count() == 3 and pos.variant.flying else "moving"
+
+
+def feature_rows(positions: Sequence[Position]) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.int8]]:
+    """Raw own - opponent differences (side to move's view) of :data:`FIT_FEATURES` + :data:`EXTRA`, and
+    each position's phase index (placing 0, moving 1, flying 2)."""
+    x = np.zeros((len(positions), len(FIT_FEATURES) + len(EXTRA)))
+    ph = np.zeros(len(positions), dtype=np.int8)
+    for i, pos in enumerate(positions):
+        both = features(pos)
+        me = pos.side
+        own, opp = both[me].to_dict(), both[1 - me].to_dict()
+        x[i, : len(FIT_FEATURES)] = [own[f] - opp[f] for f in FIT_FEATURES]
+        ex_own = _extra(pos, me, _side_phase(pos, me))
+        ex_opp = _extra(pos, 1 - me, _side_phase(pos, 1 - me))
+        x[i, len(FIT_FEATURES) :] = [a - b for a, b in zip(ex_own, ex_opp, strict=True)]
+        ph[i] = PHASE_INDEX[position_phase(pos)]
+    return x, ph
+
+
+@dataclass
+class TuneData:
+    """Features (:func:`feature_rows`), phases, labels (1 win, 0.5 draw, 0 loss) and the train mask."""
+
+    x: npt.NDArray[np.float64]
+    phase: npt.NDArray[np.int8]
+    y: npt.NDArray[np.float64]
+    train: npt.NDArray[np.bool_]
+    source: npt.NDArray[np.int8]  # 0 tablebase, 1 self-play
+
+    def __len__(self) -> int:
+        return len(self.y)
+
+
+def build_data(
+    tb: Tablebase,
+    tb_dir: str | Path,
+    *,
+    per_subdatabase: int,
+    games: int,
+    seed: int,
+    decided_share: float = 0.5,
+    validation: float = 0.25,
+    workers: int = 1,
+    progress: Progress | None = None,
+) -> TuneData:
+    """Sample the tablebase (every built sub-database, ``per_subdatabase`` positions each) and play
+    ``games`` self-play games; split train/validation (by position; by game for placing)."""
+    rng = make_rng(seed)
+    keys = list(tb.subdatabases)
+    positions: list[Position] = []
+    labels: list[float] = []
+    train: list[bool] = []
+    source: list[int] = []
+    for i, key in enumerate(keys):
+        for pos in sample_covered(
+            tb, key, per_subdatabase, seed=seed + 1000 + i, decided_share=decided_share
+        ):
+            value, _ = tb.lookup(pos)
+            positions.append(pos)
+            labels.append({"win": 1.0, "draw": 0.5, "loss": 0.0}[value])
+            train.append(bool(rng.random() >= validation))
+            source.append(0)
+        report(progress, i + 1, len(keys) + 1, f"sampled {len(positions)} tablebase positions")
+    if games:
+        for rows in placing_positions(tb_dir, games, seed=seed, workers=workers, progress=progress):
+            in_train = bool(rng.random() >= validation)
+            for pos, y in rows:
+                positions.append(pos)
+                labels.append(y)
+                train.append(in_train)
+                source.append(1)
+    x, ph = feature_rows(positions)
+    report(progress, len(keys) + 1, len(keys) + 1, f"{len(positions)} positions")
+    return TuneData(x, ph, np.array(labels), np.array(train, dtype=bool), np.array(source, dtype=np.int8))
+
+
+# ------------------------------------------------------------------------------------------ the fit
+
+
+def _design(
+    data: TuneData, columns: Sequence[str], *, per_phase: bool, scales: bool = True
+) -> npt.NDArray[np.float64]:
+    """``Z`` with ``eval = Z @ w``: each column is raw diff x PHASE_SCALE / NORM of the row's phase (the
+    seed's scales; 1 for a scale-free model); with ``per_phase`` one block of columns per phase."""
+    names = FIT_FEATURES + EXTRA
+    idx = [names.index(c) for c in columns]
+    base_names = [c if c in FIT_FEATURES else _BASE_OF[c] for c in columns]
+    factor = np.zeros((3, len(columns)))
+    for p, ph in enumerate(_PHASES):
+        for j, f in enumerate(base_names):
+            s = PHASE_SCALE[ph][f] if scales else (1.0 if PHASE_SCALE[ph][f] else 0.0)
+            factor[p, j] = s / NORM[ph][f]
+    z = data.x[:, idx] * factor[data.phase]
+    if not per_phase:
+        return z
+    out = np.zeros((len(z), 3 * len(columns)))
+    for p in range(3):
+        rows = data.phase == p
+        out[rows, p * len(columns) : (p + 1) * len(columns)] = z[rows]
+    return out
+
+
+_BASE_OF: Final[dict[str, str]] = {
+    "fork_strict": "fork_threats",
+    "fork_uniform": "fork_threats",
+    "mobility_ring": "mobility",
+}
+
+
+def _loss(p: npt.NDArray[np.float64], y: npt.NDArray[np.float64]) -> float:
+    p = np.clip(p, 1e-12, 1 - 1e-12)
+    return float(-np.mean(y * np.log(p) + (1 - y) * np.log(1 - p)))
+
+
+def _sigmoid(v: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    out: npt.NDArray[np.float64] = 0.5 * (1.0 + np.tanh(0.5 * v))
+    return out
+
+
+def metrics(ev: npt.NDArray[np.float64], y: npt.NDArray[np.float64], k: float) -> dict[str, float]:
+    """Log-loss of ``sigmoid(k * eval)``, sign accuracy (eval > 0 <=> win), and the same on decided ones."""
+    decided = y != 0.5
+    out = {
+        "positions": float(len(y)),
+        "log_loss": _loss(_sigmoid(k * ev), y) if len(y) else math.nan,
+        "sign_accuracy": float(np.mean((ev > 0) == (y == 1.0))) if len(y) else math.nan,
+    }
+    out["sign_accuracy_decided"] = (
+        float(np.mean((ev[decided] > 0) == (y[decided] == 1.0))) if decided.any() else math.nan
+    )
+    return out
+
+
+@dataclass
+class Fit:
+    """A fitted model: coefficients per column (and phase block), ``k``, train/validation figures."""
+
+    name: str
+    columns: tuple[str, ...]
+    per_phase: bool
+    coef: npt.NDArray[np.float64]
+    k: float
+    train: dict[str, float]
+    validation: dict[str, float]
+    by_phase: dict[str, dict[str, float]] = field(default_factory=dict)
+
+    def weights(self) -> dict[str, float]:
+        """The shared weights as a full Morris weight set (shared-weight fits only)."""
+        if self.per_phase:
+            raise ParamsError(f"fit {self.name!r} has per-phase weights, not one weight set")
+        w = {f: 0.0 for f in (*FIT_FEATURES, "initiative")}
+        for c, v in zip(self.columns, self.coef.tolist(), strict=True):
+            w[_BASE_OF.get(c, c)] = round(float(v), 4)
+        return w
+
+
+def _seed_coef(columns: Sequence[str], per_phase: bool) -> npt.NDArray[np.float64]:
+    w = np.array([BASE_WEIGHTS[_BASE_OF.get(c, c)] for c in columns])
+    return np.tile(w, 3) if per_phase else w
+
+
+def fit_k(data: TuneData, columns: Sequence[str] = FIT_FEATURES) -> float:
+    """Texel's scale ``k`` for the seed weights on the training positions (one-dimensional minimum)."""
+    from scipy.optimize import minimize_scalar
+
+    z = _design(data, columns, per_phase=False)[data.train]
+    ev = z @ _seed_coef(columns, False)
+    y = data.y[data.train]
+    res = minimize_scalar(lambda k: _loss(_sigmoid(k * ev), y), bounds=(1e-4, 20.0), method="bounded")
+    return float(res.x)
+
+
+def fit_weights(
+    data: TuneData,
+    k: float,
+    *,
+    columns: Sequence[str] = FIT_FEATURES,
+    per_phase: bool = False,
+    scales: bool = True,
+    name: str = "tuned",
+) -> Fit:
+    """Minimise the training cross-entropy of ``sigmoid(k * Z @ w)`` over ``w >= 0`` (L-BFGS-B, from the
+    seed weights, with a small pull towards them); figures on both sets."""
+    from scipy.optimize import minimize
+
+    z_all = _design(data, columns, per_phase=per_phase, scales=scales)
+    z, y = z_all[data.train], data.y[data.train]
+    w0 = _seed_coef(columns, per_phase)
+    scale0 = np.maximum(w0, 1.0)
+
+    def fun(w: npt.NDArray[np.float64]) -> tuple[float, npt.NDArray[np.float64]]:
+        p = np.clip(_sigmoid(k * (z @ w)), 1e-12, 1 - 1e-12)
+        loss = -np.mean(y * np.log(p) + (1 - y) * np.log(1 - p))
+        grad = k * (z.T @ (p - y)) / len(y)
+        d = (w - w0) / scale0
+        return float(loss + _PULL * np.sum(d * d)), grad + 2 * _PULL * d / scale0
+
+    res = minimize(fun, w0, jac=True, method="L-BFGS-B", bounds=[(0.0, None)] * len(w0))
+    coef = np.asarray(res.x, dtype=np.float64)
+    ev = z_all @ coef
+    by_phase = {}
+    for p, ph in enumerate(_PHASES):
+        rows = (~data.train) & (data.phase == p)
+        if rows.any():
+            by_phase[ph] = metrics(ev[rows], data.y[rows], k)
+    return Fit(
+        name,
+        tuple(columns),
+        per_phase,
+        coef,
+        k,
+        metrics(ev[data.train], data.y[data.train], k),
+        metrics(ev[~data.train], data.y[~data.train], k),
+        by_phase,
+    )
+
+
+def seed_fit(data: TuneData, k: float) -> Fit:
+    """The seed weights as a 'fit' (figures only), for the before/after comparison."""
+    z_all = _design(data, FIT_FEATURES, per_phase=False)
+    coef = _seed_coef(FIT_FEATURES, False)
+    ev = z_all @ coef
+    by_phase = {}
+    for p, ph in enumerate(_PHASES):
+        rows = (~data.train) & (data.phase == p)
+        if rows.any():
+            by_phase[ph] = metrics(ev[rows], data.y[rows], k)
+    return Fit(
+        "seed",
+        FIT_FEATURES,
+        False,
+        coef,
+        k,
+        metrics(ev[data.train], data.y[data.train], k),
+        metrics(ev[~data.train], data.y[~data.train], k),
+        by_phase,
+    )
+
+
+def questions(data: TuneData, k: float) -> list[Fit]:
+    """The seed's open questions as refits, one change at a time (held-out figures decide)."""
+    swap = {
+        "fork strict (moving)": ("fork_threats", "fork_strict"),
+        "fork without ring weights": ("fork_threats", "fork_uniform"),
+        "mobility ring-weighted": ("mobility", "mobility_ring"),
+    }
+    out = [
+        fit_weights(data, k, per_phase=True, name="per-phase weights"),
+        fit_weights(data, k, scales=False, name="no phase scales"),
+    ]
+    for name, (old, new) in swap.items():
+        cols = tuple(new if c == old else c for c in FIT_FEATURES)
+        out.append(fit_weights(data, k, columns=cols, name=name))
+    return out
+
+
+# ------------------------------------------------------------------------------------------ driver
+
+
+@dataclass
+class TuneReport:
+    """What :func:`tune` did: the data sizes, ``k``, the seed and tuned fits, the question refits."""
+
+    positions: int
+    tablebase_positions: int
+    placing_positions: int
+    k: float
+    seed: Fit
+    tuned: Fit
+    questions: list[Fit]
+    seconds: float
+    interrupted: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-able form (figures rounded)."""
+
+        def fit(f: Fit) -> dict[str, Any]:
+            return {
+                "name": f.name,
+                "validation": {k: round(v, 4) for k, v in f.validation.items()},
+                "train": {k: round(v, 4) for k, v in f.train.items()},
+                "by_phase": {p: {k: round(v, 4) for k, v in m.items()} for p, m in f.by_phase.items()},
+            }
+
+        return {
+            "positions": self.positions,
+            "tablebase_positions": self.tablebase_positions,
+            "placing_positions": self.placing_positions,
+            "k": round(self.k, 5),
+            "seed": fit(self.seed),
+            "tuned": {**fit(self.tuned), "weights": self.tuned.weights()},
+            "questions": [fit(q) for q in self.questions],
+            "seconds": round(self.seconds, 1),
+            "interrupted": self.interrupted,
+        }
+
+
+def tune(
+    tb_dir: str | Path,
+    *,
+    per_subdatabase: int = 2000,
+    games: int = 200,
+    seed: int = 0,
+    decided_share: float = 0.5,
+    workers: int = 1,
+    with_questions: bool = True,
+    progress: Progress | None = None,
+) -> TuneReport:
+    """Sample, fit ``k`` for the seed weights, fit the tuned weights (and the question refits).
+
+    Ctrl-C while sampling or playing keeps what was gathered so far (``interrupted``); the fits are fast.
+    """
+    from boardeval.morris.match import _open_tablebase
+
+    for name, v in (("per_subdatabase", per_subdatabase), ("games", games), ("seed", seed)):
+        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+            raise ParamsError(f"{name} must be a non-negative integer, got {v!r}")
+    t0 = time.perf_counter()
+    tb = _open_tablebase(str(tb_dir))
+    interrupted = False
+    data = build_data(
+        tb,
+        tb_dir,
+        per_subdatabase=per_subdatabase,
+        games=games,
+        seed=seed,
+        decided_share=decided_share,
+        workers=workers,
+        progress=progress,
+    )
+    if len(data) == 0 or not data.train.any() or data.train.all():
+        raise ParamsError("too few positions to tune: raise per_subdatabase or games")
+    k = fit_k(data)
+    seed_result = seed_fit(data, k)
+    try:
+        tuned = fit_weights(data, k)
+        extra = questions(data, k) if with_questions else []
+    except KeyboardInterrupt:
+        interrupted = True
+        tuned, extra = seed_result, []
+    make_weights(tuned.weights(), source="tuned fit")  # a valid weight set
+    return TuneReport(
+        len(data),
+        int((data.source == 0).sum()),
+        int((data.source == 1).sum()),
+        k,
+        seed_result,
+        tuned,
+        extra,
+        time.perf_counter() - t0,
+        interrupted,
+    )
+
+
+def write_weights(weights: dict[str, float], path: str | Path, *, note: str = "") -> Path:
+    """Write a weight set as a ``[tuned]`` profile TOML file (validated first)."""
+    ws = make_weights(weights, source="tuned weights")
+    lines = ["# Nine Men's Morris weights fitted by `boardeval morris tune` (Texel, against the tablebase)."]
+    lines += [f"# {line}" for line in note.splitlines()]
+    lines += ["", "[tuned]"]
+    lines += [f"{f} = {ws[f]!r}" for f in (*FIT_FEATURES, "initiative")]
+    out = Path(path)
+    out.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return out

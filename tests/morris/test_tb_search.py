@@ -1,0 +1,194 @@
+"""Perfect endgames (issue 13 section 2): the search probes the tablebase, plays its best turn, says it.
+
+A session-scoped tablebase holds 3v3, 4v3 and 3v4 (the build is stopped after that pair, the documented
+Ctrl-C path that keeps finished sub-databases). Sampled covered positions are played out against the
+tablebase's own best defence: the AI must win every won one in exactly the tablebase's distance and never
+lose a drawn one. The >= 1,000 position run is ``benchmarks/morris_strength.py --tb-check``.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from boardeval.morris import WIN_SCORE, AlphaBetaPlayer, PlayerSpec, Position, Searcher, play_game, why_panel
+from boardeval.morris.tablebase import Tablebase, build_tablebase
+from boardeval.morris.tune import play_out, sample_covered
+
+
+@pytest.fixture(scope="session")
+def tb_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("tb_search")
+
+    def stop_after_4v3(done: int, total: int, msg: str) -> None:
+        if "4v3+3v4 stored" in msg:
+            raise KeyboardInterrupt
+
+    report = build_tablebase(4, folder, progress=stop_after_4v3)
+    assert report.interrupted and report.built == ["3v3", "4v3", "3v4"]
+    return folder
+
+
+@pytest.fixture(scope="session")
+def tb(tb_dir: Path) -> Tablebase:
+    return Tablebase.open(tb_dir)
+
+
+@pytest.mark.parametrize("key", [(3, 3), (4, 3), (3, 4)])
+def test_ai_plays_covered_endgames_perfectly(tb: Tablebase, key: tuple[int, int]) -> None:
+    positions = sample_covered(tb, key, 12, seed=7, decided_share=0.75)
+    assert len(positions) == 12
+    values = {tb.lookup(p)[0] for p in positions}
+    assert "win" in values or "loss" in values
+    ai = AlphaBetaPlayer(depth=2, tablebase=tb)
+    for i, pos in enumerate(positions):
+        value, distance = tb.lookup(pos)
+        ai_side = pos.side
+        outcome, turns = play_out(pos, ai, tb, seed=i)
+        if value == "win":  # the AI to move wins, and as fast as the tablebase says
+            assert outcome == ai_side and turns == distance, (pos.text(), outcome, turns, distance)
+        elif value == "draw":
+            assert outcome in (None, ai_side), pos.text()
+        # a lost position may still be lost: best defence cannot be beaten there
+
+
+def test_ai_never_loses_a_drawn_position_as_second_player(tb: Tablebase) -> None:
+    # the defender's side: the tablebase moves first from a won/drawn position of its own, the AI answers
+    positions = sample_covered(tb, (4, 3), 8, seed=11, decided_share=0.5)
+    ai = AlphaBetaPlayer(depth=1, tablebase=tb)
+    for i, pos in enumerate(positions):
+        value, _ = tb.lookup(pos)
+        outcome, _ = play_out(pos, ai, tb, seed=i, ai_first=False)
+        if value == "draw":
+            assert outcome is None, pos.text()
+        if value == "loss":  # the tablebase side (to move) loses: the AI answers with the win
+            assert outcome == 1 - pos.side, pos.text()
+
+
+def test_covered_root_plays_the_tablebase_best_turn(tb: Tablebase) -> None:
+    pos = Position.parse("WW.........WBB..B....... w 0 0")
+    result = Searcher(tablebase=tb).search(pos, depth=3)
+    probe = tb.probe(pos)
+    assert probe.value == "win" and probe.distance == 1
+    assert result.tablebase == "white wins in 1"
+    assert result.score == WIN_SCORE - 1
+    best = [t.turn for t in probe.turns if (t.value, t.distance) == ("win", 1)]
+    assert result.move in best
+
+
+def test_tree_probes_give_exact_mate_distance_scores(tb: Tablebase) -> None:
+    for pos in sample_covered(tb, (3, 3), 5, seed=3, decided_share=1.0):
+        probe = tb.probe(pos)
+        scores = {str(m.move): m.score for m in Searcher(tablebase=tb).top_moves(pos, n=100, depth=2)}
+        for t in probe.turns:
+            expected = 0.0 if t.value == "draw" else WIN_SCORE - (t.distance or 0)
+            if t.value == "loss":
+                expected = -expected
+            assert scores[str(t.turn)] == pytest.approx(expected), (pos.text(), str(t.turn))
+
+
+def _uncovered_with_capture(seed: int) -> Position:
+    """A random 4v4 position (not built here) whose side to move can close a mill."""
+    rng = np.random.default_rng(seed)
+    while True:
+        pts = rng.permutation(24)
+        white = sum(1 << int(p) for p in pts[:4])
+        black = sum(1 << int(p) for p in pts[4:8])
+        pos = Position([white, black], (0, 0), 0, validate=False)
+        if pos.outcome() is None and any(t.remove is not None for t in pos.legal_turns()):
+            return pos
+
+
+def test_tree_probe_from_an_uncovered_root(tb: Tablebase) -> None:
+    # 4v4 is not built: the root is searched, and its captures lead into 3v4 (covered), scored exactly
+    pos = _uncovered_with_capture(2)
+    searcher = Searcher(tablebase=tb)
+    assert not searcher.tb_covers(pos)
+    scores = {str(m.move): m.score for m in searcher.top_moves(pos, n=200, depth=1)}
+    assert searcher.tb_hits > 0
+    for turn in pos.legal_turns():
+        if turn.remove is None:
+            continue
+        pos.push(turn)
+        value, distance = tb.lookup(pos)  # black to move, 3 against 4
+        pos.pop()
+        expected = 0.0 if value == "draw" else WIN_SCORE - (1 + (distance or 0))
+        if value == "win":
+            expected = -expected
+        assert scores[str(turn)] == pytest.approx(expected)
+    result = Searcher(tablebase=tb).search(pos, depth=2)
+    assert result.tablebase is None and result.move is not None
+
+
+def test_turn_limit_turns_a_long_win_into_a_draw(tb: Tablebase) -> None:
+    pos = next(
+        p for p in sample_covered(tb, (3, 3), 60, seed=5, decided_share=1.0) if (tb.lookup(p)[1] or 0) > 5
+    )
+    value, distance = tb.lookup(pos)
+    assert distance is not None
+    early = Searcher(tablebase=tb).search(pos, depth=1)
+    assert abs(early.score) == WIN_SCORE - distance
+    late = Position(list(pos.men), (0, 0), pos.side, turns=200 - distance + 1, validate=False)
+    # the decided end lies beyond the 200-turn limit: every turn scores as the draw the limit makes of it
+    scores = [m.score for m in Searcher(tablebase=tb).top_moves(late, n=100, depth=1)]
+    assert max(scores) < WIN_SCORE - 1_000 and value in ("win", "loss")
+
+
+def test_why_panel_says_the_tablebase_verdict(tb: Tablebase) -> None:
+    pos = Position.parse("WW.........WBB..B....... w 0 0")
+    panel = why_panel(pos, 3, 2, tablebase=tb)
+    assert panel["tablebase"]["text"] == "tablebase: White wins in 1"
+    assert panel["explanation"][0] == "tablebase: White wins in 1."
+    assert panel["candidates"][0]["tablebase"] == "win in 1"
+    assert "material" in panel["features"]["white"]  # raw features beside it
+    plain = why_panel(pos, 3, 2)
+    assert plain["tablebase"] is None
+    json.dumps(panel)
+
+
+def test_match_spec_with_tablebase(tb_dir: Path) -> None:
+    spec = PlayerSpec.parse(f"ai:depth=1,tablebase={tb_dir}")
+    assert spec.tablebase == str(tb_dir) and str(spec).endswith(f"tablebase={tb_dir}")
+    rec = play_game(spec, "random", 3)
+    assert rec.outcome in ("white", "black", "draw")
+
+
+def test_match_spec_with_missing_tablebase(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="tablebase build"):
+        PlayerSpec.parse(f"ai:depth=1,tablebase={tmp_path}")
+
+
+def _cli() -> typer.Typer:
+    from boardeval.cli.main import app
+
+    return app
+
+
+def test_cli_best_with_tablebase(tb_dir: Path) -> None:
+    res = CliRunner().invoke(
+        _cli(), ["morris", "best", "WW.........WBB..B....... w 0 0", "--tablebase", str(tb_dir), "--json"]
+    )
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.output)
+    assert data["tablebase"] == "white wins in 1"
+    assert data["why"]["tablebase"]["text"] == "tablebase: White wins in 1"
+
+
+def test_cli_best_with_missing_tablebase(tmp_path: Path) -> None:
+    res = CliRunner().invoke(
+        _cli(), ["morris", "best", "WW.........WBB..B....... w 0 0", "--tablebase", str(tmp_path)]
+    )
+    assert res.exit_code == 2
+    assert "tablebase build" in res.output
+
+
+def test_sampler_is_seeded(tb: Tablebase) -> None:
+    a = [p.text() for p in sample_covered(tb, (4, 3), 5, seed=1)]
+    b = [p.text() for p in sample_covered(tb, (4, 3), 5, seed=1)]
+    assert a == b
+    assert all(np.isfinite(len(t)) for t in a)
