@@ -32,9 +32,9 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Final, TypeVar, cast
+from typing import Any, Final
 
 import numba
 import numpy as np
@@ -63,8 +63,6 @@ from boardeval.morris._engine_core import (
 )
 from boardeval.morris._engine_core import apply_turn as _apply
 from boardeval.morris.rules import Position, Turn
-
-F = TypeVar("F", bound=Callable[..., Any])
 
 __all__ = [
     "FULL_WIDTH",
@@ -211,14 +209,6 @@ def coefficients(
     return coef
 
 
-def _njit_uncached(fn: F) -> F:
-    """``numba.njit(cache=False)`` for the recursive search and its caller: compiled on first use in each
-    process (about 30 s of CPU time). With numba 0.68.1 a cached library holding the recursive search
-    crashed (segmentation fault) when a new process loaded it, with inferred or with explicit types; the
-    rest of the core is cached."""
-    return cast(F, numba.njit(cache=False)(fn))
-
-
 # ---- compiled search -----------------------------------------------------------------------------------
 
 
@@ -361,7 +351,7 @@ def _terminal(
     return False, 0.0, reps
 
 
-@_njit_uncached
+@njit_cached
 def _pvs(
     me: int,
     opp: int,
@@ -382,6 +372,9 @@ def _pvs(
     hist: np.ndarray,
 ) -> float:
     """Negamax principal-variation search, ``depth`` turns above the horizon (side to move's view)."""
+    # No literal as an argument of the recursive calls: with numba 0.68.1 a literal there makes a second
+    # specialisation of this function, and a process that loads such a recursion from the cache crashes.
+    zero: Any = np.int64(0)
     ib[S_NODES] += 1
     if ib[S_NODES] >= ib[S_NEXT]:
         _check_limits(ib, fb)
@@ -413,8 +406,8 @@ def _pvs(
             nme, nopp, nhme, nh, _irrev = _apply(me, opp, hme, side, h, m)
             hist[cur + 1] = nh
             s = -_pvs(
-                nopp, nme, hopp, nhme, 1 - side, turns + 1, 0, cur + 1, 0, -beta, -alpha, ply + 1, qd + 1,
-                ib, fb, ub, hist,
+                nopp, nme, hopp, nhme, 1 - side, turns + 1, zero, cur + 1, zero, -beta, -alpha, ply + 1,
+                qd + 1, ib, fb, ub, hist,
             )  # fmt: skip
             if ib[S_STOP] != 0:
                 return 0.0
@@ -482,13 +475,13 @@ def _pvs(
             hme,
             1 - side,
             turns,
-            0,
+            zero,
             cur + 1,
             depth - 1 - r,
             -beta,
             -beta + _EPS,
             ply + 1,
-            0,
+            zero,
             ib,
             fb,
             ub,
@@ -526,7 +519,7 @@ def _pvs(
                 -beta,
                 -alpha,
                 ply + 1,
-                0,
+                zero,
                 ib,
                 fb,
                 ub,
@@ -553,7 +546,7 @@ def _pvs(
                 -alpha - _EPS,
                 -alpha,
                 ply + 1,
-                0,
+                zero,
                 ib,
                 fb,
                 ub,
@@ -573,7 +566,7 @@ def _pvs(
                     -alpha - _EPS,
                     -alpha,
                     ply + 1,
-                    0,
+                    zero,
                     ib,
                     fb,
                     ub,
@@ -593,7 +586,7 @@ def _pvs(
                     -beta,
                     -alpha,
                     ply + 1,
-                    0,
+                    zero,
                     ib,
                     fb,
                     ub,
@@ -646,7 +639,7 @@ def _pvs(
     return best
 
 
-@_njit_uncached
+@njit_cached
 def _root(
     me: int,
     opp: int,
@@ -667,6 +660,8 @@ def _root(
     hist: np.ndarray,
 ) -> tuple[float, int]:
     """One iteration at the root over ``rmoves[:n]`` in that order: (best score, best index)."""
+    zero: Any = np.int64(0)
+    one: Any = np.int64(1)
     h = hist[cur]
     best = -_INF
     besti = -1
@@ -690,8 +685,8 @@ def _root(
                 depth - 1,
                 -beta,
                 -alpha,
-                1,
-                0,
+                one,
+                zero,
                 ib,
                 fb,
                 ub,
@@ -710,8 +705,8 @@ def _root(
                 depth - 1,
                 -alpha - _EPS,
                 -alpha,
-                1,
-                0,
+                one,
+                zero,
                 ib,
                 fb,
                 ub,
@@ -730,8 +725,8 @@ def _root(
                     depth - 1,
                     -beta,
                     -alpha,
-                    1,
-                    0,
+                    one,
+                    zero,
                     ib,
                     fb,
                     ub,
