@@ -27,9 +27,21 @@ from boardeval.catan import (
 )
 from boardeval.cli.catan_render import board_renderable
 from boardeval.cli.common import console, print_json
-from boardeval.core import Breakdown, ParamsError
+from boardeval.core import Breakdown, ParamsError, check_int, parse_int
 
 app = typer.Typer(no_args_is_help=True)
+
+MAX_SEED = 2**64 - 1
+
+
+def parse_seed(text: str | int) -> int:
+    """A ``--seed`` value through the shared number reader: ASCII digits, 0..2**64-1 (click's own int
+    reading accepts ``1_2``, ``+12`` and ``012``; issue 17). The option's default arrives as an int."""
+    where = "--seed must be a non-negative integer"
+    if isinstance(text, int):
+        return check_int(text, where, lo=0, hi=MAX_SEED)
+    return parse_int(text, where, lo=0, hi=MAX_SEED)
+
 
 BoardArg = Annotated[
     str, typer.Argument(help="Board share code (e.g. O10-S2-...~3S3W3B3GO) or a JSON board file.")
@@ -67,12 +79,12 @@ def _check_top(top: int) -> int:
 
 @app.command("random")
 def random_board(
-    seed: Annotated[int, typer.Option("--seed", help="Random seed (same seed, same board).")],
+    seed: Annotated[
+        int, typer.Option("--seed", parser=parse_seed, help="Random seed (same seed, same board).")
+    ],
     json_out: JsonOpt = False,
 ) -> None:
     """Print the share code of a uniformly shuffled board."""
-    if seed < 0:
-        raise ParamsError(f"--seed must be a non-negative integer, got {seed}")
     board = Board.random(seed)
     if json_out:
         print_json({"code": board.code(), **board.to_json()})

@@ -17,6 +17,7 @@ from rich import box
 from rich.table import Table
 
 from boardeval.catan import energy_json
+from boardeval.cli.catan import parse_seed
 from boardeval.cli.common import console, print_json, progress_bar
 from boardeval.core import ParamsError
 
@@ -73,7 +74,9 @@ def _summary(result: GenerationResult) -> Table:
 
 def generate_cmd(
     method: Annotated[Method, typer.Option("--method", help="Generator.")] = Method.anneal,
-    seed: Annotated[int, typer.Option("--seed", help="Random seed (same seed, same board).")] = 0,
+    seed: Annotated[
+        int, typer.Option("--seed", parser=parse_seed, help="Random seed (same seed, same board).")
+    ] = 0,
     rule: RuleOpt = None,
     fairness: Annotated[
         float | None,
@@ -84,8 +87,6 @@ def generate_cmd(
     """Generate a board (random, anneal, cp or tournament) and check it against the rules."""
     from boardeval.catan import check_fairness, generate, parse_rules
 
-    if seed < 0:
-        raise ParamsError(f"--seed must be a non-negative integer, got {seed}")
     if fairness is not None:
         check_fairness(fairness)
     rules = parse_rules(rule or [])

@@ -58,7 +58,7 @@ COMMANDS: dict[str, LazyCommand] = {
     "morris": LazyCommand(
         "boardeval.cli.morris",
         "Nine Men's Morris: rules, evaluation, AI, why-panel.",
-        extends=("boardeval.cli.morris_play", "boardeval.cli.morris_tablebase"),
+        extends=("boardeval.cli.morris_play", "boardeval.cli.morris_tablebase", "boardeval.cli.morris_tune"),
     ),
     "diplomacy": LazyCommand(
         "boardeval.cli.diplomacy",
@@ -151,7 +151,7 @@ def _usage_error(exc: UsageError) -> NoReturn:
     if isinstance(exc, NoArgsIsHelpError):
         raise exc
     where = f"{exc.ctx.command_path}: " if exc.ctx is not None else ""
-    message = " ".join(f"{where}{exc.format_message()}".split())
+    message = " ".join(f"{where}{exc.format_message()}".split()).replace("Value error, ", "")
     cause: Any = exc.__cause__  # Typer converts option values with pydantic: its error holds the input
     if hasattr(cause, "errors"):
         try:

@@ -86,10 +86,18 @@ def check_depth(
         if c in "[{":
             depth += 1
             if depth > MAX_DEPTH:
-                raise error(f"{what} nests deeper than {MAX_DEPTH} levels of brackets (at character {i})")
+                raise error(
+                    f"{what} nests deeper than {MAX_DEPTH} levels of brackets (at character {i}, near "
+                    f"{_near(text, i)})"
+                )
         elif c in "]}":
             depth -= 1
         i += 1
+
+
+def _near(text: str, pos: int) -> str:
+    """The input around character ``pos``, quoted, for messages."""
+    return quote(text[max(0, pos - 12) : pos + 12]) if text else "''"
 
 
 def _no_duplicates(what: str, error: type[BoardevalError]) -> Any:
@@ -131,7 +139,7 @@ def loads_json(text: str, what: str, *, error: type[BoardevalError] = ParamsErro
             parse_constant=_constant(what, error),
         )
     except json.JSONDecodeError as exc:
-        raise error(f"{what} is not valid JSON: {exc}") from None
+        raise error(f"{what} is not valid JSON: {exc} (near {_near(text, exc.pos)})") from None
     except RecursionError:  # pragma: no cover - check_depth bounds the nesting first
         raise error(f"{what} nests too deeply") from None
 
@@ -143,8 +151,11 @@ def loads_toml(text: str, what: str, *, error: type[BoardevalError] = ParamsErro
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise error(f"{what} is not valid TOML: {exc}") from None
-    except ValueError as exc:  # an integer literal over Python's 4,300-digit limit
-        raise error(f"{what} is not valid TOML: {exc}") from None
+    except ValueError:  # an integer literal over Python's 4,300-digit limit
+        import re
+
+        run = max(re.findall(r"[0-9_]+", text), key=len, default="")
+        raise error(f"{what}: integer {quote(run, 20)} is too long to be a number") from None
     except RecursionError:  # pragma: no cover - check_depth bounds the nesting first
         raise error(f"{what} nests too deeply") from None
 
