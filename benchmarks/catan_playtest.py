@@ -3,7 +3,7 @@
 Usage::
 
     nice .venv/bin/python benchmarks/catan_playtest.py                 # 1000 seeds x 4 rotations = 4000 games
-    nice .venv/bin/python benchmarks/catan_playtest.py --seeds 100 --skip-vp   # a quick look
+    nice .venv/bin/python benchmarks/catan_playtest.py --seeds 100 --vp-seeds 0   # a quick look
 
 Prints, each with a 95 % interval (Wilson for win rates, normal for means):
 
@@ -51,24 +51,30 @@ def _pct(result: PlaytestResult, k: int = 0) -> str:
     return f"{100 * r.value:5.1f}% [{100 * r.lo:.1f}, {100 * r.hi:.1f}]"
 
 
-def strength(seeds: int, workers: int, skip_vp: bool) -> None:
+def strength(seeds: int, workers: int, vp_seeds: int, only_vp: bool = False) -> None:
+    """The strength lines; the slow ``vp`` line (catanatron's VictoryPointPlayer copies the game for every
+    legal action) on the first ``vp_seeds`` of the same boards and seeds (0 skips it)."""
     boards = _boards(2026, seeds)
     lineups = [
-        ("advisor vs 3 weighted", ["advisor", "weighted", "weighted", "weighted"], ">= 85%"),
-        ("advisor vs 3 pips", ["advisor", "pips", "pips", "pips"], ">= 35%"),
-        ("4 pips (seat effects)", ["pips", "pips", "pips", "pips"], "25% by construction"),
+        ("advisor vs 3 weighted", ["advisor", "weighted", "weighted", "weighted"], ">= 85%", seeds),
+        ("advisor vs 3 pips", ["advisor", "pips", "pips", "pips"], ">= 35%", seeds),
+        ("4 pips (seat effects)", ["pips", "pips", "pips", "pips"], "25% by construction", seeds),
     ]
-    if not skip_vp:
-        lineups.append(("advisor vs 3 vp", ["advisor", "vp", "vp", "vp"], "reported"))
-    print(f"## strength: {seeds} random base boards x 4 seatings = {4 * seeds} games per line")
-    for label, players, target in lineups:
+    if only_vp:
+        lineups = []
+    if vp_seeds:
+        lineups.append(("advisor vs 3 vp", ["advisor", "vp", "vp", "vp"], "reported", min(vp_seeds, seeds)))
+    print(
+        f"## strength: random base boards, every seed in 4 seatings ({4 * seeds} games per line unless noted)"
+    )
+    for label, players, target, n in lineups:
         start_load = _load()
-        result = run_playtest(boards, players, games=seeds, seed=11, rotate=True, workers=workers)
+        result = run_playtest(boards[:n], players, games=n, seed=11, rotate=True, workers=workers)
         seats = "  ".join(f"{s.name} {100 * s.rate.value:.1f}%" for s in result.seats)
         turns = result.turns_interval
         assert turns is not None
         print(
-            f"{label:28s} {_pct(result)}  (target {target}; {result.players[0].wins}/{result.games} wins, "
+            f"{label:28s} {_pct(result)}  ({n} boards; target {target}; {result.players[0].wins}/{result.games} wins, "
             f"mean VP {result.players[0].mean_vp:.2f}, {result.unfinished} unfinished, "
             f"turns {turns.value:.0f} [{turns.lo:.0f}, {turns.hi:.0f}], "
             f"{result.games_per_second:.1f} games/s; {start_load})"
@@ -201,18 +207,21 @@ def main() -> None:
     )
     parser.add_argument("--seeds", type=int, default=1000, help="game seeds per line (x4 seatings)")
     parser.add_argument("--workers", type=int, default=2, help="worker processes for the strength runs")
-    parser.add_argument("--skip-vp", action="store_true", help="skip the slow VictoryPointPlayer line")
+    parser.add_argument(
+        "--vp-seeds", type=int, default=None, help="seeds of the slow vp line (default --seeds)"
+    )
     parser.add_argument("--scaling-games", type=int, default=300)
     parser.add_argument("--overhead-games", type=int, default=400)
-    parser.add_argument("--only", choices=["strength", "scaling", "overhead"], default=None)
+    parser.add_argument("--only", choices=["strength", "vp", "scaling", "overhead"], default=None)
     args = parser.parse_args()
     print(_load())
     if args.only in (None, "overhead"):
         overhead(args.overhead_games, 20)
     if args.only in (None, "scaling"):
         scaling(args.scaling_games)
-    if args.only in (None, "strength"):
-        strength(args.seeds, args.workers, args.skip_vp)
+    vp_seeds = args.seeds if args.vp_seeds is None else args.vp_seeds
+    if args.only in (None, "strength", "vp"):
+        strength(args.seeds, args.workers, vp_seeds, only_vp=args.only == "vp")
     print(_load())
 
 
