@@ -74,7 +74,8 @@ def strength(seeds: int, workers: int, vp_seeds: int, only_vp: bool = False) -> 
         turns = result.turns_interval
         assert turns is not None
         print(
-            f"{label:28s} {_pct(result)}  ({n} boards; target {target}; {result.players[0].wins}/{result.games} wins, "
+            f"{label:28s} {_pct(result)}  ({n} boards; target {target}; "
+            f"{result.players[0].wins}/{result.games} wins, "
             f"mean VP {result.players[0].mean_vp:.2f}, {result.unfinished} unfinished, "
             f"turns {turns.value:.0f} [{turns.lo:.0f}, {turns.hi:.0f}], "
             f"{result.games_per_second:.1f} games/s; {start_load})"
