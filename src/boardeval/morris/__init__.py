@@ -59,6 +59,7 @@ if TYPE_CHECKING:
         build_tablebase,
         default_tablebase_dir,
     )
+    from boardeval.morris.tune import TuneReport, tune_weights, write_weights
 
 # The endgame tablebase needs numpy and builds index tables when imported: its names load on first use.
 _LAZY = {
@@ -72,6 +73,8 @@ _LAZY = {
         "default_tablebase_dir",
     )
 }
+# Texel tuning needs numpy and scipy: loaded on first use too
+_LAZY.update({name: "boardeval.morris.tune" for name in ("tune_weights", "TuneReport", "write_weights")})
 
 __all__ = [
     # the game: positions, turns, rules variants, outcomes, point names
@@ -93,11 +96,14 @@ __all__ = [
     # the endgame tablebase (loaded on first use)
     "Tablebase", "TBResult", "TablebaseError", "MissingTablebaseError", "build_tablebase",
     "default_tablebase_dir",
+    # Texel tuning against the tablebase (loaded on first use)
+    "tune_weights", "TuneReport", "write_weights",
 ]  # fmt: skip
 
 
 def __getattr__(name: str) -> Any:
-    """Load the tablebase names on first use (PEP 562), so ``import boardeval.morris`` stays light."""
+    """Load the tablebase and tuning names on first use (PEP 562), so ``import boardeval.morris`` stays
+    light."""
     if name in _LAZY:
         import importlib
 

@@ -78,10 +78,12 @@ CLUSTER: Final[tuple[str, ...]] = (
 )
 """Features that ``initiative`` replaces: a weight set may not use both (seed's "Fehler 2")."""
 
-PROFILES: Final[tuple[str, ...]] = ("base", "initiative")
-"""Weight profiles shipped in ``morris/data/base_weights.toml``."""
+PROFILES: Final[tuple[str, ...]] = ("base", "initiative", "tuned")
+"""Weight profiles shipped in ``morris/data/``: ``base`` and ``initiative`` in ``base_weights.toml``,
+``tuned`` (Texel-fitted against the tablebase, :mod:`boardeval.morris.tune`) in ``tuned_weights.toml``."""
 
 _WEIGHTS_FILE: Final[str] = "base_weights.toml"
+_PROFILE_FILES: Final[dict[str, str]] = {"tuned": "tuned_weights.toml"}
 
 
 def make_weights(values: Mapping[str, float], *, source: str = "weights") -> WeightSet:
@@ -101,23 +103,28 @@ def make_weights(values: Mapping[str, float], *, source: str = "weights") -> Wei
 
 
 def load_weights(profile: str | Path = "base") -> WeightSet:
-    """A shipped profile by name (``"base"``, ``"initiative"``) or a TOML/JSON weight file by path.
+    """A shipped profile by name (``"base"``, ``"initiative"``, ``"tuned"``) or a TOML/JSON weight file by
+    path.
 
-    A file may hold the weights at top level or in a ``[base]`` table.
+    A file may hold the weights at top level or in a ``[base]`` (or ``[tuned]``, as ``boardeval morris tune
+    --out`` writes) table.
     """
     if isinstance(profile, str) and profile in PROFILES:
         # the file beside this module (the package ships as files); importlib.resources would add ~10 ms
         # of imports to every start-up for the same path
-        data = load_data_file(Path(__file__).with_name("data") / _WEIGHTS_FILE)
-        return make_weights(data[profile], source=f"{_WEIGHTS_FILE}[{profile}]")
+        name = _PROFILE_FILES.get(profile, _WEIGHTS_FILE)
+        data = load_data_file(Path(__file__).with_name("data") / name)
+        return make_weights(data[profile], source=f"{name}[{profile}]")
     path = Path(profile)
     if not path.suffix:
         raise ParamsError(
             f"unknown weight profile {str(profile)!r}; expected one of {list(PROFILES)} or a weight file"
         )
     data = load_data_file(path)
-    if "base" in data and isinstance(data["base"], dict):
-        data = data["base"]
+    for table in ("base", "tuned"):
+        if table in data and isinstance(data[table], dict):
+            data = data[table]
+            break
     return make_weights(data, source=repr(str(path)))
 
 

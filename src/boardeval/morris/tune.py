@@ -13,11 +13,12 @@ Data:
 
 Model: ``p = sigmoid(k * eval)``, with ``eval`` the evaluation of :mod:`._evaluate` (weights x the seed's
 phase scales / the normalisation). ``k`` is fitted first for the seed weights (one-dimensional, on the
-training set) and then kept, so the tuned weights stay on the seed's scale (the search's mate scores do not
-move). The weights are then fitted by bounded L-BFGS-B (``scipy.optimize``; weights >= 0) on the mean
-cross-entropy plus a small pull towards the seed weights. Train/validation split by position (moving/
-flying) and by game (placing: the positions of one game are not independent), seeded. Figures on the
-held-out positions: log-loss and sign accuracy (``eval > 0`` <=> the side to move wins).
+training set): the "before" figures. Then ``k`` and the weights are fitted together by bounded L-BFGS-B
+(``scipy.optimize``; weights >= 0) on the mean cross-entropy plus a small pull towards the seed weights,
+with ``material`` held at the seed's 10 as the anchor of the scale (:data:`ANCHOR`). Train/validation
+split by position (moving/flying) and by game (placing: the positions of one game are not independent),
+seeded. Figures on the held-out positions: log-loss and sign accuracy (``eval > 0`` <=> the side to move
+wins).
 
 The seed's open questions (section 7) are answered by refitting with one change at a time
 (:func:`questions`): per-phase weights instead of shared weights x phase scales, a stricter moving-phase
@@ -60,7 +61,7 @@ __all__ = [
     "questions",
     "sample_covered",
     "tablebase_turn",
-    "tune",
+    "tune_weights",
     "write_weights",
 ]
 
@@ -85,6 +86,9 @@ _PHASES: Final[tuple[str, ...]] = ("placing", "moving", "flying")
 _RING_W: Final[tuple[float, ...]] = tuple(RING_WEIGHT[r] for r in RING)
 _FULL: Final[int] = (1 << 24) - 1
 _PULL: Final[float] = 1e-4  # pull towards the seed weights (per weight, squared, relative)
+ANCHOR: Final[str] = "material"
+"""The weight held at the seed's value: it fixes the scale (endgame data alone would even drive it to 0:
+in 3v4 the flying side with fewer men wins), so the search's units and its mate bounds stay put."""
 
 
 # ------------------------------------------------------------------------------------------ sampling
@@ -275,6 +279,7 @@ class TuneData:
     y: npt.NDArray[np.float64]
     train: npt.NDArray[np.bool_]
     source: npt.NDArray[np.int8]  # 0 tablebase, 1 self-play
+    interrupted: bool = False  # Ctrl-C stopped the gathering
 
     def __len__(self) -> int:
         return len(self.y)
@@ -428,38 +433,60 @@ def fit_weights(
     scales: bool = True,
     name: str = "tuned",
 ) -> Fit:
-    """Minimise the training cross-entropy of ``sigmoid(k * Z @ w)`` over ``w >= 0`` (L-BFGS-B, from the
-    seed weights, with a small pull towards them); figures on both sets."""
+    """Minimise the training cross-entropy of ``sigmoid(k * Z @ w)`` over ``k > 0`` and ``w >= 0`` with
+    ``material`` held at the seed's weight (the anchor of the scale, as in Texel tuning); L-BFGS-B from the
+    seed weights and ``k``, with a small pull towards the seed weights. Figures on both sets.
+    """
     from scipy.optimize import minimize
 
     z_all = _design(data, columns, per_phase=per_phase, scales=scales)
     z, y = z_all[data.train], data.y[data.train]
     w0 = _seed_coef(columns, per_phase)
     scale0 = np.maximum(w0, 1.0)
+    names = list(columns) * (3 if per_phase else 1)
+    fixed = np.array([c == ANCHOR for c in names])
+    free = ~fixed
+    anchor_part = z[:, fixed] @ w0[fixed]
 
-    def fun(w: npt.NDArray[np.float64]) -> tuple[float, npt.NDArray[np.float64]]:
-        p = np.clip(_sigmoid(k * (z @ w)), 1e-12, 1 - 1e-12)
+    def fun(params: npt.NDArray[np.float64]) -> tuple[float, npt.NDArray[np.float64]]:
+        kk, w = params[0], params[1:]
+        ev = anchor_part + z[:, free] @ w
+        p = np.clip(_sigmoid(kk * ev), 1e-12, 1 - 1e-12)
         loss = -np.mean(y * np.log(p) + (1 - y) * np.log(1 - p))
-        grad = k * (z.T @ (p - y)) / len(y)
-        d = (w - w0) / scale0
-        return float(loss + _PULL * np.sum(d * d)), grad + 2 * _PULL * d / scale0
+        d = (w - w0[free]) / scale0[free]
+        grad = np.empty_like(params)
+        grad[0] = float(np.mean((p - y) * ev))
+        grad[1:] = kk * (z[:, free].T @ (p - y)) / len(y) + 2 * _PULL * d / scale0[free]
+        return float(loss + _PULL * np.sum(d * d)), grad
 
-    res = minimize(fun, w0, jac=True, method="L-BFGS-B", bounds=[(0.0, None)] * len(w0))
-    coef = np.asarray(res.x, dtype=np.float64)
+    start = np.concatenate([[k], w0[free]])
+    bounds = [(1e-4, 50.0)] + [(0.0, None)] * int(free.sum())
+    best = [start.copy()]
+
+    def keep(params: npt.NDArray[np.float64]) -> None:
+        best[0] = params.copy()  # each iterate improves the objective: Ctrl-C keeps the last one
+
+    try:
+        params = minimize(fun, start, jac=True, method="L-BFGS-B", bounds=bounds, callback=keep).x
+    except KeyboardInterrupt:
+        params = best[0]
+    k_fit = float(params[0])
+    coef = w0.copy()
+    coef[free] = params[1:]
     ev = z_all @ coef
     by_phase = {}
     for p, ph in enumerate(_PHASES):
         rows = (~data.train) & (data.phase == p)
         if rows.any():
-            by_phase[ph] = metrics(ev[rows], data.y[rows], k)
+            by_phase[ph] = metrics(ev[rows], data.y[rows], k_fit)
     return Fit(
         name,
         tuple(columns),
         per_phase,
         coef,
-        k,
-        metrics(ev[data.train], data.y[data.train], k),
-        metrics(ev[~data.train], data.y[~data.train], k),
+        k_fit,
+        metrics(ev[data.train], data.y[data.train], k_fit),
+        metrics(ev[~data.train], data.y[~data.train], k_fit),
         by_phase,
     )
 
@@ -544,7 +571,7 @@ class TuneReport:
         }
 
 
-def tune(
+def tune_weights(
     tb_dir: str | Path,
     *,
     per_subdatabase: int = 2000,
@@ -557,7 +584,8 @@ def tune(
 ) -> TuneReport:
     """Sample, fit ``k`` for the seed weights, fit the tuned weights (and the question refits).
 
-    Ctrl-C while sampling or playing keeps what was gathered so far (``interrupted``); the fits are fast.
+    Ctrl-C while sampling or playing keeps what was gathered so far, and during a fit the best iterate so
+    far (``interrupted``); the fits take seconds.
     """
     from boardeval.morris.match import _open_tablebase
 
@@ -566,7 +594,6 @@ def tune(
             raise ParamsError(f"{name} must be a non-negative integer, got {v!r}")
     t0 = time.perf_counter()
     tb = _open_tablebase(str(tb_dir))
-    interrupted = False
     data = build_data(
         tb,
         tb_dir,
@@ -579,14 +606,16 @@ def tune(
     )
     if len(data) == 0 or not data.train.any() or data.train.all():
         raise ParamsError("too few positions to tune: raise per_subdatabase or games")
+    interrupted = data.interrupted
     k = fit_k(data)
     seed_result = seed_fit(data, k)
+    tuned = fit_weights(data, k)
     try:
-        tuned = fit_weights(data, k)
+        report(progress, 0, 1, "refits for the open questions")
         extra = questions(data, k) if with_questions else []
     except KeyboardInterrupt:
         interrupted = True
-        tuned, extra = seed_result, []
+        extra = []
     make_weights(tuned.weights(), source="tuned fit")  # a valid weight set
     return TuneReport(
         len(data),
