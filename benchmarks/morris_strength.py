@@ -9,6 +9,17 @@ remove, ``24 + from * 24 + to`` move), so a disagreement of the two rule sets wo
 
     .venv/bin/python benchmarks/morris_strength.py --opponent both --games 100 --workers 2 --depth 5
     .venv/bin/python benchmarks/morris_strength.py --measure      # per-move time of both players first
+
+Issue 13 section 4 (standard rules, no OpenSpiel):
+
+    nice .venv/bin/python benchmarks/morris_strength.py --tuned --games 400 --depth 2 --time 0.02
+        tuned vs seed ("base") weights, once at equal depth and once at equal time per move: each random
+        opening (two random placements per side) is played twice with colours swapped; W/D/L of the tuned
+        weights with boardeval.core.score_interval (target: tuned >= 55%).
+    nice .venv/bin/python benchmarks/morris_strength.py --tb-check --positions 1000 --tablebase DIR
+        sampled tablebase-covered positions (K <= 5; decided and drawn) played out by the AI with the
+        tablebase against the tablebase's own best defence; counts the AI's turns that change the game's
+        value (target: zero), wins not converted, drawn positions lost.
 """
 
 from __future__ import annotations
@@ -22,8 +33,8 @@ import numpy as np
 import pyspiel
 from open_spiel.python.algorithms import mcts
 
-from boardeval.core import JobsInterrupted, map_jobs, spawn_seeds
-from boardeval.morris import OPENSPIEL, Evaluator, Position, Searcher, Turn, load_weights
+from boardeval.core import JobsInterrupted, make_rng, map_jobs, score_interval, spawn_seeds
+from boardeval.morris import OPENSPIEL, AlphaBetaPlayer, Evaluator, Position, Searcher, Turn, load_weights
 
 
 @dataclass(frozen=True)
@@ -150,6 +161,167 @@ def measure(args: argparse.Namespace) -> None:
     )
 
 
+# ------------------------------------------------------------------------ issue 13: tuned vs seed weights
+
+
+@dataclass(frozen=True)
+class PairJob:
+    seed: int  # the opening's seed (shared by the two games of a pair)
+    tuned_white: bool
+    depth: int | None
+    time_limit: float | None
+    tuned: str
+    base: str
+
+
+def play_pair_game(job: PairJob) -> tuple[str, str, int]:
+    """One game of ``tuned`` against ``base`` from a random opening: (result for tuned, reason, turns)."""
+    pos = Position.start()
+    rng = make_rng(job.seed)
+    for _ in range(4):  # two random placements per side
+        turns = pos.legal_turns()
+        pos.push(turns[int(rng.integers(len(turns)))])
+    searchers = {name: Searcher(Evaluator(load_weights(name))) for name in (job.tuned, job.base)}
+    white, black = (job.tuned, job.base) if job.tuned_white else (job.base, job.tuned)
+    rngs = [make_rng(s) for s in spawn_seeds(job.seed + 1, 2)]
+    while (outcome := pos.outcome()) is None:
+        name = white if pos.side == 0 else black
+        res = searchers[name].search(pos, job.depth, job.time_limit, rng=rngs[pos.side])
+        assert res.move is not None
+        pos.push(res.move)
+    tuned_side = 0 if job.tuned_white else 1
+    result = "draw" if outcome.winner is None else ("win" if outcome.winner == tuned_side else "loss")
+    return result, outcome.reason, pos.turns
+
+
+def tuned_match(args: argparse.Namespace) -> None:
+    budgets = [("equal depth", args.depth, None)]
+    if args.time is not None:
+        budgets.append(("equal time", None, args.time))
+    for label, depth, limit in budgets:
+        seeds = spawn_seeds(args.seed, (args.games + 1) // 2)
+        jobs = [
+            PairJob(seeds[i // 2], i % 2 == 0, depth, limit, args.tuned_profile, args.profile)
+            for i in range(args.games)
+        ]
+        start = time.perf_counter()
+
+        def progress(done: int, total: int, _msg: str, label: str = label, start: float = start) -> None:
+            if done % 20 == 0 or done == total:
+                el = time.perf_counter() - start
+                print(f"  [{label}] {done}/{total} games, {el:.0f} s", file=sys.stderr, flush=True)
+
+        try:
+            results = map_jobs(play_pair_game, jobs, workers=args.workers, progress=progress, label=label)
+            interrupted = False
+        except JobsInterrupted as exc:
+            results = [exc.done[i] for i in sorted(exc.done)]
+            interrupted = True
+        w = sum(r[0] == "win" for r in results)
+        d = sum(r[0] == "draw" for r in results)
+        lo = sum(r[0] == "loss" for r in results)
+        iv = score_interval(w, d, lo)
+        budget = f"depth {depth}" if depth is not None else f"{limit} s/move"
+        note = " (interrupted)" if interrupted else ""
+        print(
+            f"{args.tuned_profile} vs {args.profile}, {label} ({budget}): {len(results)} games{note} in "
+            f"{time.perf_counter() - start:.0f} s: W {w} / D {d} / L {lo}, score {iv.value:.3f} "
+            f"[{iv.lo:.3f}, {iv.hi:.3f}] (95%); mean turns "
+            f"{np.mean([r[2] for r in results]) if results else 0:.1f}",
+            flush=True,
+        )
+        reasons: dict[str, int] = {}
+        for r in results:
+            reasons[f"{r[0]}: {r[1]}"] = reasons.get(f"{r[0]}: {r[1]}", 0) + 1
+        for k, v in sorted(reasons.items()):
+            print(f"    {v:3d} x {k}")
+
+
+# ------------------------------------------------------------------ issue 13: perfect covered endgames
+
+
+@dataclass(frozen=True)
+class TBJob:
+    text: str
+    seed: int
+    tb_dir: str
+    depth: int
+
+
+def tb_play_out(job: TBJob) -> tuple[str, int, int, str]:
+    """Play one covered position out: the AI (side to move, with the tablebase) against the tablebase's
+    best defence. Returns (start value, AI turns that changed the value, AI turns, final result for AI)."""
+    from boardeval.morris.match import _open_tablebase
+    from boardeval.morris.tune import tablebase_turn
+
+    tb = _open_tablebase(job.tb_dir)
+    pos = Position.parse(job.text)
+    rng = make_rng(job.seed)
+    ai = AlphaBetaPlayer(depth=job.depth, tablebase=tb)
+    ai_side = pos.side
+    start_value = tb.lookup(pos)[0]
+    changed = ai_turns = 0
+    while (outcome := pos.outcome()) is None:
+        if pos.side == ai_side:
+            before = tb.lookup(pos)[0]
+            pos.push(ai.choose(pos, rng))
+            ai_turns += 1
+            if pos.outcome() is None:
+                after_opp = tb.lookup(pos)[0]
+                after = {"win": "loss", "loss": "win", "draw": "draw"}[after_opp]
+            else:
+                after = "win" if pos.outcome().winner == ai_side else "draw"  # type: ignore[union-attr]
+            if after != before and not (before == "loss" and after != "loss"):
+                changed += 1
+        else:
+            pos.push(tablebase_turn(tb, pos, rng))
+    final = "draw" if outcome.winner is None else ("win" if outcome.winner == ai_side else "loss")
+    return start_value, changed, ai_turns, final
+
+
+def tb_check(args: argparse.Namespace) -> None:
+    from boardeval.morris import Tablebase
+    from boardeval.morris.tune import sample_covered
+
+    tb = Tablebase.open(args.tablebase)
+    keys = [k for k in tb.subdatabases if max(k) <= 5]
+    per = -(-args.positions // len(keys))
+    texts: list[str] = []
+    for i, key in enumerate(keys):
+        texts += [p.text() for p in sample_covered(tb, key, per, seed=args.seed + i, decided_share=0.7)]
+    seeds = spawn_seeds(args.seed, len(texts))
+    jobs = [TBJob(t, s, str(args.tablebase), args.depth) for t, s in zip(texts, seeds, strict=True)]
+    start = time.perf_counter()
+
+    def progress(done: int, total: int, _msg: str) -> None:
+        if done % 100 == 0 or done == total:
+            print(
+                f"  [tb-check] {done}/{total}, {time.perf_counter() - start:.0f} s",
+                file=sys.stderr,
+                flush=True,
+            )
+
+    try:
+        results = map_jobs(tb_play_out, jobs, workers=args.workers, progress=progress, label="tb-check")
+        interrupted = False
+    except JobsInterrupted as exc:
+        results = [exc.done[i] for i in sorted(exc.done)]
+        interrupted = True
+    by_value: dict[str, dict[str, int]] = {}
+    for value, _changed, _n, final in results:
+        by_value.setdefault(value, {"win": 0, "draw": 0, "loss": 0})[final] += 1
+    changed = sum(r[1] for r in results)
+    ai_turns = sum(r[2] for r in results)
+    note = " (interrupted)" if interrupted else ""
+    print(
+        f"tablebase check ({', '.join(f'{a}v{b}' for a, b in keys)}; AI depth {args.depth} with the "
+        f"tablebase vs the tablebase's best defence): {len(results)} positions{note} in "
+        f"{time.perf_counter() - start:.0f} s; {ai_turns} AI turns, {changed} changed the game's value"
+    )
+    for value, tally in sorted(by_value.items()):
+        print(f"  start {value:4s}: AI won {tally['win']}, drew {tally['draw']}, lost {tally['loss']}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--opponent", choices=["mcts", "random", "both"], default="both")
@@ -161,7 +333,18 @@ def main() -> None:
     ap.add_argument("--profile", default="base")
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--measure", action="store_true", help="only measure per-move times")
+    ap.add_argument("--tuned", action="store_true", help="issue 13: tuned vs seed weights (standard rules)")
+    ap.add_argument("--tuned-profile", default="tuned")
+    ap.add_argument("--tb-check", action="store_true", help="issue 13: covered positions played out")
+    ap.add_argument("--positions", type=int, default=1000)
+    ap.add_argument("--tablebase", default=None, help="tablebase folder (K <= 5 sub-databases are used)")
     args = ap.parse_args()
+    if args.tuned:
+        tuned_match(args)
+        return
+    if args.tb_check:
+        tb_check(args)
+        return
     depth = None if args.time is not None else args.depth
     budget = f"time {args.time} s/move" if args.time is not None else f"depth {depth}"
     print(f"our AI: {budget}, profile {args.profile}; OpenSpiel rules (200 turns, no repetition)", flush=True)
