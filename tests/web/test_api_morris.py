@@ -111,3 +111,63 @@ def test_variant_is_used(client: TestClient) -> None:
 def test_strength_names_are_the_library_levels() -> None:
     """The API's strength choice lists exactly the library's levels (one definition of strength)."""
     assert list(get_args(Strength)) == list(STRENGTHS)
+
+
+def test_ai_answer_names_the_scored_features(client: TestClient) -> None:
+    """The page labels a feature "not scored" from this list: the base profile gives initiative weight 0."""
+    ans = client.post("/api/morris/ai", json={"moves": ["a7", "e3", "g7"], "strength": "easy"}).json()
+    assert "initiative" not in ans["scored"] and {"material", "threats", "mobility"} <= set(ans["scored"])
+    assert set(ans["scored"]) <= set(ans["why"]["features"]["white"])
+
+
+def test_why_explains_the_best_move_without_playing_it(client: TestClient) -> None:
+    moves = ["d2", "a7", "f4", "d7", "b4"]
+    hint = client.post("/api/morris/why", json={"moves": moves, "strength": "easy"}).json()
+    ai = client.post("/api/morris/ai", json={"moves": moves, "strength": "easy"}).json()
+    assert hint["move"] == ai["move"] and hint["score"] == ai["score"]
+    assert hint["state"]["moves"] == moves and hint["state"]["side"] == "black"  # nothing played
+    assert hint["why"]["side"] == "black" and hint["why"]["candidates"][0]["move"] in hint["state"]["legal"]
+    over = client.post("/api/morris/why", json={"position": "WWW.........BB.......... b 0 0"})
+    assert over.status_code == 422 and "over" in over.json()["detail"]
+
+
+def test_evals_are_white_view_search_scores(client: TestClient) -> None:
+    from boardeval.morris import WHITE, search
+
+    moves = ["d2", "a7", "f4", "d7", "b4"]
+    ans = client.post("/api/morris/evals", json={"moves": moves}).json()
+    assert ans["total"] == 6 and ans["from_ply"] == 0 and ans["depth"] == 2 and len(ans["scores"]) == 6
+    for ply, score in enumerate(ans["scores"]):
+        pos = Position.from_moves(moves[:ply])
+        expected = search(pos, 2).score
+        assert score == pytest.approx(expected if pos.side == WHITE else -expected, abs=1e-4)
+    tail = client.post("/api/morris/evals", json={"moves": moves, "from_ply": 4}).json()
+    assert tail["from_ply"] == 4 and tail["scores"] == ans["scores"][4:]
+    r = client.post("/api/morris/evals", json={"moves": moves, "from_ply": 6})
+    assert r.status_code == 422 and "from_ply 6" in r.json()["detail"]
+    r = client.post("/api/morris/evals", json={"moves": ["d2", "d2"]})
+    assert r.status_code == 422 and "move 2" in r.json()["detail"]
+
+
+def test_evals_of_a_won_position(client: TestClient) -> None:
+    ans = client.post("/api/morris/evals", json={"position": "WWW.........BB.......... b 0 0"}).json()
+    assert ans["scores"] == [10000.0]  # black has 2 men: White has won
+
+
+def test_page_takes_a_share_link(client: TestClient) -> None:
+    r = client.get(
+        "/morris",
+        params={"moves": "d2 f4", "colour": "both", "ply": 1, "why": 1, "strength": "easy",
+                "start": "........................  w 9 9"},
+    )  # fmt: skip
+    assert r.status_code == 200
+    for fragment in (
+        '"colour": "both"',
+        '"ply": 1',
+        '"why": 1',
+        '"strength": "easy"',
+        '"start": "........................ w 9 9"',
+    ):
+        assert fragment in r.text
+    assert client.get("/morris", params={"strength": "godlike"}).status_code == 422
+    assert client.get("/morris", params={"ply": -1}).status_code == 422

@@ -23,7 +23,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from boardeval import __version__
 from boardeval.core import BoardevalError
-from boardeval.web import catan, catan_gen, diplomacy, jobs_api, morris, pages
+from boardeval.web import catan, catan_gen, diplomacy, glossary, jobs_api, morris, pages
 from boardeval.web.common import HERE, MAX_UPLOAD_BYTES, BodySizeLimit, readable_validation_errors, templates
 from boardeval.web.jobs import JobManager
 
@@ -62,7 +62,7 @@ def create_app(
     app.add_middleware(BodySizeLimit, limit=max_upload_bytes)
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
     _add_error_handlers(app)
-    for module in (pages, catan, catan_gen, morris, diplomacy, jobs_api):
+    for module in (pages, catan, catan_gen, morris, diplomacy, jobs_api, glossary):
         app.include_router(module.router)
     return app
 

@@ -1,8 +1,12 @@
-"""Morris page and API: play against the AI, with the why-panel for its move.
+"""Morris page and API: play against the AI (or a friend, or watch two AIs), with the why-panel for a move.
 
 The server keeps no game: the page sends the starting position text and the list of turns played so far,
 and every answer is recomputed from them (the rules engine replays the turns, checking each one, so an
 illegal turn anywhere in the list is refused with its number and the engine's reason).
+
+Endpoints: ``state`` (replay and describe), ``ai`` (the AI's turn and its why-panel), ``why`` (the
+why-panel of the side to move's best turn without playing it: the page's "hint" and shared links), and
+``evals`` (a shallow search score of every position of the game, White's view: the evaluation graph).
 """
 
 from __future__ import annotations
@@ -16,8 +20,20 @@ from pydantic import BaseModel, Field
 
 from boardeval import __version__
 from boardeval.core import MorrisError
-from boardeval.morris import BLACK, POINT_NAMES, STRENGTHS, WHITE, AlphaBetaPlayer, Position, Variant
+from boardeval.morris import (
+    BLACK,
+    FEATURES,
+    POINT_NAMES,
+    STRENGTHS,
+    WHITE,
+    WIN_SCORE,
+    AlphaBetaPlayer,
+    Position,
+    Variant,
+    search,
+)
 from boardeval.web.common import templates
+from boardeval.web.glossary import morris_terms
 
 __all__ = ["router"]
 
@@ -27,6 +43,12 @@ START_TEXT = "........................ w 9 9"
 MAX_MOVES = 1000
 Strength = Literal["easy", "medium", "hard", "expert"]  # the names of boardeval.morris.STRENGTHS (tested)
 VariantName = Literal["standard", "openspiel"]
+# who the human plays: one side, both (no AI), or none (AI vs AI)
+Mode = Literal["white", "black", "both", "none"]
+EVAL_DEPTH = 2
+"""Search depth of the evaluation graph's scores (about 6 ms a position on one core)."""
+MAX_EVALS = 200
+"""Positions scored per ``evals`` request; the page asks again from where the answer stopped."""
 
 
 class GameIn(BaseModel):
@@ -69,13 +91,31 @@ class AiAnswer(BaseModel):
     """The AI's turn, its search figures, the why-panel, and the game after it."""
 
     move: str
-    score: float
+    score: float = Field(description="search score of the move, side to move's view (+ good for the mover)")
     pv: list[str]
     nodes: int
     depth: int
     seconds: float = Field(description="seconds the AI's search took (the why-panel is extra)")
     why: dict[str, Any]
-    state: MorrisState
+    scored: list[str] = Field(
+        description="features the AI's score counts (non-zero weight); the others are shown, never scored"
+    )
+    state: MorrisState = Field(description="the game after the move (for /why: the position explained)")
+
+
+class EvalsIn(GameIn):
+    """A game and the first position (0 = the start) whose score the page still needs."""
+
+    from_ply: int = Field(0, ge=0, le=MAX_MOVES, description="first position to score (turns played)")
+
+
+class EvalsAnswer(BaseModel):
+    """Scores of the positions ``from_ply`` .. ``from_ply + len(scores) - 1`` of the game, White's view."""
+
+    from_ply: int
+    total: int = Field(description="positions in the game (turns + 1)")
+    depth: int = Field(description="search depth of every score")
+    scores: list[float] = Field(description="search score, White's view (+ good for White); ±10000 = won")
 
 
 def _replay(game: GameIn) -> tuple[Position, list[str]]:
@@ -107,10 +147,17 @@ def _state(start: str, pos: Position, moves: list[str]) -> MorrisState:
 def morris_page(
     request: Request,
     moves: str = Query("", max_length=6000, description="turns played so far, space separated"),
-    colour: Literal["white", "black"] = "white",
+    colour: Mode = "white",
     variant: VariantName = "standard",
+    start: str = Query(START_TEXT, max_length=64, description="starting position text (a set-up position)"),
+    ply: int | None = Query(None, ge=0, le=MAX_MOVES, description="the position shown (turns played)"),
+    why: int | None = Query(None, ge=0, le=MAX_MOVES, description="show the why-panel of this position"),
+    strength: Strength = "medium",
 ) -> HTMLResponse:
-    """The game page; ``?moves=...&colour=black&variant=openspiel`` resumes a game (the URL follows it)."""
+    """The game page; ``?moves=...&colour=black&variant=openspiel`` resumes a game (the URL follows it).
+
+    ``colour`` is who the human plays: ``white``, ``black``, ``both`` (no AI) or ``none`` (AI vs AI).
+    A share link adds ``ply`` (the position shown) and ``why`` (the position whose why-panel is open)."""
     return templates.TemplateResponse(
         request,
         "morris.html",
@@ -119,7 +166,16 @@ def morris_page(
             "version": __version__,
             "start": START_TEXT,
             "strengths": list(STRENGTHS),
-            "initial": {"moves": moves, "colour": colour, "variant": variant},
+            "glossary": morris_terms(),
+            "initial": {
+                "moves": moves,
+                "colour": colour,
+                "variant": variant,
+                "start": " ".join(start.split()),
+                "ply": ply,
+                "why": why,
+                "strength": strength,
+            },
         },
     )
 
@@ -131,9 +187,8 @@ def morris_state(game: GameIn) -> MorrisState:
     return _state(game.position.strip(), pos, played)
 
 
-@router.post("/api/morris/ai", response_model=AiAnswer, summary="The AI's turn with its why-panel")
-def morris_ai(game: AiIn) -> AiAnswer:
-    """Search the position after the turns, play the best turn, and explain it (raw features only)."""
+def _think(game: AiIn, *, play: bool) -> AiAnswer:
+    """Search the position after the game's turns, explain the best turn, and play it if ``play``."""
     pos, played = _replay(game)
     outcome = pos.outcome()
     if outcome is not None:
@@ -146,8 +201,9 @@ def morris_ai(game: AiIn) -> AiAnswer:
     # quick), so its scores are the AI's; among equal scores the two searches may order moves differently.
     why = ai.why(pos, game.candidates, result.depth)
     move = str(result.move)
-    pos.play(move)
-    played.append(move)
+    if play:
+        pos.play(move)
+        played.append(move)
     return AiAnswer(
         move=move,
         score=float(result.score),
@@ -156,5 +212,47 @@ def morris_ai(game: AiIn) -> AiAnswer:
         depth=int(result.depth),
         seconds=round(seconds, 4),
         why=why,
+        scored=[f for f in FEATURES if ai.evaluator.weights[f] != 0.0],
         state=_state(game.position.strip(), pos, played),
     )
+
+
+@router.post("/api/morris/ai", response_model=AiAnswer, summary="The AI's turn with its why-panel")
+def morris_ai(game: AiIn) -> AiAnswer:
+    """Search the position after the turns, play the best turn, and explain it (raw features only)."""
+    return _think(game, play=True)
+
+
+@router.post("/api/morris/why", response_model=AiAnswer, summary="The best turn here, explained, not played")
+def morris_why(game: AiIn) -> AiAnswer:
+    """The why-panel of the side to move's best turn at this strength (the page's hint); nothing is played,
+    so ``state`` is the position explained."""
+    return _think(game, play=False)
+
+
+@router.post("/api/morris/evals", response_model=EvalsAnswer, summary="Scores of the game's positions")
+def morris_evals(game: EvalsIn) -> EvalsAnswer:
+    """A depth-2 search score of each position of the game from ``from_ply`` on (at most 200 per answer),
+    from White's view, for the evaluation graph. A finished position scores ±10000 (won) or 0 (draw)."""
+    _replay(game)  # every turn checked first: a bad list is refused before any search
+    variant = Variant.parse(game.variant)
+    pos = Position.parse(game.position, variant)
+    total = len(game.moves) + 1
+    if game.from_ply >= total:
+        raise MorrisError(f"from_ply {game.from_ply} is past the end of a game of {total} positions")
+    for turn in game.moves[: game.from_ply]:
+        pos.play(turn)
+    scores: list[float] = []
+    ply = game.from_ply
+    while ply < total and len(scores) < MAX_EVALS:
+        outcome = pos.outcome()
+        if outcome is not None:
+            white = 0.0 if outcome.winner is None else (WIN_SCORE if outcome.winner == WHITE else -WIN_SCORE)
+        else:
+            score = float(search(pos, EVAL_DEPTH).score)
+            white = score if pos.side == WHITE else -score
+        scores.append(round(white, 4))
+        if ply < len(game.moves):
+            pos.play(game.moves[ply])
+        ply += 1
+    return EvalsAnswer(from_ply=game.from_ply, total=total, depth=EVAL_DEPTH, scores=scores)

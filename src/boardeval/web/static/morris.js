@@ -1,5 +1,9 @@
-/* Morris page: draws the board as SVG, turns clicks/drags into legal turns (the server lists them), asks the
-   AI for its turn and renders the why-panel. The game lives in the page: start position + list of turns. */
+/* Morris page: an analysis board. Draws the board as SVG, turns clicks, drags and keys into legal turns
+   (the server lists them), asks the AI for its turn, renders the why-panel, the move list and the
+   evaluation graph. The game lives in the page: start position + list of turns + the position shown.
+
+   Races: every change of game (new game, colour, undo, a move, an import) bumps `gameId` and aborts the
+   AI request in flight (AbortController); an answer that arrives for an older game id is dropped. */
 "use strict";
 (() => {
   const NAMES = ["a7","d7","g7","b6","d6","f6","c5","d5","e5","a4","b4","c4","e4","f4","g4","c3","d3","e3",
@@ -9,16 +13,55 @@
   const LINES = [["a7","g7"],["g7","g1"],["g1","a1"],["a1","a7"],["b6","f6"],["f6","f2"],["f2","b2"],["b2","b6"],
     ["c5","e5"],["e5","e3"],["e3","c3"],["c3","c5"],["d7","d5"],["d3","d1"],["a4","c4"],["e4","g4"]];
   const TURN_RE = /^([a-g][1-7])(?:-([a-g][1-7]))?(?:x([a-g][1-7]))?$/;
+  const GRAPH_CLIP = 20;
   const idx = n => NAMES.indexOf(n);
 
-  let game = { moves: [] };
-  let state = null;         // last MorrisState from the server
+  let game = { start: MORRIS_START, moves: [] };
+  let cursor = 0;           // the position shown: after game.moves[0:cursor]
+  let wanted = 0;           // the position asked for last (keys step from here while an answer is on its way)
+  let state = null;         // MorrisState of the position shown
+  let gameId = 0;           // bumped by every change of game: older answers are dropped
+  let viewToken = 0;        // the latest position request
+  let aiCtl = null;         // AbortController of the AI request in flight (null: none)
   let selected = null;      // selected source point name (moving)
   let pendingBase = null;   // "d2" or "a1-a4" awaiting a removal click
-  let busy = false;
-  let lastAiMove = null;
+  let setup = false;        // board editor on
+  let evals = [];           // evaluation-graph scores per position of the game (White's view)
+  let evalCtl = null;
+  const whyCache = new Map();  // key(ply) -> why answer for the position after `ply` turns
+  let pinned = null;           // key of a why-panel asked for (hint, share link)
 
   const $ = id => document.getElementById(id);
+  const mode = () => $("colour").value;            // white | black | both | none
+  const variant = () => $("variant").value;
+  const keyOf = ply => `${variant()}|${game.start}|${game.moves.slice(0, ply).join(" ")}`;
+  const atEnd = () => cursor === game.moves.length;
+  const humanSide = side => mode() === "both" || mode() === side;
+  const busy = () => aiCtl !== null;
+
+  /* POST JSON with an abort signal; rejects with AbortError (no toast) or a readable Error (toast). */
+  async function post(url, body, signal, quiet) {
+    let resp;
+    try {
+      resp = await fetch(url, { method: "POST", signal, body: JSON.stringify(body),
+        headers: { "Accept": "application/json", "Content-Type": "application/json" } });
+    } catch (e) {
+      if (e.name === "AbortError") throw e;
+      const err = new Error("the server did not answer (is it still running?)");
+      if (!quiet) BE.toast(err.message);
+      throw err;
+    }
+    const text = await resp.text();
+    let data;
+    try { data = text ? JSON.parse(text) : null; } catch (e) { data = { detail: text }; }
+    if (!resp.ok) {
+      const err = new Error(data && typeof data.detail === "string" ? data.detail : resp.statusText);
+      if (!quiet) BE.toast(err.message);
+      throw err;
+    }
+    return data;
+  }
+  const gameBody = moves => ({ position: game.start, moves, variant: variant() });
 
   function parseTurn(t) {
     const m = TURN_RE.exec(t);
@@ -26,14 +69,19 @@
     return m[2] ? { text: t, src: m[1], dst: m[2], remove: m[3] || null }
                 : { text: t, src: null, dst: m[1], remove: m[3] || null };
   }
+  function baseOf(t) { return t.src ? `${t.src}-${t.dst}` : t.dst; }
+  function humanToMove() {
+    return state && !setup && state.outcome === "ongoing" && (humanSide(state.side) || !atEnd());
+  }
+  function aiToMove() { return state && !setup && atEnd() && state.outcome === "ongoing" && !humanSide(state.side); }
 
-  function human() { return $("colour").value; }
-  function variant() { return $("variant").value; }
-  function humanToMove() { return state && state.outcome === "ongoing" && state.side === human(); }
+  // ------------------------------------------------------------------------------------------ drawing
 
   function draw() {
     const size = 2 * MARGIN + 6 * STEP;
-    let s = `<svg viewBox="0 0 ${size} ${size}" xmlns="http://www.w3.org/2000/svg" role="img" aria-label="Morris board">`;
+    const focused = document.activeElement && document.activeElement.closest && document.activeElement.closest("#board [data-point]");
+    const focusName = focused ? focused.getAttribute("data-point") : null;
+    let s = `<svg viewBox="0 0 ${size} ${size}" xmlns="http://www.w3.org/2000/svg" role="group" aria-label="Morris board">`;
     s += `<rect x="4" y="4" width="${size - 8}" height="${size - 8}" rx="14" fill="#e9d8b4" stroke="#b89a63" stroke-width="2"/>`;
     for (const [a, b] of LINES) {
       const [x1, y1] = XY[idx(a)], [x2, y2] = XY[idx(b)];
@@ -41,7 +89,7 @@
     }
     const legal = state ? state.legal.map(parseTurn).filter(Boolean) : [];
     const targets = new Set(), removable = new Set(), movable = new Set();
-    if (humanToMove() && !busy) {
+    if (humanToMove() && !busy()) {
       if (pendingBase) {
         for (const t of legal) if (baseOf(t) === pendingBase && t.remove) removable.add(t.remove);
       } else if (selected) {
@@ -50,16 +98,21 @@
         for (const t of legal) { if (t.src) movable.add(t.src); else targets.add(t.dst); }
       }
     }
-    const last = lastTurn();
+    const last = cursor > 0 ? parseTurn(game.moves[cursor - 1]) : null;
+    const points = setup ? setupPoints() : (state ? state.points : NAMES.map(() => "."));
     NAMES.forEach((n, i) => {
       const [x, y] = XY[i];
-      const who = state ? state.points[i] : ".";
+      const who = points[i];
       const cls = ["pt"];
       if (targets.has(n)) cls.push("target");
       if (removable.has(n)) cls.push("removable");
       if (movable.has(n)) cls.push("movable");
-      s += `<g class="${cls.join(" ")}" data-point="${n}" data-man="${who}">`;
+      const label = `${n}: ${who === "W" ? "white man" : who === "B" ? "black man" : "empty"}` +
+        (targets.has(n) ? ", you may place or move here" : "") + (removable.has(n) ? ", may be removed" : "") +
+        (movable.has(n) ? ", can move" : "") + (selected === n ? ", selected" : "");
+      s += `<g class="${cls.join(" ")}" data-point="${n}" data-man="${who}" tabindex="0" role="button" aria-label="${label}">`;
       s += `<circle cx="${x}" cy="${y}" r="26" fill="transparent"/>`;
+      s += `<circle class="focus-ring" cx="${x}" cy="${y}" r="29" fill="none" stroke="#2f6fde" stroke-width="3"/>`;
       s += `<circle cx="${x}" cy="${y}" r="7" fill="#5a4526"/>`;
       if (targets.has(n)) s += `<circle cx="${x}" cy="${y}" r="13" fill="none" stroke="#2e7d4f" stroke-width="3" stroke-dasharray="4 3"/>`;
       if (who !== ".") {
@@ -73,16 +126,14 @@
       if (removable.has(n)) s += `<circle cx="${x}" cy="${y}" r="25" fill="none" stroke="#b3261e" stroke-width="4"/>` +
         `<line x1="${x - 9}" y1="${y - 9}" x2="${x + 9}" y2="${y + 9}" stroke="#b3261e" stroke-width="4"/>` +
         `<line x1="${x + 9}" y1="${y - 9}" x2="${x - 9}" y2="${y + 9}" stroke="#b3261e" stroke-width="4"/>`;
-      if (last && (last.dst === n)) s += `<circle cx="${x}" cy="${y}" r="4" fill="#c8553d"/>`;
+      if (!setup && last && last.dst === n) s += `<circle cx="${x}" cy="${y}" r="4" fill="#c8553d"/>`;
       s += `<text x="${x + 14}" y="${y + 30}" font-size="11" fill="#7a6440" font-family="sans-serif">${n}</text>`;
       s += `</g>`;
     });
     s += `</svg>`;
     $("board").innerHTML = s;
+    if (focusName) { const g = $("board").querySelector(`[data-point="${focusName}"]`); if (g) g.focus(); }
   }
-
-  function baseOf(t) { return t.src ? `${t.src}-${t.dst}` : t.dst; }
-  function lastTurn() { return state && state.moves.length ? parseTurn(state.moves[state.moves.length - 1]) : null; }
 
   function updatePanel() {
     if (!state) return;
@@ -90,82 +141,245 @@
     $("white-board").textContent = state.on_board.white; $("black-board").textContent = state.on_board.black;
     $("phase-pill").textContent = state.phase;
     $("position-text").textContent = state.position;
-    const ms = state.moves;
-    let html = "";
-    for (let i = 0; i < ms.length; i += 2) html += `${i / 2 + 1}. ${BE.esc(ms[i])} ${ms[i + 1] ? BE.esc(ms[i + 1]) : ""}<br>`;
-    $("moves").innerHTML = html || "–";
-    $("moves").scrollTop = 1e9;
+    renderMoves();
     let status;
-    if (state.outcome !== "ongoing") {
-      const res = state.outcome === "draw" ? "Draw" : (state.outcome === human() ? "You win" : "The AI wins");
+    const n = game.moves.length;
+    if (setup) {
+      status = "Setting up: click a point to cycle empty → white → black.";
+    } else if (!atEnd()) {
+      status = `Viewing the position after ${cursor} of ${n} turns (→ steps on; a move here replaces the rest).`;
+    } else if (state.outcome !== "ongoing") {
+      const solo = mode() === "white" || mode() === "black";
+      const res = state.outcome === "draw" ? "Draw" : solo ? (state.outcome === mode() ? "You win" : "The AI wins")
+        : `${cap(state.outcome)} wins`;
       status = `${res}: ${state.reason}.`;
-    } else if (busy) {
-      status = "The AI is thinking…";
-    } else if (state.side === human()) {
-      status = pendingBase ? "Mill! Click an opponent man to remove." : `Your turn (${state.side}, ${state.phase}).`;
+    } else if (busy()) {
+      status = mode() === "none" ? `${cap(state.side)} AI is thinking…` : "The AI is thinking…";
+    } else if (humanSide(state.side)) {
+      const who = mode() === "both" ? `${cap(state.side)} to move` : "Your turn";
+      status = pendingBase ? "Mill! Click an opponent man to remove." : `${who} (${state.side}, ${state.phase}).`;
     } else {
       status = "AI to move.";
     }
     $("status").textContent = status;
-    $("hint").textContent = pendingBase ? "Men marked with a red cross may be removed." :
-      (state.phase === "placing" ? "Dashed rings mark where you may place." :
-        "Dashed rings mark the men that can move: drag one, or click it and then a dashed target.");
+    $("hint").textContent = setup ? "The side to move and the men in hand are the last three fields of the text." :
+      pendingBase ? "Men marked with a red cross may be removed." :
+      (state.phase === "placing" ? "Dashed rings mark where you may place. Tab to a point and press Enter to act." :
+        "Dashed rings mark the men that can move: drag one, or click it (or Enter) and then a dashed target.");
+    $("prev").disabled = cursor === 0; $("next").disabled = atEnd();
+  }
+  const cap = s => s.charAt(0).toUpperCase() + s.slice(1);
+
+  function renderMoves() {
+    const ms = game.moves;
+    let html = `<button type="button" class="mv${cursor === 0 ? " current" : ""}" data-ply="0">start</button> `;
+    for (let i = 0; i < ms.length; i++) {
+      if (i % 2 === 0) html += `<span class="mvno">${i / 2 + 1}.</span>`;
+      html += `<button type="button" class="mv${cursor === i + 1 ? " current" : ""}" data-ply="${i + 1}">${BE.esc(ms[i])}</button> `;
+    }
+    $("moves").innerHTML = html;
+    const cur = $("moves").querySelector(".mv.current");
+    if (cur && cur.scrollIntoView) cur.scrollIntoView({ block: "nearest" });
   }
 
   function syncUrl() {
     const q = new URLSearchParams();
+    if (game.start !== MORRIS_START) q.set("start", game.start);
     if (game.moves.length) q.set("moves", game.moves.join(" "));
-    if (human() !== "white") q.set("colour", human());
+    if (mode() !== "white") q.set("colour", mode());
     if (variant() !== "standard") q.set("variant", variant());
+    if ($("strength").value !== "medium") q.set("strength", $("strength").value);
+    if (!atEnd()) q.set("ply", String(cursor));
+    const w = shownWhy();
+    if (w) q.set("why", String(w.ply));
     const qs = q.toString();
     history.replaceState(null, "", "/morris" + (qs ? "?" + qs : ""));
   }
 
-  async function refresh() {
-    try {
-      state = await BE.api("POST", "/api/morris/state", { position: MORRIS_START, moves: game.moves, variant: variant() });
-    } catch (e) {
-      game.moves = []; syncUrl();
-      state = await BE.api("POST", "/api/morris/state", { position: MORRIS_START, moves: [], variant: variant() });
-    }
-    game.moves = state.moves.slice(); syncUrl();
+  // ----------------------------------------------------------------------------------- game changes
+
+  function cancelAi() {
+    if (aiCtl) { aiCtl.abort(); aiCtl = null; }
+  }
+
+  /* A new game (or a changed one): drop everything in flight, then show position `ply` (default: the end). */
+  function setGame(start, moves, ply) {
+    cancelAi();
+    gameId++;
+    const old = game.moves;
+    game = { start, moves: moves.slice() };
+    let common = 0;
+    while (common < old.length && common < moves.length && old[common] === moves[common]) common++;
+    evals = evals.slice(0, Math.min(evals.length, common + 1));
     selected = null; pendingBase = null;
-    draw(); updatePanel();
+    return show(ply === undefined ? moves.length : ply);
+  }
+
+  /* Fetch and show the position after `ply` turns; then the AI moves if it is its turn at the end. */
+  async function show(ply) {
+    const token = ++viewToken, id = gameId;
+    ply = Math.max(0, Math.min(ply, game.moves.length));
+    wanted = ply;
+    let s;
+    try {
+      s = await post("/api/morris/state", gameBody(game.moves.slice(0, ply)));
+    } catch (e) {
+      if (e.name === "AbortError" || token !== viewToken) return;
+      if (ply === 0 && !game.moves.length && game.start === MORRIS_START) return;
+      // a bad shared game: start afresh
+      return setGame(MORRIS_START, [], 0);
+    }
+    if (token !== viewToken || id !== gameId) return;
+    state = s; cursor = ply; selected = null; pendingBase = null;
+    draw(); updatePanel(); renderWhyCard(); syncUrl(); refreshGraph();
     maybeAi();
   }
 
   async function play(turnText) {
     selected = null; pendingBase = null;
-    const moves = game.moves.concat([turnText]);
-    try {
-      state = await BE.api("POST", "/api/morris/state", { position: MORRIS_START, moves, variant: variant() });
-      game.moves = state.moves.slice(); syncUrl();
-    } catch (e) { /* toast shown; keep the old state */ }
-    draw(); updatePanel();
-    maybeAi();
+    const moves = game.moves.slice(0, cursor).concat([turnText]);
+    await setGame(game.start, moves);
   }
 
   async function maybeAi() {
-    if (!state || state.outcome !== "ongoing" || state.side === human() || busy) return;
-    busy = true; updatePanel(); draw();
+    if (!aiToMove() || busy()) return;
+    const id = gameId, ctl = new AbortController();
+    aiCtl = ctl;
+    const before = game.moves.length;
+    updatePanel(); draw();
+    let ans;
     try {
-      const ans = await BE.api("POST", "/api/morris/ai", {
-        position: MORRIS_START, moves: game.moves, variant: variant(), strength: $("strength").value, candidates: 3 });
-      state = ans.state; game.moves = state.moves.slice(); syncUrl();
-      lastAiMove = ans.move;
-      renderWhy(ans);
-    } catch (e) { /* toast */ }
-    busy = false;
-    draw(); updatePanel();
+      ans = await post("/api/morris/ai", { ...gameBody(game.moves), strength: $("strength").value, candidates: 3 }, ctl.signal);
+    } catch (e) {
+      if (aiCtl === ctl) { aiCtl = null; updatePanel(); draw(); }
+      return;
+    }
+    if (id !== gameId || ctl.signal.aborted) return;  // an answer for an older game: never applied
+    aiCtl = null;
+    whyCache.set(keyOf(before), ans);
+    pinned = null;
+    game.moves = ans.state.moves.slice();
+    gameId++;
+    state = ans.state; cursor = game.moves.length;
+    draw(); updatePanel(); renderWhyCard(); syncUrl(); refreshGraph();
+    if (mode() === "none") {
+      const next = gameId;
+      setTimeout(() => { if (next === gameId) maybeAi(); }, 250);
+    }
   }
 
-  function renderWhy(ans) {
-    $("ai-move").textContent = ans.move;
-    $("why").innerHTML = MorrisWhy.render(ans);
+  function newGame() {
+    whyCache.clear(); pinned = null; evals = [];
+    return setGame(MORRIS_START, []);
   }
+
+  function undo() {
+    if (!game.moves.length) return;
+    cancelAi();
+    let k = game.moves.length - 1;
+    if (mode() === "white" || mode() === "black") {
+      // take back turns until it is the human's turn again, at least one human turn back
+      const parity = ((mode() === "white") === startsWhite()) ? 0 : 1;
+      while (k > 0 && k % 2 !== parity) k--;
+    }
+    return setGame(game.start, game.moves.slice(0, Math.max(0, k)));
+  }
+  const startsWhite = () => game.start.split(/\s+/)[1] !== "b";
+
+  // ------------------------------------------------------------------------------------- why-panel
+
+  /* The why-panel that fits the position shown: one asked for (hint, share link), else the one that
+     explains the turn that led here; a panel about a turn no longer in the game is never shown. */
+  function shownWhy() {
+    const here = keyOf(cursor);
+    if (pinned === here && whyCache.has(here)) return { ply: cursor, ans: whyCache.get(here), kind: "hint" };
+    if (cursor > 0) {
+      const prev = keyOf(cursor - 1), ans = whyCache.get(prev);
+      if (ans && ans.move === game.moves[cursor - 1]) return { ply: cursor - 1, ans, kind: "played" };
+    }
+    return null;
+  }
+
+  function renderWhyCard() {
+    const w = shownWhy();
+    if (!w) {
+      $("why-title").innerHTML = 'Why the AI played <span id="ai-move" class="mono">–</span>';
+      $("why").innerHTML = '<p class="muted">The AI\'s reasoning appears here after its move; ' +
+        '"Hint" explains the best move in the position shown.</p>';
+      return;
+    }
+    const mover = w.ans.why && w.ans.why.side ? w.ans.why.side : "";
+    $("why-title").innerHTML = w.kind === "hint"
+      ? `Best move here: <span id="ai-move" class="mono">${BE.esc(w.ans.move)}</span>`
+      : `Why ${BE.esc(mover)} played <span id="ai-move" class="mono">${BE.esc(w.ans.move)}</span>`;
+    $("why").innerHTML = MorrisWhy.render(w.ans);
+  }
+
+  async function hint() {
+    if (!state || state.outcome !== "ongoing") { BE.toast("the game is over: no move to explain", "info"); return; }
+    const id = gameId, ply = cursor, key = keyOf(ply);
+    if (!whyCache.has(key)) {
+      $("hint-btn").disabled = true;
+      try {
+        const ans = await post("/api/morris/why",
+          { ...gameBody(game.moves.slice(0, ply)), strength: $("strength").value, candidates: 3 });
+        if (id !== gameId) return;
+        whyCache.set(key, ans);
+      } catch (e) { return; } finally { $("hint-btn").disabled = false; }
+    }
+    if (id !== gameId || ply !== cursor) return;
+    pinned = key;
+    renderWhyCard(); syncUrl();
+  }
+
+  // --------------------------------------------------------------------------------- evaluation graph
+
+  async function refreshGraph() {
+    const total = game.moves.length + 1;
+    if (evals.length > total) evals = evals.slice(0, total);
+    drawGraph();
+    if (evals.length >= total) return;
+    if (evalCtl) evalCtl.abort();
+    const ctl = new AbortController(), id = gameId;
+    evalCtl = ctl;
+    try {
+      const ans = await post("/api/morris/evals", { ...gameBody(game.moves), from_ply: evals.length }, ctl.signal, true);
+      if (id !== gameId || ctl.signal.aborted || ans.from_ply !== evals.length) return;
+      evals = evals.concat(ans.scores);
+      evalCtl = null;
+      drawGraph();
+      if (evals.length < total) refreshGraph();
+    } catch (e) { if (evalCtl === ctl) evalCtl = null; }
+  }
+
+  function drawGraph() {
+    const W = 400, H = 110, P = 6, n = game.moves.length;
+    const x = i => P + (W - 2 * P) * (n ? i / n : 0);
+    const y = v => H / 2 - (H / 2 - P) * Math.max(-1, Math.min(1, v / GRAPH_CLIP));
+    let s = `<svg viewBox="0 0 ${W} ${H}" xmlns="http://www.w3.org/2000/svg" role="img" aria-label="evaluation graph, White's view">`;
+    s += `<rect x="0" y="0" width="${W}" height="${H / 2}" fill="#fbfaf7"/><rect x="0" y="${H / 2}" width="${W}" height="${H / 2}" fill="#e4e1db"/>`;
+    s += `<line x1="0" y1="${H / 2}" x2="${W}" y2="${H / 2}" stroke="#9a9488" stroke-width="1"/>`;
+    s += `<text x="4" y="12" font-size="10" fill="#5b6470">White better</text><text x="4" y="${H - 4}" font-size="10" fill="#5b6470">Black better</text>`;
+    if (evals.length) {
+      s += `<polyline fill="none" stroke="#c8553d" stroke-width="2" points="${evals.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ")}"/>`;
+      evals.forEach((v, i) => {
+        const label = Math.abs(v) >= 9000 ? (v > 0 ? "White wins" : "Black wins") : BE.fmt(v, 2);
+        s += `<circle class="ev${i === cursor ? " current" : ""}" data-ply="${i}" cx="${x(i).toFixed(1)}" cy="${y(v).toFixed(1)}" r="${i === cursor ? 4.5 : 3}"><title>after ${i} turns: ${label}</title></circle>`;
+      });
+    }
+    s += `<line x1="${x(cursor).toFixed(1)}" y1="0" x2="${x(cursor).toFixed(1)}" y2="${H}" stroke="#2f6fde" stroke-width="1" stroke-dasharray="3 3"/>`;
+    s += `</svg>`;
+    $("graph").innerHTML = s;
+    const v = evals[cursor];
+    $("graph-readout").textContent = v === undefined ? "" :
+      `after ${cursor} turns: ${Math.abs(v) >= 9000 ? (v > 0 ? "White wins" : "Black wins") : (v > 0 ? "+" : "") + BE.fmt(v, 2)} (White's view)`;
+  }
+
+  // ------------------------------------------------------------------------------------------ input
 
   function clickPoint(n) {
-    if (!humanToMove() || busy) return;
+    if (setup) { cycleSetup(n); return; }
+    if (!humanToMove() || busy()) return;
     const legal = state.legal.map(parseTurn).filter(Boolean);
     if (pendingBase) {
       const t = legal.find(t => baseOf(t) === pendingBase && t.remove === n);
@@ -212,90 +426,213 @@
     const from = drag.from;
     const moved = drag.moved;
     drag = null;
-    if (moved && to && to !== from && humanToMove() && !pendingBase) {
+    if (moved && to && to !== from && humanToMove() && !pendingBase && !busy()) {
       const legal = state.legal.map(parseTurn).filter(Boolean);
       if (legal.some(t => t.src === from)) { selected = from; clickPoint(to); return; }
     }
     if (!moved && to) clickPoint(to);
   }
 
-  function newGame() {
-    game = { moves: [] }; lastAiMove = null;
-    $("ai-move").textContent = "–";
-    $("why").innerHTML = '<p class="muted">The AI\'s reasoning appears here after its first move.</p>';
-    refresh();
+  function onKey(evt) {
+    const tag = evt.target && evt.target.tagName;
+    if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT" || evt.altKey || evt.ctrlKey || evt.metaKey) return;
+    const g = evt.target && evt.target.closest ? evt.target.closest("#board [data-point]") : null;
+    if (g && (evt.key === "Enter" || evt.key === " ")) {
+      evt.preventDefault(); clickPoint(g.getAttribute("data-point")); return;
+    }
+    if (setup) return;
+    const to = { ArrowLeft: wanted - 1, ArrowRight: wanted + 1, Home: 0, End: game.moves.length }[evt.key];
+    if (to === undefined || to < 0 || to > game.moves.length || to === wanted) return;
+    evt.preventDefault();
+    step(to);
+  }
+  function step(ply) { cancelAi(); gameId++; selected = null; pendingBase = null; show(ply); }
+
+  // --------------------------------------------------------------------------- set-up and import/export
+
+  let setupBoard = null;
+  function setupPoints() { return setupBoard; }
+  function startSetup() {
+    if (setup) { endSetup(); return; }
+    cancelAi(); gameId++;
+    setup = true;
+    const text = (state ? state.position : MORRIS_START);
+    setupBoard = text.split(" ")[0].split("");
+    $("setup-text").value = text;
+    $("setup-edit").textContent = "Stop editing";
+    draw(); updatePanel();
+  }
+  function endSetup() {
+    setup = false; setupBoard = null;
+    $("setup-edit").textContent = "Edit the board";
+    draw(); updatePanel(); maybeAi();
+  }
+  function cycleSetup(n) {
+    const i = idx(n);
+    setupBoard[i] = { ".": "W", "W": "B", "B": "." }[setupBoard[i]];
+    const parts = $("setup-text").value.trim().split(/\s+/);
+    parts[0] = setupBoard.join("");
+    if (parts.length < 4) { parts[1] = parts[1] || "w"; parts[2] = parts[2] || "0"; parts[3] = parts[3] || "0"; }
+    $("setup-text").value = parts.join(" ");
+    draw();
+  }
+  async function useSetup() {
+    const text = $("setup-text").value.trim().split(/\s+/).join(" ");
+    try {
+      await post("/api/morris/state", { position: text, moves: [], variant: variant() });
+    } catch (e) { return; }
+    setup = false; setupBoard = null; $("setup-edit").textContent = "Edit the board";
+    whyCache.clear(); pinned = null; evals = [];
+    await setGame(text, []);
   }
 
-  function undo() {
-    if (busy || !game.moves.length) return;
-    // Take back turns until it is the human's turn again, at least one human turn back.
-    const parity = human() === "white" ? 0 : 1;
-    let k = game.moves.length - 1;
-    while (k > 0 && k % 2 !== parity) k--;
-    game.moves = game.moves.slice(0, Math.max(0, k));
-    refresh();
+  function exportText() {
+    let out = game.start !== MORRIS_START ? `[start "${game.start}"]\n` : "";
+    const ms = game.moves;
+    const white = startsWhite();
+    let line = [];
+    for (let i = 0; i < ms.length; i++) {
+      const num = Math.floor((i + (white ? 0 : 1)) / 2) + 1;
+      if ((i + (white ? 0 : 1)) % 2 === 0) line.push(`${num}.`);
+      else if (i === 0) line.push(`${num}. …`);
+      line.push(ms[i]);
+    }
+    return out + line.join(" ") + "\n";
   }
+  function exportGame() {
+    $("game-io").value = exportText();
+    $("game-io").select();
+  }
+  async function importGame() {
+    const text = $("game-io").value;
+    const m = /\[start\s+"([^"]*)"\]/.exec(text);
+    const start = m ? m[1].trim().split(/\s+/).join(" ") : MORRIS_START;
+    const body = text.replace(/\[start\s+"[^"]*"\]/, " ");
+    const moves = body.split(/[\s,]+/).filter(t => t && !/^\d+\.+$/.test(t) && t !== "…" && t !== "...")
+      .map(t => t.replace(/^\d+\.+/, "")).filter(Boolean);
+    try {
+      await post("/api/morris/state", { position: start, moves, variant: variant() });
+    } catch (e) { return; }
+    whyCache.clear(); pinned = null; evals = [];
+    await setGame(start, moves);
+  }
+
+  async function share() {
+    syncUrl();
+    const url = location.href;
+    $("share-url").value = url;
+    $("share-url").hidden = false;
+    $("share-url").select();
+    try { await navigator.clipboard.writeText(url); BE.toast("Link copied: it reopens this position and its why-panel", "info"); }
+    catch (e) { /* the link is selected in the box */ }
+  }
+
+  // ------------------------------------------------------------------------------------------- start
 
   document.addEventListener("DOMContentLoaded", () => {
     const board = $("board");
     board.addEventListener("pointerdown", onDown);
     board.addEventListener("pointermove", onMove);
     board.addEventListener("pointerup", onUp);
+    document.addEventListener("keydown", onKey);
     $("new-game").addEventListener("click", newGame);
     $("undo").addEventListener("click", undo);
     $("colour").addEventListener("change", newGame);
     $("variant").addEventListener("change", newGame);
-    if (MORRIS_INITIAL.variant) $("variant").value = MORRIS_INITIAL.variant;
-    if (MORRIS_INITIAL.colour === "black") $("colour").value = "black";
-    if (MORRIS_INITIAL.moves) game.moves = MORRIS_INITIAL.moves.split(/\s+/).filter(Boolean);
-    refresh();
+    $("strength").addEventListener("change", () => { syncUrl(); });
+    $("hint-btn").addEventListener("click", hint);
+    $("prev").addEventListener("click", () => { if (wanted > 0) step(wanted - 1); });
+    $("next").addEventListener("click", () => { if (wanted < game.moves.length) step(wanted + 1); });
+    $("moves").addEventListener("click", e => { const b = e.target.closest("[data-ply]"); if (b) step(Number(b.dataset.ply)); });
+    $("graph").addEventListener("click", e => {
+      const c = e.target.closest("[data-ply]");
+      if (c) { step(Number(c.dataset.ply)); return; }
+      const r = $("graph").getBoundingClientRect(), n = game.moves.length;
+      if (n) step(Math.round((e.clientX - r.left) / r.width * n));
+    });
+    $("setup-edit").addEventListener("click", startSetup);
+    $("setup-use").addEventListener("click", useSetup);
+    $("export").addEventListener("click", exportGame);
+    $("import").addEventListener("click", importGame);
+    $("download").addEventListener("click", () => BE.download("morris-game.txt", exportText(), "text/plain"));
+    $("share").addEventListener("click", share);
+
+    const init = MORRIS_INITIAL;
+    if (init.variant) $("variant").value = init.variant;
+    if (init.colour) $("colour").value = init.colour;
+    if (init.strength) $("strength").value = init.strength;
+    const start = init.start || MORRIS_START;
+    const moves = init.moves ? init.moves.split(/\s+/).filter(Boolean) : [];
+    game = { start, moves };
+    const ply = init.ply === null || init.ply === undefined ? moves.length : Math.min(init.ply, moves.length);
+    if (init.why !== null && init.why !== undefined && init.why <= moves.length) {
+      // a share link: the why-panel of position `why`, then the position shown
+      const key = `${variant()}|${start}|${moves.slice(0, init.why).join(" ")}`, id = gameId;
+      post("/api/morris/why", { position: start, moves: moves.slice(0, init.why), variant: variant(),
+        strength: $("strength").value, candidates: 3 }).then(ans => {
+        whyCache.set(key, ans);
+        if (init.why === ply || moves[init.why] !== ans.move) pinned = key;
+        if (id === gameId || state) { renderWhyCard(); syncUrl(); }
+      }).catch(() => {});
+    }
+    show(ply);
   });
 })();
 
 /* The why-panel (library data: raw features of both sides, candidate turns and how each changes them, a
-   ranked explanation in words). Phase scales are engine-internal and never in the data, so never shown. */
+   ranked explanation in words). Phase scales are engine-internal and never in the data, so never shown.
+   Every term carries its glossary definition (MORRIS_GLOSSARY, from boardeval.web.glossary) as a tooltip. */
 const MorrisWhy = (() => {
   const LABEL = f => f.replace(/_/g, " ");
   const sgn = v => (v > 0 ? "+" : "") + BE.fmt(v, 2);
+  const r4 = v => Math.round(v * 1e4) / 1e4;
+  const term = (key, text) => `<span class="term" tabindex="0" data-gloss="${BE.esc(key)}" title="${BE.esc(MORRIS_GLOSSARY[key] || "")}">${text}</span>`;
   function render(ans) {
     const w = ans.why || {};
     const me = w.side || "white", opp = me === "white" ? "black" : "white";
-    let h = `<p class="muted" style="margin:.2rem 0">${BE.esc(me)} to move, ${BE.esc(w.phase || "")} phase · ` +
-      `score ${BE.fmt(ans.score, 2)} · depth ${ans.depth} · ${ans.nodes.toLocaleString()} nodes · ${BE.fmt(ans.seconds * 1000, 0)} ms` +
-      (ans.pv && ans.pv.length ? ` · line <span class="mono">${ans.pv.map(BE.esc).join(" ")}</span>` : "") + `</p>`;
+    const scored = new Set(ans.scored || []);
+    let h = `<p class="muted" style="margin:.2rem 0">${BE.esc(me)} to move, ${term("phase", BE.esc(w.phase || ""))} phase · ` +
+      `${term("score", "score")} ${BE.fmt(ans.score, 2)} · ${term("depth", "depth")} ${ans.depth} · ` +
+      `${ans.nodes.toLocaleString()} ${term("nodes", "nodes")} · ${BE.fmt(ans.seconds * 1000, 0)} ms` +
+      (ans.pv && ans.pv.length ? ` · ${term("line", "line")} <span class="mono">${ans.pv.map(BE.esc).join(" ")}</span>` : "") + `</p>`;
     if (w.explanation && w.explanation.length) {
       h += `<h3>In words</h3><ul class="why-words">` + w.explanation.map(s => `<li>${BE.esc(s)}</li>`).join("") + `</ul>`;
     }
     const cands = w.candidates || [];
     if (cands.length) {
-      h += `<h3>Top candidate moves</h3><table class="data why-candidates"><thead><tr><th>move</th><th>score</th><th>line</th></tr></thead><tbody>`;
-      const bestScore = cands[0].score;
+      h += `<h3>Top ${term("candidates", "candidate moves")}</h3><table class="data why-candidates"><thead><tr><th>move</th>` +
+        `<th>${term("score", "score")}</th><th>${term("line", "line")}</th></tr></thead><tbody>`;
       const played = cands.find(c => c.move === ans.move);
       for (const c of cands) {
         const mine = c.move === ans.move;
-        h += `<tr${mine ? ' style="font-weight:700"' : ""}><td class="mono">${BE.esc(c.move)}${mine ? " ◀" : ""}</td>` +
-          `<td class="num">${BE.fmt(c.score, 2)}</td><td class="mono" style="text-align:left">${(c.pv || []).map(BE.esc).join(" ")}</td></tr>`;
+        h += `<tr${mine ? ' class="chosen"' : ""}><td class="mono">${BE.esc(c.move)}${mine ? " ◀" : ""}</td>` +
+          `<td class="num">${BE.fmt(c.score, 2)}</td><td class="mono line">${(c.pv || []).map(BE.esc).join(" ")}</td></tr>`;
       }
       h += `</tbody></table>`;
       if (!played) h += `<p class="hint">The AI's deeper search chose ${BE.esc(ans.move)}, outside these candidates.</p>`;
-      else if (played !== cands[0] && Math.abs(played.score - bestScore) < 1e-6)
-        h += `<p class="hint">${BE.esc(ans.move)} scores the same as ${BE.esc(cands[0].move)}: a tie.</p>`;
+      else {
+        const ties = cands.filter(c => c !== played && r4(c.score) === r4(played.score)).map(c => c.move);
+        if (ties.length) h += `<p class="hint tie-note">${term("tie", "A tie")}: ${BE.esc(ans.move)} scores exactly the same as ` +
+          `${ties.map(BE.esc).join(" and ")} (${BE.fmt(played.score, 4)}); the search's move ordering picked ${BE.esc(ans.move)}.</p>`;
+      }
     }
     const feats = w.features || {};
     const names = Object.keys(feats[me] || {});
     if (names.length) {
       const ranked = new Set(w.ranking || []);
-      h += `<h3>Raw features now, and the change each move makes (${BE.esc(me)} / ${BE.esc(opp)})</h3>` +
+      h += `<h3>${term("raw features", "Raw features")} now, and the change each move makes (${BE.esc(me)} / ${BE.esc(opp)})</h3>` +
         `<table class="data why-features"><thead><tr><th>feature</th><th>${BE.esc(me)}</th><th>${BE.esc(opp)}</th>` +
         cands.map(c => `<th class="mono">${BE.esc(c.move)}</th>`).join("") + `</tr></thead><tbody>`;
       const order = (w.ranking || []).concat(names.filter(n => !ranked.has(n)));
       for (const f of order) {
         if (!(f in feats[me])) continue;
-        h += `<tr data-feature="${BE.esc(f)}"><td>${BE.esc(LABEL(f))}${ranked.has(f) ? "" : ' <span class="muted">(no effect)</span>'}</td>` +
+        const tag = ranked.has(f) ? "" : !scored.has(f) ? "not scored" : "not a factor here";
+        h += `<tr data-feature="${BE.esc(f)}" data-status="${tag ? tag.replace(/ /g, "-") : "ranked"}"><td>${term(f, BE.esc(LABEL(f)))}` +
+          (tag ? ` <span class="muted">(${term(tag, tag)})</span>` : "") + `</td>` +
           `<td class="num">${BE.fmt(feats[me][f], 2)}</td><td class="num">${BE.fmt(feats[opp][f], 2)}</td>`;
         for (const c of cands) {
           const a = c.change && c.change[me] ? c.change[me][f] : 0, b = c.change && c.change[opp] ? c.change[opp][f] : 0;
-          h += `<td class="num">${a || b ? `${sgn(a)} / ${sgn(b)}` : '<span class="muted">·</span>'}</td>`;
+          h += `<td class="num chg">${a || b ? `<span>${sgn(a)}</span><span class="sep"> / </span><span>${sgn(b)}</span>` : '<span class="muted">·</span>'}</td>`;
         }
         h += `</tr>`;
       }

@@ -1,0 +1,196 @@
+"""One glossary for every number the app shows: term -> definition, per game, served at ``/api/glossary``.
+
+The pages take their tooltips from here and ``docs/glossary.md`` is generated from it
+(``python -m boardeval.web.glossary > docs/glossary.md``; a test checks the file is current), so a
+definition is written once. The texts follow ``docs/catan.md``, ``docs/diplomacy.md``,
+``docs/morris-eval.md`` and the specs; a term's key is the name the library and the API use.
+"""
+
+from __future__ import annotations
+
+from typing import Final, Literal
+
+from fastapi import APIRouter, Query
+
+__all__ = ["GLOSSARY", "Game", "markdown", "morris_terms", "router"]
+
+Game = Literal["catan", "morris", "diplomacy"]
+
+_MORRIS: Final[dict[str, str]] = {
+    "score": (
+        "The search score of a move or position, from the view of the side to move: positive is good for "
+        "the side to move, negative good for the opponent (on the evaluation graph: positive is good for "
+        "White). Unit: evaluation points; one man of material is worth about 1.1 points (weight 10 over the "
+        "normaliser 9), more while flying. A won position scores 10000 minus the turns to the end."
+    ),
+    "depth": "How many turns ahead the search looked (iterative deepening stops at the depth or time limit).",
+    "nodes": "Positions the search visited to find its move.",
+    "line": "The principal variation: the best play for both sides that the search expects after the move.",
+    "candidates": "The best few turns at the AI's depth, each with its score and line (best first).",
+    "tie": "Two turns with exactly the same score: the search's move ordering picked one of them.",
+    "phase": (
+        "The phase of the side to move: placing (men in hand), moving (sliding to a neighbour), "
+        "flying (exactly 3 men, none in hand: a man may jump to any empty point)."
+    ),
+    "in hand": "Men not yet placed on the board (each side starts with 9).",
+    "evaluation graph": (
+        "A depth-2 search score of every position of the game from White's view: above the line White is "
+        "better, below Black. Scores are clipped to ±20 on the chart; a won position is ±10000."
+    ),
+    "raw features": (
+        "The feature values counted on the board, for each side, before any weight or phase factor; a "
+        "candidate's column shows how the move changes them (mover / opponent)."
+    ),
+    "not scored": (
+        "A feature the active weight profile gives weight 0 (initiative in the base profile): its raw "
+        "value is shown but never enters the score."
+    ),
+    "not a factor here": (
+        "A scored feature that moves no score in this position: it neither differs between the sides nor "
+        "changes with the candidate moves, or it does not count in this phase (mobility and blocked while "
+        "placing), so a raw change shown in its row changes nothing."
+    ),
+    "material": "Men on board plus men in hand.",
+    "mills": "Closed mills owned: lines of three own men.",
+    "open_mills": "Lines with 2 own men and 1 empty point (structure only, no reachability).",
+    "threats": (
+        "Distinct empty points that would close a mill and that the side can reach with its next turn "
+        "(placing or flying: any point; moving: from an adjacent own man that is not on that line)."
+    ),
+    "double_threats": "Threat points that close two mills at once.",
+    "fork_threats": (
+        "With at least 2 threat points: the sum of their ring weights (outer 1.0, middle 1.25, inner 1.0), "
+        "else 0."
+    ),
+    "mobility": "Legal sliding moves of the side (man × empty neighbour) in the moving phase; 0 otherwise.",
+    "blocked": (
+        "Opponent men with no empty neighbour, counted only while the opponent is in the moving phase."
+    ),
+    "connectivity": "Pairs of adjacent own men.",
+    "initiative": (
+        "T·[side to move] + max(0, T − 1), T = threat points: mill closures the side to move can play now "
+        "plus forcing power (only the initiative profile scores it)."
+    ),
+    "strength": (
+        "The AI's search budget: easy depth 1; medium depth 3 or 1 s; hard depth 5 or 2 s; "
+        "expert depth 8 or 3 s."
+    ),
+    "position text": (
+        "24 characters W/B/. in point order (a7 d7 g7 b6 … g1), the side to move (w/b), then White's and "
+        "Black's men in hand; the start is '........................ w 9 9'."
+    ),
+}
+
+_CATAN: Final[dict[str, str]] = {
+    "pips": (
+        "Dots on a number token: the ways to roll it with two dice out of 36 (6 and 8: 5 pips; 2 and 12: 1)."
+    ),
+    "raw_production": "Sum of the pips of the hexes around the spot.",
+    "scarcity_production": (
+        "Production weighted by resource strength: Σ pips[r] × strength[r], where strength grows when a "
+        "resource is scarce on the board (1 / its total pips) and when its complement (wood/brick, "
+        "grain/ore) is plentiful, damped by the exponent 0.5."
+    ),
+    "port": (
+        "Port bonus: 1.5 for a 3:1 port; for a 2:1 port, scaled by how valuable its resource is on "
+        "this board."
+    ),
+    "prime_variate": "Bonus 2.0 when the spot produces at least 10 pips from at least 3 different resources.",
+    "parity": "0.8 × (min(wood, brick) + min(grain, ore)) pips at the spot: rewards both halves of a pair.",
+    "spot score": (
+        "Σ weight × metric over the five metrics (raw production, scarcity production, port, prime "
+        "variate, parity)."
+    ),
+    "energy": (
+        "Board fairness, lower is fairer: 100 × same-resource pairs + 150 × high-number pairs + "
+        "10 × pip variance. Scale: each adjacent pair costs 100 or 150; a fair board scores near 0."
+    ),
+    "same_resource_pairs": "Adjacent hexes (each pair once) with the same non-desert resource.",
+    "high_number_pairs": "Adjacent hexes whose tokens are both 6 or 8.",
+    "pip_variance": (
+        "Population variance of the mean pips per hex of the three regions (corners, centre, edges; the "
+        "desert counts 0)."
+    ),
+    "fairness": (
+        "The generator's fairness dial F: the first annealed board with energy at most E0 − F·(E0 − E*), "
+        "E0 = the seed's random board, E* = the optimum; 0 = the random board, 1 = the optimum."
+    ),
+    "seed": "The number that makes a random board: the same seed gives the same board on any machine.",
+}
+
+_DIPLOMACY: Final[dict[str, str]] = {
+    "R": (
+        "Supply centres needed to win: the map's VICTORY line, else half the centres plus one (18 on "
+        "the standard map)."
+    ),
+    "progress": (
+        "Σ SC² / R² over the powers (70/324 = 21.6% at the standard start); it exceeds 100% once "
+        "someone has won."
+    ),
+    "progress_as_written": "The seed's literal Σ SC² / (2 (S/2)²) (70/578 = 12.1% at the standard start).",
+    "progress_from_zero": "(progress − progress at the start) / (1 − that); may be negative.",
+    "personal_progress": "A power's supply centres / R.",
+    "fear_static": (
+        "Windsor's table, row fears column: the column power's swiftest route to R centres; the row's fear "
+        "= Σ over its homes on that route of max(0, 6 − tempo distance)."
+    ),
+    "fear_dynamic": (
+        "Per phase, row fears column: the column's route = the centres it lacks nearest its units; summed "
+        "over the centres the row power owns."
+    ),
+    "fear_mutual": "fear(A, B) + fear(B, A).",
+    "fear_mutual_change": "Mutual fear's change from the previous phase: a rise signals a souring relation.",
+    "tempi": "Σ over a power's units of the tempo distance (moves) from its nearest original home centre.",
+    "tempi_change": "Tempi's change from the previous phase.",
+    "cohesion": (
+        "cohesion_n = 1 / incohesion_n, n = 1, 2, 3: incohesion_n is the mean over units of the mean tempo "
+        "distance to the n nearest other own units; all units adjacent gives 1; undefined with ≤ n units."
+    ),
+    "stab_potential": (
+        "Row can be stabbed by column: the row power's centres that the column has a unit strictly closer "
+        "to than the row's nearest unit; 0 … the row's centres."
+    ),
+    "battle_tiedness": "Units adjacent to (or in the same province as) an enemy unit / units.",
+    "neighbour_effect": (
+        "Mean centres of the other surviving powers − mean centres of the power's neighbours; positive "
+        "means weak neighbours; 0 with no neighbours."
+    ),
+}
+
+GLOSSARY: Final[dict[str, dict[str, str]]] = {"catan": _CATAN, "morris": _MORRIS, "diplomacy": _DIPLOMACY}
+"""Game -> term -> definition (one sentence or two, plain text)."""
+
+router = APIRouter(tags=["glossary"])
+
+
+def morris_terms() -> dict[str, str]:
+    """The Morris page's terms (a copy the page embeds for its tooltips)."""
+    return dict(_MORRIS)
+
+
+@router.get("/api/glossary", summary="Definitions of every number the pages show")
+def glossary(
+    game: Game | None = Query(None, description="one game's terms only"),
+) -> dict[str, dict[str, str]]:
+    """``{game: {term: definition}}`` for all three games, or for the one named."""
+    return {g: dict(t) for g, t in GLOSSARY.items() if game is None or g == game}
+
+
+def markdown() -> str:
+    """The glossary as the Markdown page ``docs/glossary.md``."""
+    lines = [
+        "# Glossary",
+        "",
+        "Every number the web app shows, defined once in `src/boardeval/web/glossary.py` (the pages'",
+        "tooltips and `GET /api/glossary` use the same text). Regenerate this page with",
+        "`python -m boardeval.web.glossary > docs/glossary.md`.",
+    ]
+    titles = {"catan": "Catan", "morris": "Nine Men's Morris", "diplomacy": "Diplomacy"}
+    for game, terms in GLOSSARY.items():
+        lines += ["", f"## {titles[game]}", "", "| term | definition |", "|---|---|"]
+        lines += [f"| `{term}` | {text.replace('|', '/')} |" for term, text in terms.items()]
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    print(markdown(), end="")
