@@ -36,7 +36,7 @@ def bot_game_cmd(
 
     Example: boardeval diplomacy bot-game --bots dumb,random*6 --seed 7 --max-year 1910 --out game.json
     """
-    from boardeval.diplomacy.tournament import TournamentError, bot_game
+    from boardeval.diplomacy import TournamentError, bot_game
 
     _check_seed(seed)
     if not out.parent.exists():
@@ -85,7 +85,7 @@ def tournament_cmd(
 
     Example: boardeval diplomacy tournament --bots dumb,random*6 --games 70 --seed 1 --workers 2 --out t/
     """
-    from boardeval.diplomacy.tournament import TournamentError, run_tournament
+    from boardeval.diplomacy import TournamentError, run_tournament
 
     _check_seed(seed)
     if out.exists() and not out.is_dir():
@@ -128,7 +128,7 @@ def tournament_cmd(
 
 
 def _check_seed(seed: int) -> None:
-    from boardeval.diplomacy.tournament import TournamentError
+    from boardeval.diplomacy import TournamentError
 
     if seed < 0:
         raise TournamentError(f"--seed must be >= 0, got {seed}")

@@ -48,7 +48,15 @@ from boardeval.diplomacy.records import (
 
 if TYPE_CHECKING:
     from boardeval.diplomacy._table import games_table, measures_table, table_rows
+    from boardeval.diplomacy.bots import BOT_KINDS, DumbBot, RandomBot, UnknownBotError, UnsupportedMapError
     from boardeval.diplomacy.charts import chart_measure, chart_svg
+    from boardeval.diplomacy.tournament import (
+        TournamentError,
+        TournamentResult,
+        bot_game,
+        play_bot_game,
+        run_tournament,
+    )
 
 _LAZY: dict[str, str] = {
     "games_table": "boardeval.diplomacy._table",
@@ -56,8 +64,18 @@ _LAZY: dict[str, str] = {
     "table_rows": "boardeval.diplomacy._table",
     "chart_measure": "boardeval.diplomacy.charts",
     "chart_svg": "boardeval.diplomacy.charts",
+    "BOT_KINDS": "boardeval.diplomacy.bots",
+    "DumbBot": "boardeval.diplomacy.bots",
+    "RandomBot": "boardeval.diplomacy.bots",
+    "UnknownBotError": "boardeval.diplomacy.bots",
+    "UnsupportedMapError": "boardeval.diplomacy.bots",
+    "TournamentError": "boardeval.diplomacy.tournament",
+    "TournamentResult": "boardeval.diplomacy.tournament",
+    "bot_game": "boardeval.diplomacy.tournament",
+    "play_bot_game": "boardeval.diplomacy.tournament",
+    "run_tournament": "boardeval.diplomacy.tournament",
 }
-"""Public names whose module imports pandas or matplotlib: loaded on first use."""
+"""Public names loaded on first use: their modules import pandas, matplotlib, or more than a measure needs."""
 
 
 def __getattr__(name: str) -> Any:
@@ -105,7 +123,18 @@ __all__: list[str] = [
     "chart_svg",
     "chart_measure",
     "power_colour",
+    # bots and tournaments
+    "BOT_KINDS",
+    "RandomBot",
+    "DumbBot",
+    "bot_game",
+    "play_bot_game",
+    "run_tournament",
+    "TournamentResult",
     # errors (all DiplomacyError, a BoardevalError)
+    "TournamentError",
+    "UnknownBotError",
+    "UnsupportedMapError",
     "RecordError",
     "RecordFormatError",
     "RecordStateError",
