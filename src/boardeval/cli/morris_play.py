@@ -35,7 +35,7 @@ __all__ = ["register"]
 
 _POSITION_HELP = "Position text, e.g. '........................ w 9 9'."
 _VARIANT_HELP = "Rules variant: standard | openspiel."
-_PROFILE_HELP = "Weight profile (base | initiative) or a weight file."
+_PROFILE_HELP = "Weight profile (base | initiative | tuned) or a weight file."
 _TB_HELP = (
     "Endgame tablebase folder for perfect endgames; 'none' = without. Default: the default folder if built."
 )
@@ -70,7 +70,7 @@ def eval_cmd(
     position: str | None = typer.Argument(None, help=_POSITION_HELP),
     moves: str | None = typer.Option(None, "--moves", help="Turns from the start instead of a position."),
     variant: str = typer.Option("standard", help=_VARIANT_HELP),
-    profile: str = typer.Option("base", help=_PROFILE_HELP),
+    profile: str = typer.Option("base", "--profile", "--weights", help=_PROFILE_HELP),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """Evaluate a position: phase, raw features of both sides, weighted breakdown, score."""
@@ -97,7 +97,7 @@ def best_cmd(
     time_limit: float | None = typer.Option(None, "--time", help="Time limit in seconds."),
     candidates: int = typer.Option(3, "--candidates", help="Candidate turns in the why-panel."),
     variant: str = typer.Option("standard", help=_VARIANT_HELP),
-    profile: str = typer.Option("base", help=_PROFILE_HELP),
+    profile: str = typer.Option("base", "--profile", "--weights", help=_PROFILE_HELP),
     tablebase: str | None = typer.Option(None, "--tablebase", help=_TB_HELP),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
@@ -134,7 +134,7 @@ def play_cmd(
     colour: str = typer.Option("white", "--colour", "--color", help="Your colour: white | black."),
     depth: int = typer.Option(3, "--depth", help="AI search depth."),
     variant: str = typer.Option("standard", help=_VARIANT_HELP),
-    profile: str = typer.Option("base", help="AI weight profile (base | initiative) or a weight file."),
+    profile: str = typer.Option("base", "--profile", "--weights", help=_PROFILE_HELP),
     tablebase: str | None = typer.Option(None, "--tablebase", help=_TB_HELP),
 ) -> None:
     """Play against the AI in the terminal. Type a turn (d2, a1-a4, d2xg7), 'why', 'undo' or 'quit'."""

@@ -553,6 +553,7 @@ class TuneReport:
         def fit(f: Fit) -> dict[str, Any]:
             return {
                 "name": f.name,
+                "k": round(f.k, 5),
                 "validation": {k: round(v, 4) for k, v in f.validation.items()},
                 "train": {k: round(v, 4) for k, v in f.train.items()},
                 "by_phase": {p: {k: round(v, 4) for k, v in m.items()} for p, m in f.by_phase.items()},
