@@ -6,6 +6,7 @@ Bad input raises a library error; the root group prints one red line and exits 2
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated
 
@@ -32,6 +33,17 @@ from boardeval.core import Breakdown, ParamsError, check_int, parse_int
 app = typer.Typer(no_args_is_help=True)
 
 MAX_SEED = 2**64 - 1
+
+
+def int_option(name: str, lo: int, hi: int) -> Callable[[str | int], int]:
+    """A parser for an integer option through the shared number reader (ASCII digits, ``lo..hi``)."""
+
+    def parse(text: str | int) -> int:
+        if isinstance(text, int):  # the option's default
+            return check_int(text, name, lo=lo, hi=hi)
+        return parse_int(text, name, lo=lo, hi=hi)
+
+    return parse
 
 
 def parse_seed(text: str | int) -> int:
@@ -71,6 +83,9 @@ def _params(path: Path | None) -> SpotParams | None:
     return None if path is None else SpotParams.load(path)
 
 
+_TOP = int_option("--top", 0, 1_000_000)
+
+
 def _check_top(top: int) -> int:
     if top < 0:
         raise ParamsError(f"--top must be >= 0, got {top}")
@@ -97,7 +112,7 @@ def spots(
     board: BoardArg,
     params: ParamsOpt = None,
     json_out: JsonOpt = False,
-    top: Annotated[int, typer.Option("--top", help="Rows in the table (0 = all 54).")] = 0,
+    top: Annotated[int, typer.Option("--top", parser=_TOP, help="Rows in the table (0 = all 54).")] = 0,
 ) -> None:
     """Evaluate every settlement spot (seed 000's five metrics); a table sorted by score, or JSON."""
     table = evaluate_spots(_board(board), _params(params))
@@ -127,7 +142,7 @@ def energy(
 def show(
     board: BoardArg,
     params: ParamsOpt = None,
-    top: Annotated[int, typer.Option("--top", help="Best spots to list.")] = 8,
+    top: Annotated[int, typer.Option("--top", parser=_TOP, help="Best spots to list.")] = 8,
 ) -> None:
     """Draw the board in the terminal with its energy breakdown and best spots."""
     b = _board(board)
@@ -143,7 +158,7 @@ def svg(
     out: Annotated[Path, typer.Option("--out", help="SVG file to write.")],
     heatmap: Annotated[bool, typer.Option("--heatmap", help="Colour spots by score.")] = False,
     params: ParamsOpt = None,
-    top: Annotated[int, typer.Option("--top", help="Best spots labelled on the heatmap.")] = 5,
+    top: Annotated[int, typer.Option("--top", parser=_TOP, help="Best spots labelled on the heatmap.")] = 5,
 ) -> None:
     """Write the board as a self-contained SVG (optionally with the spot heatmap)."""
     from boardeval.catan import board_svg

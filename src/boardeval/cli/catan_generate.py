@@ -17,7 +17,7 @@ from rich import box
 from rich.table import Table
 
 from boardeval.catan import energy_json
-from boardeval.cli.catan import parse_seed
+from boardeval.cli.catan import int_option, parse_seed
 from boardeval.cli.common import console, print_json, progress_bar
 from boardeval.core import ParamsError
 
@@ -120,7 +120,12 @@ def optimum_cmd(
 
 def count_cmd(
     rule: RuleOpt = None,
-    limit: Annotated[int, typer.Option("--limit", help="Stop counting at this many boards.")] = 1000,
+    limit: Annotated[
+        int,
+        typer.Option(
+            "--limit", parser=int_option("--limit", 1, 10**9), help="Stop counting at this many boards."
+        ),
+    ] = 1000,
     json_out: JsonOpt = False,
 ) -> None:
     """Count full boards (tiles, tokens, ports) satisfying the rules, up to --limit (CP-SAT)."""
@@ -140,7 +145,13 @@ def count_cmd(
 def blog_model_cmd(
     model: Annotated[BlogModel, typer.Argument(help="tiles or markers (seed 004's two models).")],
     threshold: Annotated[
-        int, typer.Option("--threshold", "-T", help="Marker model: vertex sums must stay below T.")
+        int,
+        typer.Option(
+            "--threshold",
+            "-T",
+            parser=int_option("--threshold", -(10**6), 10**6),
+            help="Marker model: vertex sums must stay below T.",
+        ),
     ] = 23,
     count: Annotated[bool, typer.Option("--count", help="Print the number of solutions.")] = False,
     list_n: Annotated[
