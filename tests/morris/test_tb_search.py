@@ -192,3 +192,23 @@ def test_sampler_is_seeded(tb: Tablebase) -> None:
     b = [p.text() for p in sample_covered(tb, (4, 3), 5, seed=1)]
     assert a == b
     assert all(np.isfinite(len(t)) for t in a)
+
+
+def test_cli_match_and_play_take_the_tablebase(tb_dir: Path) -> None:
+    app = _cli()
+    res = CliRunner().invoke(
+        app,
+        ["morris", "match", "--white", "ai:depth=1", "--black", "random", "--games", "1", "--tablebase",
+         str(tb_dir), "--json"],
+    )  # fmt: skip
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.output)
+    assert data["player_a"] == f"ai:depth=1,tablebase={tb_dir}" and data["player_b"] == "random"
+    none = CliRunner().invoke(
+        app, ["morris", "match", "--white", "ai:depth=1", "--games", "1", "--tablebase", "none", "--json"]
+    )
+    assert none.exit_code == 0 and json.loads(none.output)["player_a"] == "ai:depth=1"
+    play = CliRunner().invoke(
+        app, ["morris", "play", "--depth", "1", "--tablebase", str(tb_dir)], input="quit\n"
+    )
+    assert play.exit_code == 0 and "bye" in play.output

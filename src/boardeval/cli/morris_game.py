@@ -92,7 +92,8 @@ class TerminalSession:
         result = self.ai.search(self.pos)
         assert result.move is not None  # the game is not over
         self.pos.play(result.move)
-        console.print(f"AI plays [bold]{result.move}[/bold] (score {result.score:+.2f})")
+        verdict = f", tablebase: {result.tablebase}" if result.tablebase is not None else ""
+        console.print(f"AI plays [bold]{result.move}[/bold] (score {result.score:+.2f}{verdict})")
 
     def _undo(self) -> None:
         target = self._undo_marks.pop()
