@@ -35,7 +35,8 @@ _MORRIS: Final[dict[str, str]] = {
     "in hand": "Men not yet placed on the board (each side starts with 9).",
     "evaluation graph": (
         "A depth-2 search score of every position of the game from White's view: above the line White is "
-        "better, below Black. Scores are clipped to ±20 on the chart; a won position is ±10000."
+        "better, below Black. The vertical scale fits the largest score shown (between ±2 and ±20, "
+        "printed in the corners); a won position scores ±10000 and sits at the edge."
     ),
     "raw features": (
         "The feature values counted on the board, for each side, before any weight or phase factor; a "

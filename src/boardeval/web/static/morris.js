@@ -354,12 +354,15 @@
 
   function drawGraph() {
     const W = 400, H = 110, P = 6, n = game.moves.length;
+    // the scale fits the largest score that is not a win (at least ±2, at most ±GRAPH_CLIP); wins sit at the edge
+    const scale = Math.min(GRAPH_CLIP, Math.max(2, ...evals.filter(v => Math.abs(v) < 9000).map(v => Math.ceil(Math.abs(v)))));
     const x = i => P + (W - 2 * P) * (n ? i / n : 0);
-    const y = v => H / 2 - (H / 2 - P) * Math.max(-1, Math.min(1, v / GRAPH_CLIP));
+    const y = v => H / 2 - (H / 2 - P) * Math.max(-1, Math.min(1, v / scale));
     let s = `<svg viewBox="0 0 ${W} ${H}" xmlns="http://www.w3.org/2000/svg" role="img" aria-label="evaluation graph, White's view">`;
     s += `<rect x="0" y="0" width="${W}" height="${H / 2}" fill="#fbfaf7"/><rect x="0" y="${H / 2}" width="${W}" height="${H / 2}" fill="#e4e1db"/>`;
     s += `<line x1="0" y1="${H / 2}" x2="${W}" y2="${H / 2}" stroke="#9a9488" stroke-width="1"/>`;
-    s += `<text x="4" y="12" font-size="10" fill="#5b6470">White better</text><text x="4" y="${H - 4}" font-size="10" fill="#5b6470">Black better</text>`;
+    s += `<text x="4" y="12" font-size="10" fill="#5b6470">White better (top: +${scale})</text>` +
+      `<text x="4" y="${H - 4}" font-size="10" fill="#5b6470">Black better (bottom: −${scale})</text>`;
     if (evals.length) {
       s += `<polyline fill="none" stroke="#c8553d" stroke-width="2" points="${evals.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ")}"/>`;
       evals.forEach((v, i) => {
