@@ -18,6 +18,9 @@ removal, the public ``Turn``; perft still counts both conventions (``removal_pli
 History. Threefold repetition needs the hashes since the last irreversible turn: ``hist[0..cur]`` holds the
 hashes of the game and the line searched so far, ``hist[cur]`` the current position's.
 
+Cache. numba's cache does not follow imports: a cached function of ``_engine.py`` holds a copy of the code
+it calls here, so after editing this file delete ``__pycache__/_engine.*.nbi`` / ``.nbc`` as well.
+
 Evaluation. ``coef[phase, f]`` = weight x PHASE_SCALE / NORM (the caller compiles the weight set, so this
 module does not depend on the evaluation module); the features are ported one for one from
 ``features.py`` (same definitions, same order: :data:`ENGINE_FEATURES`).
