@@ -247,7 +247,7 @@ def test_search_result_fields_and_limits() -> None:
     limited = engine.search(pos, node_limit=3000)
     assert limited.stopped and limited.depth >= 1 and limited.nodes <= 3000 + 1
     timed = engine.search(Position.start(), time_limit=0.05)
-    assert timed.stopped and timed.seconds < 1.0
+    assert timed.stopped and timed.seconds < 3.0  # 0.05 s asked; slack for a loaded machine
     over = Position.parse("WWW......BB............. b 0 0")
     assert engine.search(over, depth=3).move is None
 
