@@ -124,6 +124,15 @@ def test_mill_removal_why_panel_and_undo_clears_it(page: Any, live_server: str) 
     assert "scale" not in page.inner_text("#why").lower()
     assert page.inner_text("#white-board") == "3"
 
+    # a share link reopens the position with the why-panel of the AI's move
+    page.click("#share")
+    url = page.input_value("#share-url")
+    assert "why=5" in url and "ply=" not in url
+    page.goto(url)
+    page.wait_for_function(AI_MOVED)
+    assert page.inner_text("#why-title") == f"Why black played {ai_move}"
+    assert page.locator("#why table.why-candidates tbody tr").count() >= 1
+
     page.click("#undo")
     page.wait_for_function("() => !document.getElementById('moves').textContent.includes('g7xb6')")
     assert page.locator('[data-point="g7"] .man').count() == 0
