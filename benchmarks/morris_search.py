@@ -173,6 +173,7 @@ TECHNIQUES: list[tuple[str, dict[str, object]]] = [
 
 def section_techniques(positions: list[Position], depth: int, base: EngineOptions) -> None:
     print(f"== techniques: nodes to depth {depth}, summed over {len(positions)} positions ({load()})")
+    Engine(COEF).search(positions[0], depth=2)  # load the compiled code before timing
     ref_nodes = 0
     for name, change in TECHNIQUES:
         opts = replace(base, **change)  # type: ignore[arg-type]
@@ -278,6 +279,9 @@ def main() -> None:
         section_depth(placing, args.time, args.target_depth, options)
     if "techniques" in sections:
         section_techniques(placing, args.technique_depth, EngineOptions())
+        moving = [p for p in sampled_positions(400, args.seed + 1) if p.phase() != "placing"][:20]
+        print("   (the same on 20 sampled moving/flying-phase positions)")
+        section_techniques(moving, args.technique_depth, EngineOptions())
     if "perft" in sections:
         section_perft()
     if "games" in sections:
