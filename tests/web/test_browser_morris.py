@@ -222,9 +222,17 @@ def test_analysis_board_both_humans_keys_graph_hint_share(page: Any, live_server
     page.keyboard.press("ArrowRight")
     page.keyboard.press("ArrowRight")
     _status(page, "Viewing the position after 2 of 3")
-    readout = page.text_content("#graph-readout") or ""
-    assert readout.startswith("after 2 turns: ") and "White's view" in readout
-    assert float(readout.split(": ")[1].split(" ")[0]) == pytest.approx(scores[2], abs=0.005)
+    text = page.text_content("#graph-readout") or ""
+    assert text.startswith("after 2 turns: ") and "White's view" in text
+    assert float(text.split(": ")[1].split(" ")[0]) == pytest.approx(scores[2], abs=0.005)
+    page.keyboard.press("End")
+    _status(page, "Black to move")
+    box = page.locator("#graph svg").bounding_box()
+    page.mouse.move(box["x"] + 2, box["y"] + box["height"] / 2)  # hover: the readout follows the mouse
+    readout = "t => document.getElementById('graph-readout').textContent.startsWith(t)"
+    page.wait_for_function(readout, arg="after 0 turns")
+    page.mouse.click(box["x"] + box["width"] / 3, box["y"] + box["height"] / 2)  # click: jump there
+    _status(page, "Viewing the position after 1 of 3")
     page.keyboard.press("End")
     _status(page, "Black to move")
 

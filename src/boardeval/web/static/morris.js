@@ -373,9 +373,18 @@
     s += `<line x1="${x(cursor).toFixed(1)}" y1="0" x2="${x(cursor).toFixed(1)}" y2="${H}" stroke="#2f6fde" stroke-width="1" stroke-dasharray="3 3"/>`;
     s += `</svg>`;
     $("graph").innerHTML = s;
-    const v = evals[cursor];
+    readout(cursor);
+  }
+
+  /* The graph's readout line: the score after `ply` turns (the position shown, or the one hovered). */
+  function readout(ply) {
+    const v = evals[ply];
     $("graph-readout").textContent = v === undefined ? "" :
-      `after ${cursor} turns: ${Math.abs(v) >= 9000 ? (v > 0 ? "White wins" : "Black wins") : (v > 0 ? "+" : "") + BE.fmt(v, 2)} (White's view)`;
+      `after ${ply} turns: ${Math.abs(v) >= 9000 ? (v > 0 ? "White wins" : "Black wins") : (v > 0 ? "+" : "") + BE.fmt(v, 2)} (White's view)`;
+  }
+  function graphPly(evt) {
+    const r = $("graph").getBoundingClientRect(), n = game.moves.length;
+    return Math.max(0, Math.min(n, Math.round((evt.clientX - r.left) / r.width * n)));
   }
 
   // ------------------------------------------------------------------------------------------ input
@@ -547,12 +556,9 @@
     $("prev").addEventListener("click", () => { if (wanted > 0) step(wanted - 1); });
     $("next").addEventListener("click", () => { if (wanted < game.moves.length) step(wanted + 1); });
     $("moves").addEventListener("click", e => { const b = e.target.closest("[data-ply]"); if (b) step(Number(b.dataset.ply)); });
-    $("graph").addEventListener("click", e => {
-      const c = e.target.closest("[data-ply]");
-      if (c) { step(Number(c.dataset.ply)); return; }
-      const r = $("graph").getBoundingClientRect(), n = game.moves.length;
-      if (n) step(Math.round((e.clientX - r.left) / r.width * n));
-    });
+    $("graph").addEventListener("click", e => { if (game.moves.length) step(graphPly(e)); });
+    $("graph").addEventListener("mousemove", e => readout(graphPly(e)));
+    $("graph").addEventListener("mouseleave", () => readout(cursor));
     $("setup-edit").addEventListener("click", startSetup);
     $("setup-use").addEventListener("click", useSetup);
     $("export").addEventListener("click", exportGame);
