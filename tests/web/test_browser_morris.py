@@ -155,10 +155,12 @@ def test_feature_labels_and_tie_note(page: Any, live_server: str) -> None:
     for status in page.locator("#why tr[data-feature]").evaluate_all("rs => rs.map(r => r.dataset.status)"):
         assert status in ("ranked", "not-scored", "not-a-factor-here")
 
-    # d2 a7 f4 d7 b4: the AI plays d6 and a4 scores exactly the same (the example).
-    page.goto(live_server + "/morris?moves=" + quote("d2 a7 f4 d7 b4"))
+    # The game d2 a7 f4 d7 b4 (medium: d6 ties with a4). At easy (depth 1, no time limit, so
+    # the same on a loaded machine) black's three mill closures g7xb4, g7xf4, g7xd2 tie.
+    page.goto(live_server + "/morris?strength=easy&moves=" + quote("d2 a7 f4 d7 b4"))
     page.wait_for_function(AI_MOVED)
-    api = httpx.post(live_server + "/api/morris/ai", json={"moves": ["d2", "a7", "f4", "d7", "b4"]}).json()
+    game = {"moves": ["d2", "a7", "f4", "d7", "b4"], "strength": "easy"}
+    api = httpx.post(live_server + "/api/morris/ai", json=game).json()
     cands = api["why"]["candidates"]
     played = next(c for c in cands if c["move"] == api["move"])
     ties = [c["move"] for c in cands if c is not played and c["score"] == played["score"]]
@@ -174,7 +176,7 @@ def test_phone_width_has_no_overflow(browser: Any, live_server: str) -> None:
     context = browser.new_context(viewport={"width": 390, "height": 844})
     pg = context.new_page()
     try:
-        pg.goto(live_server + "/morris?moves=" + quote("d2 a7 f4 d7 b4"))
+        pg.goto(live_server + "/morris?strength=easy&moves=" + quote("d2 a7 f4 d7 b4"))
         pg.wait_for_function(AI_MOVED)
         assert pg.locator("#why table.why-features thead th").count() == 6
         width = pg.evaluate("() => document.documentElement.scrollWidth")
