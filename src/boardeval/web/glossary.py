@@ -93,8 +93,8 @@ _CATAN: Final[dict[str, str]] = {
         "grain/ore) is plentiful, damped by the exponent 0.5."
     ),
     "port": (
-        "Port bonus: 1.5 for a 3:1 port; for a 2:1 port, scaled by how valuable its resource is on "
-        "this board."
+        "Port bonus: 1.5 for a 3:1 port; for a 2:1 port of resource r, 1.5 × D[r] / the second-highest D, "
+        "where D = a resource's total pips × its strength."
     ),
     "prime_variate": "Bonus 2.0 when the spot produces at least 10 pips from at least 3 different resources.",
     "parity": "0.8 × (min(wood, brick) + min(grain, ore)) pips at the spot: rewards both halves of a pair.",
