@@ -84,6 +84,9 @@ LAYERS: dict[str, dict[str, int | str]] = {
         "_colours": SIDE,
         "bots": 3,
         "tournament": 4,
+        "evaluation": 3,  # fitted from the measures (issue 14 §2)
+        "alliances": 3,  # detected from mutual fear (issue 14 §3)
+        "corpus": 5,  # bot-game corpora over tournament
         "charts": SIDE,
     },
 }

@@ -1,0 +1,251 @@
+"""Allied pairs per game year, detected from the per-phase mutual fear alone (issue 14 §3).
+
+Mutual fear (``fear_mutual`` = fear(A,B) + fear(B,A)) is mostly geography: neighbours fear each other
+whatever they do.  So the detector compares each pair with its own start.  For powers A and B at a phase,
+the pair's **share** of the two powers' fear is
+
+    share(A,B) = mutual(A,B) / (sum over C of mutual(A,C) + sum over C of mutual(B,C))
+
+and its **calm** in game year ``y`` is the relative fall of that share from the first phase of the record
+to the mean over the year's movement phases: ``calm = (share_start - share_y) / share_start`` (undefined
+for pairs with no mutual fear at the start: they never met).  A pair is **detected** as allied in year
+``y`` when both powers are alive, each is the other's calmest partner (the largest calm among its
+partners), and ``calm >= threshold`` (default :data:`CALM_THRESHOLD`).
+
+The year's change of mutual fear (the spec's "a rise signals a souring relation") is reported with every
+pair; requiring "no rise this year" as well lowered both precision and recall on the bot corpus (see
+``docs/diplomacy-evaluation.md``), so the rule does not use it.  Nothing here knows how a game was
+seeded: :func:`score_detection` compares detections with known pairs afterwards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from boardeval.core import DiplomacyError
+from boardeval.diplomacy.measures import GameMeasures, compute_measures
+from boardeval.diplomacy.records import GameRecord
+
+__all__ = [
+    "CALM_THRESHOLD",
+    "AllianceResult",
+    "DetectionScore",
+    "PairSignal",
+    "YearAlliances",
+    "detect_alliances",
+    "score_detection",
+]
+
+CALM_THRESHOLD = 0.1
+"""Smallest relative fall of a pair's share of mutual fear (from the start) that counts as allied."""
+
+Pair = tuple[str, str]
+
+
+def _year(phase: str) -> int | None:
+    body = phase[1:-1]
+    return int(body) if len(phase) >= 3 and phase[0] in "SFW" and body.isdigit() else None
+
+
+@dataclass(frozen=True)
+class PairSignal:
+    """One pair in one year: its mutual fear, share and calm, the year's change, and the verdict."""
+
+    a: str
+    b: str
+    mutual: float
+    """Mutual fear at the year's last movement phase."""
+    change: float
+    """Change of mutual fear over the year (last movement phase minus the previous year's last one)."""
+    share_start: float
+    share: float
+    """Mean share over the year's movement phases."""
+    calm: float
+    """(share_start - share) / share_start; NaN when the pair had no mutual fear at the start."""
+    alive: bool
+    """Both powers have a unit or a centre at the year's last movement phase."""
+    detected: bool
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain JSON (NaN as null)."""
+        return {
+            "pair": [self.a, self.b],
+            "mutual": self.mutual,
+            "change": _num(self.change),
+            "share_start": self.share_start,
+            "share": self.share,
+            "calm": _num(self.calm),
+            "alive": self.alive,
+            "detected": self.detected,
+        }
+
+
+def _num(value: float) -> float | None:
+    return None if not np.isfinite(value) else float(value)
+
+
+@dataclass(frozen=True)
+class YearAlliances:
+    """The detected pairs of one game year (powers in map order) and every pair's signal."""
+
+    year: int
+    pairs: tuple[Pair, ...]
+    signals: tuple[PairSignal, ...]
+
+
+@dataclass(frozen=True)
+class AllianceResult:
+    """Detections of one game, year by year."""
+
+    game_id: str
+    years: tuple[YearAlliances, ...]
+    threshold: float
+
+    def pairs_in(self, year: int) -> tuple[Pair, ...]:
+        """The pairs detected in ``year`` (empty for a year the record does not have)."""
+        return next((y.pairs for y in self.years if y.year == year), ())
+
+    def to_json(self, *, signals: bool = False) -> dict[str, Any]:
+        """``{"game", "threshold", "years": [{"year", "pairs": [[A, B], ...]}]}`` (+ every pair's signal)."""
+        years = []
+        for y in self.years:
+            entry: dict[str, Any] = {"year": y.year, "pairs": [list(p) for p in y.pairs]}
+            if signals:
+                entry["signals"] = [s.to_json() for s in y.signals]
+            years.append(entry)
+        return {"game": self.game_id, "threshold": self.threshold, "years": years}
+
+
+def detect_alliances(
+    record: GameRecord,
+    *,
+    threshold: float = CALM_THRESHOLD,
+    measures: GameMeasures | None = None,
+) -> AllianceResult:
+    """Allied pairs per game year of ``record`` from its mutual fear (see the module docstring).
+
+    Years with no movement phase in the record (e.g. a lone final phase) are left out.
+    """
+    if not np.isfinite(threshold):
+        raise DiplomacyError(f"alliance threshold must be a finite number, got {threshold!r}")
+    gm = measures if measures is not None else compute_measures(record)
+    n_p = len(gm.powers)
+    mutual = np.nan_to_num(gm.fear_mutual)
+    total = mutual.sum(axis=2)
+    denom = total[:, :, None] + total[:, None, :]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        share = np.where(denom > 0, mutual / np.where(denom > 0, denom, 1.0), 0.0)
+    alive_all = ~np.isnan(gm.neighbour_effect)
+    start = share[0]
+    movement: dict[int, list[int]] = {}
+    for t, phase in enumerate(gm.phases):
+        year = _year(phase)
+        if year is not None and phase.endswith("M"):
+            movement.setdefault(year, []).append(t)
+    out = []
+    previous_end: int | None = None
+    for year in sorted(movement):
+        idx = movement[year]
+        last = idx[-1]
+        alive = alive_all[last]
+        mean_share = share[idx].mean(axis=0)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            calm = np.where(start > 0, (start - mean_share) / np.where(start > 0, start, 1.0), np.nan)
+        both = alive[:, None] & alive[None, :]
+        calm[~both] = np.nan
+        np.fill_diagonal(calm, np.nan)
+        ranked = np.where(np.isnan(calm), -np.inf, calm)
+        best = [int(np.argmax(ranked[a])) if np.isfinite(ranked[a]).any() else -1 for a in range(n_p)]
+        change = (
+            mutual[last] - mutual[previous_end] if previous_end is not None else np.full_like(calm, np.nan)
+        )
+        signals = []
+        pairs = []
+        for a in range(n_p):
+            for b in range(a + 1, n_p):
+                value = float(calm[a, b])
+                hit = bool(np.isfinite(value) and value >= threshold and best[a] == b and best[b] == a)
+                signals.append(
+                    PairSignal(
+                        gm.powers[a],
+                        gm.powers[b],
+                        float(mutual[last, a, b]),
+                        float(change[a, b]),
+                        float(start[a, b]),
+                        float(mean_share[a, b]),
+                        value,
+                        bool(both[a, b]),
+                        hit,
+                    )
+                )
+                if hit:
+                    pairs.append((gm.powers[a], gm.powers[b]))
+        out.append(YearAlliances(year, tuple(pairs), tuple(signals)))
+        previous_end = last
+    return AllianceResult(record.game_id, tuple(out), float(threshold))
+
+
+@dataclass(frozen=True)
+class DetectionScore:
+    """Detected vs known pairs over many (game, year)s: counts, precision, recall, and the base rate."""
+
+    true_positives: int
+    detected: int
+    known: int
+    candidates: int
+    """Pairs of surviving powers looked at (the base rate is known / candidates)."""
+
+    @property
+    def precision(self) -> float:
+        """Share of detected pairs that are known allies (NaN with no detection)."""
+        return self.true_positives / self.detected if self.detected else float("nan")
+
+    @property
+    def recall(self) -> float:
+        """Share of known allied (pair, year)s that were detected (NaN with none known)."""
+        return self.true_positives / self.known if self.known else float("nan")
+
+    @property
+    def base_rate(self) -> float:
+        """Precision of guessing: the share of allied pairs among the candidates."""
+        return self.known / self.candidates if self.candidates else float("nan")
+
+    def to_json(self) -> dict[str, Any]:
+        """Counts and rates (NaN as null)."""
+        return {
+            "true_positives": self.true_positives,
+            "detected": self.detected,
+            "known": self.known,
+            "candidates": self.candidates,
+            "precision": _num(self.precision),
+            "recall": _num(self.recall),
+            "base_rate": _num(self.base_rate),
+        }
+
+
+def score_detection(
+    games: Iterable[tuple[AllianceResult, Sequence[Sequence[str]]]], *, years: Iterable[int] | None = None
+) -> DetectionScore:
+    """Precision and recall of detections against known allied pairs, over every (game, year).
+
+    A known pair counts in a year while both its powers survive (a pair with an eliminated member
+    cannot be detected, nor is it a candidate).  ``years`` restricts the years scored.
+    """
+    wanted = None if years is None else set(years)
+    tp = detected = known = candidates = 0
+    for result, pairs in games:
+        truth = {tuple(sorted(p)) for p in pairs}
+        for year in result.years:
+            if wanted is not None and year.year not in wanted:
+                continue
+            live = {tuple(sorted((s.a, s.b))) for s in year.signals if s.alive}
+            found = {tuple(sorted(p)) for p in year.pairs}
+            tp += len(found & truth)
+            detected += len(found)
+            known += len(truth & live)
+            candidates += len(live)
+    return DetectionScore(tp, detected, known, candidates)

@@ -1,0 +1,111 @@
+"""Alliance detection from mutual fear (issue 14 §3): the rule, its scoring, and the CLI."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from boardeval.core import DiplomacyError
+from boardeval.diplomacy import GameRecord, compute_measures, record_from_saved
+from boardeval.diplomacy.alliances import (
+    CALM_THRESHOLD,
+    AllianceResult,
+    PairSignal,
+    YearAlliances,
+    detect_alliances,
+    score_detection,
+)
+from boardeval.diplomacy.tournament import bot_game
+
+
+def test_detections_follow_the_rule(human_games: list[GameRecord]) -> None:
+    game = human_games[0]
+    gm = compute_measures(game)
+    result = detect_alliances(game)
+    years = [y.year for y in result.years]
+    assert years == list(range(1901, 1914))
+    order = {p: i for i, p in enumerate(gm.powers)}
+    for year in result.years:
+        assert len(year.signals) == 21  # every pair of the seven powers
+        seen: set[str] = set()
+        for a, b in year.pairs:
+            assert order[a] < order[b]
+            assert a not in seen and b not in seen  # mutual best partners: one pair per power
+            seen |= {a, b}
+        for s in year.signals:
+            assert s.detected == ((s.a, s.b) in year.pairs)
+            if s.detected:
+                assert s.alive and s.calm >= CALM_THRESHOLD
+                # each is the other's calmest partner
+                mine = [t.calm for t in year.signals if s.a in (t.a, t.b) and np.isfinite(t.calm)]
+                theirs = [t.calm for t in year.signals if s.b in (t.a, t.b) and np.isfinite(t.calm)]
+                assert s.calm == max(mine) == max(theirs)
+    assert any(y.pairs for y in result.years)
+
+
+def test_calm_is_the_fall_of_the_pairs_share(human_games: list[GameRecord]) -> None:
+    game = human_games[2]
+    gm = compute_measures(game)
+    result = detect_alliances(game, measures=gm)
+    mutual = np.nan_to_num(gm.fear_mutual)
+    a, b = gm.powers.index("ENGLAND"), gm.powers.index("FRANCE")
+
+    def share(t: int) -> float:
+        return float(mutual[t, a, b] / (mutual[t, a].sum() + mutual[t, b].sum()))
+
+    moves = [t for t, p in enumerate(gm.phases) if p[1:5] == "1904" and p.endswith("M")]
+    expected = (share(0) - np.mean([share(t) for t in moves])) / share(0)
+    signal = next(s for s in result.years[3].signals if (s.a, s.b) == ("ENGLAND", "FRANCE"))
+    assert result.years[3].year == 1904
+    assert signal.calm == pytest.approx(expected)
+    previous = [t for t, p in enumerate(gm.phases) if p[1:5] == "1903" and p.endswith("M")][-1]
+    assert signal.change == pytest.approx(mutual[moves[-1], a, b] - mutual[previous, a, b])
+
+
+def test_threshold_bounds_the_detections(human_games: list[GameRecord]) -> None:
+    game = human_games[1]
+    loose = detect_alliances(game, threshold=-10.0)
+    strict = detect_alliances(game, threshold=10.0)
+    assert all(not y.pairs for y in strict.years)
+    default = detect_alliances(game)
+    for lo, mid in zip(loose.years, default.years, strict=True):
+        assert set(mid.pairs) <= set(lo.pairs)
+    with pytest.raises(DiplomacyError, match="nan"):
+        detect_alliances(game, threshold=float("nan"))
+
+
+def _signal(a: str, b: str, detected: bool, alive: bool = True) -> PairSignal:
+    return PairSignal(a, b, 10.0, 0.0, 0.1, 0.05, 0.5, alive, detected)
+
+
+def test_score_counts_true_and_false_detections() -> None:
+    year = YearAlliances(
+        1905,
+        (("AUSTRIA", "ITALY"), ("ENGLAND", "FRANCE")),
+        (
+            _signal("AUSTRIA", "ITALY", True),
+            _signal("ENGLAND", "FRANCE", True),
+            _signal("GERMANY", "RUSSIA", False),
+            _signal("RUSSIA", "TURKEY", False, alive=False),
+        ),
+    )
+    result = AllianceResult("g", (year,), CALM_THRESHOLD)
+    score = score_detection([(result, [["ITALY", "AUSTRIA"], ["GERMANY", "RUSSIA"], ["RUSSIA", "TURKEY"]])])
+    assert (score.true_positives, score.detected, score.known, score.candidates) == (1, 2, 2, 3)
+    assert score.precision == 0.5 and score.recall == 0.5 and score.base_rate == pytest.approx(2 / 3)
+    assert score_detection([(result, [])], years=[1906]).detected == 0
+    assert result.pairs_in(1905) == year.pairs and result.pairs_in(1900) == ()
+
+
+def test_a_seeded_bot_game_is_scored_without_the_seeding() -> None:
+    played = bot_game("dumb", 4, max_year=1904, allies="ENGLAND:FRANCE,AUSTRIA:ITALY")
+    record = record_from_saved(played.saved)
+    result = detect_alliances(record)
+    assert [y.year for y in result.years] == [1901, 1902, 1903, 1904, 1905]
+    score = score_detection([(result, played.allies)])
+    assert score.known == 2 * 5  # both pairs survive every year (1905 holds its spring only)
+    assert 0 <= score.true_positives <= score.detected
+    data = json.loads(json.dumps(result.to_json(signals=True)))
+    assert data["game"] == record.game_id and len(data["years"][0]["signals"]) == 21
