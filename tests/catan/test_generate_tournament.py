@@ -111,3 +111,24 @@ def test_two_swap_repairs_are_minimal_by_brute_force() -> None:
             assert not any(all(x.holds(b) for x in rules) for b in _one_swap_neighbours(start))
             checked += 1
     assert checked >= 2
+
+
+def test_stop_during_the_exact_search_keeps_a_valid_plan() -> None:
+    """Issue 15 defect 1: a stop asked through the progress callback while CP-SAT proves the fewest swaps
+    (seed 3 under these rules takes many seconds) ends the solve and keeps the valid upper-bound plan,
+    flagged interrupted and unproven; the final report after the stop does not lose it."""
+    rules = parse_rules(["max-spot-pips=10", "min-spot-pips=8"])
+    calls: list[str] = []
+
+    def progress(done: int, total: int, message: str = "") -> None:
+        calls.append(message)
+        if message == "proving the fewest swaps" and calls.count(message) == 1:
+            raise KeyboardInterrupt  # the first watchdog poll of the exact search
+
+    r = tournament(3, rules, progress=progress)
+    assert "proving the fewest swaps" in calls and calls[-1].endswith("swaps")
+    assert r.interrupted and r.swaps
+    assert r.extras["swaps_proven_minimal"] is False
+    assert all(check_rules(r.board, rules).values())
+    assert _replay(Board.random(3), r.swaps).code() == r.board.code()
+

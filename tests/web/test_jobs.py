@@ -79,6 +79,35 @@ def test_cancel_interrupts_at_next_progress_and_keeps_best_result() -> None:
     assert done.result is not None and done.result["interrupted"] is True and done.result["best"] < 9_999
 
 
+def test_cancel_interrupts_once_so_the_last_report_keeps_the_result() -> None:
+    """Issue 15 defect 1: a loop that stops on the interrupt and then reports its end must not be
+    interrupted a second time (that threw the kept result away)."""
+    jm = JobManager(workers=1)
+    started = threading.Event()
+    raised: list[int] = []
+
+    def fn(progress: Progress) -> dict[str, int]:
+        best = 0
+        try:
+            for i in range(10_000):
+                best = i
+                started.set()
+                progress(i, 10_000, "")
+                time.sleep(0.001)
+        except KeyboardInterrupt:
+            raised.append(best)
+        progress(10_000, 10_000, "stopped")  # the final report after the loop
+        progress(10_000, 10_000, "stopped")
+        return {"best": best}
+
+    job = jm.submit("long", fn)
+    assert started.wait(5)
+    jm.cancel(job.id)
+    done = jm.wait(job.id, 5)
+    assert done.state == "cancelled" and len(raised) == 1
+    assert done.result == {"best": raised[0]} and done.message == "cancelled: best result so far kept"
+
+
 def test_pending_jobs_are_bounded_and_unknown_ids_raise() -> None:
     jm = JobManager(workers=1, max_pending=2)
     gate = threading.Event()

@@ -3,8 +3,9 @@
 A job is a function ``fn(progress) -> dict`` run on a small thread pool. It reports progress through the
 library's ``(done, total, message)`` callback, which the manager stores so that ``GET /api/jobs/{id}`` can
 show it. Cancelling a job sets a flag; the next progress call then raises :class:`KeyboardInterrupt` inside
-the job, which the library's long loops already treat as Ctrl-C: they stop and return their best result so
-far flagged ``interrupted``. A job that ignores it simply finishes.
+the job (once: later reports pass, so the job can return what it kept), which the library's long loops
+already treat as Ctrl-C: they stop and return their best result so far flagged ``interrupted``.
+A job that ignores it simply finishes.
 
 The number of unfinished jobs (queued + running) is bounded: past ``max_pending`` a new submission is
 refused with :class:`JobsBusyError` (the API answers 429) instead of queueing without limit. Finished jobs
@@ -153,10 +154,15 @@ class JobManager:
             return
         job.state, job.started = "running", time.time()
 
+        interrupts = [0]
+
         def progress(done: int, total: int, message: str = "") -> None:
             job.done, job.total, job.message = int(done), int(total), str(message)
-            if job.cancel_requested.is_set():
-                raise KeyboardInterrupt  # the library's long loops stop and keep their best result
+            # Raise once: the library's long loops then stop and keep their best result, and their last
+            # progress report (after the loop) must not raise again and throw that result away.
+            if job.cancel_requested.is_set() and not interrupts[0]:
+                interrupts[0] += 1
+                raise KeyboardInterrupt
 
         try:
             result = fn(progress)

@@ -20,10 +20,16 @@ that the **smallest number of such swaps** turns the random board into while eve
 
 The swaps are listed in order (they do not commute in general) and replayed on the random board as a
 check before the result is returned.
+
+Stopping: while CP-SAT runs, a watchdog thread re-sends the current progress report every 0.1 s; when
+the callback raises :class:`KeyboardInterrupt` (the web job runner does so once a cancel is asked) the
+solver is stopped with ``stop_search`` and the best valid plan found so far is kept, flagged
+``interrupted`` (the drawn board only when no repair was found yet).
 """
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -138,13 +144,15 @@ def exact_swaps(
     time_limit: float,
     seed: int,
     min_swaps: int = 0,
+    progress: Progress | None = None,
 ) -> tuple[list[Swap], bool] | None:
     """The fewest swaps (resources, numbers or ports; the desert stays) after which ``rules`` hold.
 
     CP-SAT over ``max_swaps`` layers: layer 0 is ``board``, each later layer is the previous one with at
     most one pair of hexes (or port slots) exchanged, the last layer must satisfy the rules, and the
     number of non-idle layers is minimised. Returns ``(swaps, proven)`` or None when the solver found
-    nothing within the time limit.
+    nothing within the time limit. A stop through ``progress`` (see :func:`_solve`) keeps the best plan
+    found so far (unproven) and raises KeyboardInterrupt only when there is none.
     """
     model = cp_model.CpModel()
     final = BoardVars.new(model)
@@ -190,8 +198,10 @@ def exact_swaps(
     model.add(sum(used) >= min(min_swaps, max_swaps))
     model.minimize(sum(used))
     solver = _solver(seed, time_limit)
-    status = solver.solve(model)
+    status, stopped = _solve(solver, model, progress, (1, 2, "proving the fewest swaps"))
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        if stopped:
+            raise KeyboardInterrupt
         return None
     swaps = [Swap(kind, a, b) for step in choices for kind, a, b, x in step if solver.boolean_value(x)]
     return swaps, status == cp_model.OPTIMAL
@@ -236,6 +246,43 @@ def _swap_layer(
     return step
 
 
+POLL_SECONDS = 0.1
+"""How often a running CP-SAT solve re-sends its progress report (so a cancel lands within this)."""
+
+
+def _solve(
+    solver: cp_model.CpSolver, model: cp_model.CpModel, progress: Progress | None, phase: tuple[int, int, str]
+) -> tuple[Any, bool]:
+    """``solver.solve(model)``, stopped early when ``progress`` raises KeyboardInterrupt.
+
+    Returns ``(status, interrupted)``. A watchdog thread re-sends ``phase`` (done, total, message) to
+    ``progress`` every :data:`POLL_SECONDS`; an interrupt there stops the search (the solution found so
+    far, if any, stays readable from ``solver``).
+    """
+    if progress is None:
+        return solver.solve(model), False
+    finished = threading.Event()
+    stopped = threading.Event()
+
+    def watch() -> None:
+        while not finished.wait(POLL_SECONDS):
+            try:
+                progress(*phase)
+            except KeyboardInterrupt:
+                stopped.set()
+                solver.stop_search()
+                return
+
+    watcher = threading.Thread(target=watch, name="cp-sat-watchdog", daemon=True)
+    watcher.start()
+    try:
+        status = solver.solve(model)
+    finally:
+        finished.set()
+        watcher.join()
+    return status, stopped.is_set()
+
+
 def _solver(seed: int, time_limit: float) -> cp_model.CpSolver:
     """One deterministic CP-SAT worker seeded from ``seed``."""
     solver = cp_model.CpSolver()
@@ -245,9 +292,12 @@ def _solver(seed: int, time_limit: float) -> cp_model.CpSolver:
     return solver
 
 
-def _fewest_displaced(board: Board, rules: Sequence[Rule], seed: int, time_limit: float) -> tuple[Board, int]:
+def _fewest_displaced(
+    board: Board, rules: Sequence[Rule], seed: int, time_limit: float, progress: Progress | None = None
+) -> tuple[Board, int, bool]:
     """The repaired board displacing the fewest items (hexes whose resource or token changes, port slots
-    whose kind changes; the desert stays), and that number. Ctrl-C propagates."""
+    whose kind changes; the desert stays), that number, and whether a stop cut the search short (the
+    board is then valid but maybe not the fewest). Ctrl-C, or a stop before any repair, propagates."""
     model = cp_model.CpModel()
     bv = BoardVars.new(model)
     for rule in rules:
@@ -268,12 +318,14 @@ def _fewest_displaced(board: Board, rules: Sequence[Rule], seed: int, time_limit
     model.minimize(sum(moved))
     bv.add_hint(board)
     solver = _solver(seed, time_limit)
-    status = solver.solve(model)
+    status, stopped = _solve(solver, model, progress, (0, 2, "repairing"))
+    if stopped and status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        raise KeyboardInterrupt
     if status == cp_model.INFEASIBLE:
         raise InfeasibleError(f"no board satisfies {rules_text(rules)}")
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         raise CatanError(f"CP-SAT found no repair within {time_limit:g} s for {rules_text(rules)}")
-    return bv.read(solver), round(solver.objective_value)
+    return bv.read(solver), round(solver.objective_value), stopped
 
 
 def _plan_to(board: Board, target: Board) -> list[Swap]:
@@ -311,25 +363,44 @@ def tournament(
     if all(r.holds(board) for r in rule_list):
         report(progress, 2, 2, "already fine")
         return result(board, extras={"displaced_min": 0, "swaps_proven_minimal": True})
+    stops: list[bool] = []  # a stop asked through ``progress`` (the solvers keep their best plan)
+
+    def watched(done: int, total: int, message: str = "") -> None:
+        try:
+            report(progress, done, total, message)
+        except KeyboardInterrupt:
+            stops.append(True)
+            raise
+
+    watch = watched if progress is not None else None
     try:
-        target, displaced = _fewest_displaced(board, rule_list, seed, time_limit)
+        target, displaced, interrupted = _fewest_displaced(board, rule_list, seed, time_limit, watch)
     except KeyboardInterrupt:  # nothing repaired yet: the best board so far is the drawn one
         return result(board, interrupted=True)
     plan = _plan_to(board, target)
-    report(progress, 1, 2, f"{len(plan)} swaps found; proving the fewest")
+    if not interrupted:
+        try:
+            report(progress, 1, 2, f"{len(plan)} swaps found; proving the fewest")
+        except KeyboardInterrupt:  # keep the (valid) upper-bound plan
+            interrupted = True
     proven = False
     lower = (displaced + 1) // 2
     exact = None
-    interrupted = False
-    if plan and len(plan) > lower:
+    if interrupted:
+        pass  # stopped: keep the valid plan found so far, unproven
+    elif plan and len(plan) > lower:
         try:
-            exact = exact_swaps(board, rule_list, len(plan), time_limit, seed, min_swaps=lower)
+            exact = exact_swaps(
+                board, rule_list, len(plan), time_limit, seed, min_swaps=lower, progress=watch
+            )
         except KeyboardInterrupt:  # keep the (valid) upper-bound plan
             interrupted = True
     elif plan:
         proven = True  # the plan meets the lower bound ceil(displaced / 2)
     if exact is not None and len(exact[0]) <= len(plan):
         plan, proven = exact[0], exact[1]
+    if stops:
+        interrupted, proven = True, False
     swaps += plan
     # replay the swaps on the board: the rules must hold afterwards (an independent check of the plan)
     replay = board
@@ -337,7 +408,10 @@ def tournament(
         replay = replay.with_swapped(sw.kind, sw.a, sw.b)
     if not all(r.holds(replay) for r in rule_list):
         raise AssertionError("swap plan does not satisfy the rules")
-    report(progress, 2, 2, f"{len(swaps)} swaps")
+    try:
+        report(progress, 2, 2, f"{len(swaps)} swaps")
+    except KeyboardInterrupt:  # the work is done: keep it
+        interrupted = True
     return result(
         replay,
         optimal=None,
