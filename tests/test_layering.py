@@ -88,6 +88,7 @@ LAYERS: dict[str, dict[str, int | str]] = {
         "alliances": 3,  # detected from mutual fear (issue 14 §3)
         "corpus": 5,  # bot-game corpora over tournament
         "charts": SIDE,
+        "render": SIDE,  # the board drawn by the engine's SVG renderer
     },
 }
 

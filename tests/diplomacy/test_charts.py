@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 from pathlib import Path
 
@@ -87,3 +88,30 @@ def test_tab10_written_out_equals_matplotlib() -> None:
         r, g, b, _ = cmap(i)
         assert hex_colour == f"#{int(r * 255):02x}{int(g * 255):02x}{int(b * 255):02x}"
     assert power_colour("CARTHAGE", 12) == TAB10[2]
+
+
+def test_value_axes_are_readable(table: object) -> None:
+    """Issue 15 defect 11: round tick steps, never-negative measures start at 0 (not -0.06), and a
+    per-cent axis that passes 100 says why (the progress index is not capped at 100%)."""
+    import matplotlib.pyplot as plt
+
+    from boardeval.diplomacy.charts import PAST_100_NOTE, series_figure
+
+    for measure in ("battle_tiedness", "personal_progress", "tempi", "cohesion_1"):
+        fig = series_figure(table, measure)  # type: ignore[arg-type]
+        ax = fig.axes[0]
+        assert ax.get_ylim()[0] == 0, measure
+        ticks = [t for t in ax.get_yticks() if ax.get_ylim()[0] <= t <= ax.get_ylim()[1]]
+        steps = {round(b - a, 9) for a, b in zip(ticks, ticks[1:], strict=False)}
+        assert len(steps) == 1, (measure, ticks)  # evenly spaced
+        step = steps.pop()
+        mantissa = step / 10 ** math.floor(math.log10(step))
+        assert round(mantissa, 6) in (1, 2, 2.5, 5), (measure, step)
+        plt.close(fig)
+    fig = series_figure(table, "neighbour_effect")  # type: ignore[arg-type]
+    assert fig.axes[0].get_ylim()[0] < 0  # a measure with negative values keeps them
+    plt.close(fig)
+    from boardeval.diplomacy import chart_svg
+
+    svg = chart_svg(table, "progress")  # type: ignore[arg-type]
+    assert PAST_100_NOTE["progress"] in svg  # the shipped game passes 100%

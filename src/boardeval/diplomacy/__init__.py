@@ -50,6 +50,7 @@ if TYPE_CHECKING:
     from boardeval.diplomacy._table import games_table, measures_table, table_rows
     from boardeval.diplomacy.bots import BOT_KINDS, DumbBot, RandomBot, UnknownBotError, UnsupportedMapError
     from boardeval.diplomacy.charts import chart_measure, chart_svg
+    from boardeval.diplomacy.render import board_svg, saved_games
     from boardeval.diplomacy.tournament import (
         TournamentError,
         TournamentResult,
@@ -64,6 +65,8 @@ _LAZY: dict[str, str] = {
     "table_rows": "boardeval.diplomacy._table",
     "chart_measure": "boardeval.diplomacy.charts",
     "chart_svg": "boardeval.diplomacy.charts",
+    "board_svg": "boardeval.diplomacy.render",
+    "saved_games": "boardeval.diplomacy.render",
     "BOT_KINDS": "boardeval.diplomacy.bots",
     "DumbBot": "boardeval.diplomacy.bots",
     "RandomBot": "boardeval.diplomacy.bots",
@@ -123,6 +126,9 @@ __all__: list[str] = [
     "chart_svg",
     "chart_measure",
     "power_colour",
+    # the board drawn by the engine's renderer
+    "board_svg",
+    "saved_games",
     # bots and tournaments
     "BOT_KINDS",
     "RandomBot",

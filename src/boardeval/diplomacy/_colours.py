@@ -1,14 +1,17 @@
-"""Power colours for charts and the web page, without importing matplotlib.
+"""Power colours for charts, the map and the web page, without importing matplotlib.
 
-The board's traditional colours, adjusted so that every line reads on a white background::
+A colour-blind-safe palette: Okabe & Ito's eight colours (Color Universal Design, 2008), one per power,
+picked to stay close to the board's traditional colours::
 
-    AUSTRIA  red          #c62828        ITALY    green        #2e7d32
-    ENGLAND  navy         #1a237e        RUSSIA   grey-purple  #8e7cc3  (the board's white is invisible)
-    FRANCE   light blue   #42a5f5        TURKEY   dark yellow  #e0b000  (pure yellow is unreadable)
-    GERMANY  dark grey    #424242
+    AUSTRIA  vermillion      #d55e00        ITALY    bluish green   #009e73
+    ENGLAND  blue            #0072b2        RUSSIA   reddish purple #cc79a7
+    FRANCE   sky blue        #56b4e9        TURKEY   orange         #e69f00  (Okabe-Ito's yellow is
+    GERMANY  black           #000000                                          unreadable on white)
 
-Powers of other maps get matplotlib's ``tab10`` colours in power order (written out here, so that the web
-page needs no matplotlib; a test checks them against matplotlib's colour map).
+England (blue) and Germany (black) now differ in lightness, not only in hue (the old navy and
+near-black looked alike).  Powers of other maps get matplotlib's ``tab10`` colours in power order
+(written out here, so that the web page needs no matplotlib; a test checks them against matplotlib's
+colour map).
 """
 
 from __future__ import annotations
@@ -16,13 +19,13 @@ from __future__ import annotations
 __all__ = ["POWER_COLOURS", "TAB10", "power_colour"]
 
 POWER_COLOURS: dict[str, str] = {
-    "AUSTRIA": "#c62828",
-    "ENGLAND": "#1a237e",
-    "FRANCE": "#42a5f5",
-    "GERMANY": "#424242",
-    "ITALY": "#2e7d32",
-    "RUSSIA": "#8e7cc3",
-    "TURKEY": "#e0b000",
+    "AUSTRIA": "#d55e00",
+    "ENGLAND": "#0072b2",
+    "FRANCE": "#56b4e9",
+    "GERMANY": "#000000",
+    "ITALY": "#009e73",
+    "RUSSIA": "#cc79a7",
+    "TURKEY": "#e69f00",
 }
 
 TAB10: tuple[str, ...] = (

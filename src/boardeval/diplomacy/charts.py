@@ -76,6 +76,40 @@ def _pair_lines(ax: Axes, rows: pd.DataFrame, pos: dict[str, int], scale: float)
     return len(series)
 
 
+PAST_100_NOTE = {
+    "progress": "100% = one power on R centres (a win); the index goes past 100% after that",
+}
+"""What the 100% line of a per-cent measure means, written on the chart when the values pass 100."""
+
+
+def _value_axis(ax: Axes, name: str, unit: str) -> None:
+    """Readable y axis: ticks at round steps (1, 2, 2.5, 5 x 10^k); an axis of values that are never
+    negative starts at 0 (not below, as matplotlib's margin would put it); a per-cent axis whose values
+    pass 100 gets a dotted 100% line with a note on why the index can exceed 100."""
+    from matplotlib.ticker import MaxNLocator
+
+    ax.yaxis.set_major_locator(MaxNLocator(nbins=6, steps=[1, 2, 2.5, 5, 10]))
+    values = [v for line in ax.get_lines() for v in np.asarray(line.get_ydata(), dtype=float).ravel()]
+    finite = [v for v in values if math.isfinite(v)]
+    if not finite:
+        return
+    low, high = min(finite), max(finite)
+    if low >= 0:
+        ax.set_ylim(bottom=0, top=high * 1.05 if high > 0 else 1.0)
+    if unit == "%" and high > 100:
+        ax.axhline(100, color="#555555", lw=1, ls=":")
+        note = PAST_100_NOTE.get(name, "the index is not capped at 100%")
+        ax.annotate(
+            note,
+            xy=(0.01, 100),
+            xycoords=("axes fraction", "data"),
+            xytext=(0, 4),
+            textcoords="offset points",
+            fontsize=8,
+            color="#333333",
+        )
+
+
 def series_figure(table: pd.DataFrame, measure: str, title: str | None = None) -> Figure:
     """A time-series figure of one measure from a tidy table (:func:`measures_table`).
 
@@ -115,6 +149,7 @@ def series_figure(table: pd.DataFrame, measure: str, title: str | None = None) -
     elif _pair_lines(ax, rows, pos, scale) > MAX_PAIRS:
         title = title or f"{name.replace('_', ' ')} (the {MAX_PAIRS} pairs with the highest peaks)"
     ax.set_xlim(-0.5, len(phases) - 0.5)
+    _value_axis(ax, name, info.unit)
     _ticks(ax, phases)
     ax.set_ylabel(info.caption)
     ax.set_title(title or name.replace("_", " "))
