@@ -169,3 +169,41 @@ def test_upload_a_game_on_another_map(client: TestClient, tmp_path: Path) -> Non
     gm = compute_measures(load_records(path)[0])
     assert v["map"] == "ancmed" and v["powers"] == list(gm.powers) and len(v["powers"]) == 5
     assert len(v["tables"]["fear_dynamic"][0]) == 5 and len(set(v["colours"].values())) == 5
+
+
+def test_board_map_of_a_shipped_game(client: TestClient) -> None:
+    """The engine-drawn board at a phase: inline SVG, one unit symbol per unit of the record."""
+    r = client.get("/api/diplomacy/games/1/map.svg", params={"phase": "F1901M"})
+    assert r.status_code == 200 and r.headers["content-type"].startswith("image/svg+xml")
+    state = next(p for p in json.loads(_shipped(1).read_text())["phases"] if p["name"] == "F1901M")["state"]
+    n_units = sum(len(us) for us in state["units"].values())
+    assert r.text.count('<use id="unit_') + r.text.count('<use id="dislodged_unit_') == n_units
+    r = client.get("/api/diplomacy/games/1/map.svg", params={"phase": "W2999A"})
+    assert r.status_code == 422 and "W2999A" in r.json()["detail"]
+    assert client.get("/api/diplomacy/games/9/map.svg", params={"phase": "S1901M"}).status_code == 404
+
+
+def test_board_map_and_library_chart_of_an_upload(client: TestClient) -> None:
+    """Issue 15 defect 10: an uploaded game gets the same map and SVG chart downloads as a shipped one."""
+    data = _shipped(3).read_bytes()
+    files = {"file": ("mine.json", data, "application/json")}
+    r = client.post("/api/diplomacy/upload/map.svg", files=files, data={"phase": "S1902M"})
+    assert r.status_code == 200, r.text
+    assert r.text == client.get("/api/diplomacy/games/3/map.svg", params={"phase": "S1902M"}).text
+    r = client.post("/api/diplomacy/upload/map.svg", files=files, data={"phase": "X1"})
+    assert r.status_code == 422 and "X1" in r.json()["detail"]
+    r = client.post("/api/diplomacy/upload/chart.svg", files=files, data={"measure": "tempi"})
+    assert (
+        r.status_code == 200
+        and "<svg" in r.text[:500]
+        and "mine-tempi.svg" in r.headers["content-disposition"]
+    )
+    r = client.post(
+        "/api/diplomacy/upload/chart.svg", files=files, data={"measure": "stab_potential", "phase": "F1901M"}
+    )
+    assert r.status_code == 200 and "stab potential at F1901M" in r.text
+    r = client.post("/api/diplomacy/upload/chart.svg", files=files, data={"measure": "happiness"})
+    assert r.status_code == 422 and "happiness" in r.json()["detail"]
+    bad = {"file": ("broken.json", b'{"id": "x", "phases": [', "application/json")}
+    r = client.post("/api/diplomacy/upload/map.svg", files=bad, data={"phase": "S1901M"})
+    assert r.status_code == 422 and "broken.json" in r.json()["detail"]

@@ -24,10 +24,12 @@ from boardeval.diplomacy import (
     MEASURE_INFO,
     MEASURES,
     GameMeasures,
+    board_svg,
     compute_measures,
     load_records,
     measures_table,
     power_colour,
+    saved_games,
     shipped_game_paths,
     validate_measures,
 )
@@ -169,6 +171,12 @@ def _csv_response(gm: GameMeasures, filename: str) -> Response:
 
 
 async def _uploaded(request: Request, file: UploadFile, game_index: int) -> tuple[str, GameMeasures]:
+    name, record, _ = await _uploaded_record(request, file, game_index)
+    return name, await run_in_threadpool(compute_measures, record)
+
+
+async def _uploaded_record(request: Request, file: UploadFile, game_index: int) -> tuple[str, Any, bytes]:
+    """(display name, the chosen game's record, the file's bytes) of an upload, checked."""
     limit: int = request.app.state.max_upload_bytes
     data = await file.read(limit + 1)
     if len(data) > limit:
@@ -185,7 +193,7 @@ async def _uploaded(request: Request, file: UploadFile, game_index: int) -> tupl
             detail=f"game_index {game_index} is out of range: {name!r} holds {len(records)} game(s)",
         )
     record = records[game_index]
-    return f"{name} ({record.game_id})", await run_in_threadpool(compute_measures, record)
+    return f"{name} ({record.game_id})", record, data
 
 
 @router.post("/api/diplomacy/upload", response_model=GameView, summary="Measure an uploaded saved game")
@@ -243,3 +251,85 @@ def api_game_chart(
     return Response(
         svg, media_type="image/svg+xml", headers={"Content-Disposition": f'attachment; filename="{fname}"'}
     )
+
+
+@lru_cache(maxsize=4)
+def _shipped_saved(game_id: str) -> dict[str, Any]:
+    _shipped_measures(game_id)  # 404 for an unknown id
+    return saved_games(_shipped()[game_id])[0]
+
+
+@lru_cache(maxsize=256)
+def _shipped_board(game_id: str, phase: str, orders: bool) -> str:
+    return board_svg(_shipped_saved(game_id), phase, orders=orders)
+
+
+def _svg(svg: str, filename: str, attachment: bool = False) -> Response:
+    disposition = "attachment" if attachment else "inline"
+    headers = {"Content-Disposition": f'{disposition}; filename="{filename}"'}
+    return Response(svg, media_type="image/svg+xml", headers=headers)
+
+
+PhaseQuery = Query(..., max_length=12, description="phase name, e.g. F1901M")
+
+
+@router.get(
+    "/api/diplomacy/games/{game_id}/map.svg",
+    summary="The board at one phase, drawn by the diplomacy engine's own SVG renderer",
+)
+def api_game_map(
+    game_id: str = GameId,
+    phase: str = PhaseQuery,
+    orders: bool = Query(True, description="draw the orders given in that phase"),
+) -> Response:
+    """Units (dislodged ones offset), supply-centre owners and the phase's orders, in our power colours."""
+    _, gm = _shipped_measures(game_id)
+    if phase not in gm.phases:
+        raise HTTPException(
+            status_code=422,
+            detail=f"phase {phase!r} is not in game {game_id} ({gm.phases[0]} .. {gm.phases[-1]})",
+        )
+    return _svg(_shipped_board(game_id, phase, orders), f"diplomacy-{game_id}-map-{phase}.svg")
+
+
+@router.post("/api/diplomacy/upload/map.svg", summary="The board of an uploaded game at one phase")
+async def api_upload_map(
+    request: Request,
+    file: UploadFile = File(...),
+    game_index: int = Form(0, ge=0, le=10_000),
+    phase: str = Form(..., max_length=12),
+    orders: bool = Form(True),
+) -> Response:
+    name, _, data = await _uploaded_record(request, file, game_index)
+    saved = (await run_in_threadpool(saved_games, data, name=name.split(" ")[0]))[game_index]
+    svg = await run_in_threadpool(board_svg, saved, phase, orders=orders)
+    stem = os.path.splitext(name.split(" ")[0])[0] or "game"
+    return _svg(svg, f"{stem}-map-{phase}.svg")
+
+
+@router.post("/api/diplomacy/upload/chart.svg", summary="One measure of an uploaded game (library chart)")
+async def api_upload_chart(
+    request: Request,
+    file: UploadFile = File(...),
+    game_index: int = Form(0, ge=0, le=10_000),
+    measure: str = Form(..., max_length=40),
+    phase: str | None = Form(None, max_length=12),
+) -> Response:
+    """The same chart as ``GET /api/diplomacy/games/{id}/chart.svg``, for an uploaded game."""
+    from boardeval.diplomacy import chart_svg
+
+    chosen = validate_measures([measure])[0]
+    name, gm = await _uploaded(request, file, game_index)
+    if phase is not None and phase not in gm.phases:
+        raise HTTPException(
+            status_code=422, detail=f"phase {phase!r} is not in {name} ({gm.phases[0]} .. {gm.phases[-1]})"
+        )
+    table = measures_table(gm, [chosen])
+
+    def draw() -> str:
+        with _CHART_LOCK:
+            return chart_svg(table, chosen, phase=phase)
+
+    svg = await run_in_threadpool(draw)
+    stem = os.path.splitext(name.split(" ")[0])[0] or "game"
+    return _svg(svg, f"{stem}-{chosen}{'-' + phase if phase else ''}.svg", attachment=True)
