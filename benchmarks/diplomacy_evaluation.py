@@ -152,7 +152,7 @@ def _bootstrap(
             )
             mask = np.ones(len(pick), dtype=bool)
             comb = _metric(column, model.decision(sub.X), sub, mask)
-            single = signs[best][column] * _metric(column, signs[best][column] * sub.X[:, k], sub, mask)
+            single = _metric(column, signs[best][column] * sub.X[:, k], sub, mask)
             diffs.append(abs(comb) - abs(single) if column.startswith("rho") else comb - single)
         lo, hi = np.nanpercentile(diffs, [2.5, 97.5])
         point = figures["combined"][column]
