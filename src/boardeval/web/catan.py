@@ -26,6 +26,7 @@ from boardeval.catan import (
 )
 from boardeval.core import BoardevalError
 from boardeval.web.common import templates
+from boardeval.web.glossary import GLOSSARY
 
 __all__ = ["board_view", "router"]
 
@@ -116,6 +117,7 @@ def catan_page(request: Request, board: str | None = Query(None, max_length=200)
             "error": error,
             "methods": METHODS,
             "rules": rule_hints(),
+            "glossary": GLOSSARY["catan"],
         },
         status_code=status,
     )

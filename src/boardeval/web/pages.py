@@ -11,6 +11,7 @@ from boardeval import __version__
 from boardeval.catan import Board
 from boardeval.web.catan import MAX_SEED, board_view
 from boardeval.web.common import templates
+from boardeval.web.glossary import GLOSSARY
 
 __all__ = ["router"]
 
@@ -27,7 +28,14 @@ def index(request: Request, seed: int | None = Query(None, ge=0, le=MAX_SEED)) -
     return templates.TemplateResponse(
         request,
         "index.html",
-        {"page": "home", "version": __version__, "view": view, "seed": seed, "top": top},
+        {
+            "page": "home",
+            "version": __version__,
+            "view": view,
+            "seed": seed,
+            "top": top,
+            "glossary": GLOSSARY["catan"],
+        },
     )
 
 
