@@ -34,6 +34,7 @@ from boardeval.diplomacy import (
     validate_measures,
 )
 from boardeval.web.common import PayloadTooLarge, templates
+from boardeval.web.glossary import GLOSSARY
 
 __all__ = ["router"]
 
@@ -63,6 +64,7 @@ class GameView(BaseModel):
     )
     static_fear: list[list[float | None]]
     labels: dict[str, str] = Field(description="measure -> caption with its display unit (the library's)")
+    units: dict[str, str] = Field(description="measure -> display unit ('%' = per cent, '' = a number)")
 
 
 def _clean(x: Any) -> float | None:
@@ -97,6 +99,7 @@ def _game_view(name: str, gm: GameMeasures) -> GameView:
         tables=tables,
         static_fear=[[_clean(v) for v in row] for row in np.asarray(gm.fear_static)],
         labels={m: MEASURE_INFO[m].caption for m in MEASURES},
+        units={m: MEASURE_INFO[m].unit for m in MEASURES},
     )
 
 
@@ -135,6 +138,7 @@ def diplomacy_page(request: Request) -> HTMLResponse:
             "version": __version__,
             "games": api_games(),
             "max_upload_mb": request.app.state.max_upload_bytes // (1024 * 1024),
+            "glossary": dict(GLOSSARY["diplomacy"]),
         },
     )
 

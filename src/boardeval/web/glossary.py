@@ -156,6 +156,16 @@ _DIPLOMACY: Final[dict[str, str]] = {
         "Mean centres of the other surviving powers − mean centres of the power's neighbours; positive "
         "means weak neighbours; 0 with no neighbours."
     ),
+    "incohesion": (
+        "incohesion_n: the mean over a power's units of the mean tempo distance to its n nearest other own "
+        "units (1 = all adjacent); cohesion_n is its inverse."
+    ),
+    "supply_centres": "Supply centres a power owns at the phase (SCs); R of them win the game.",
+    "phase": (
+        "A season of the game: S1901M = spring 1901 movement, F…R = fall retreats, W…A = winter "
+        "adjustments (builds and disbands). The map shows the units at the start of the phase and the "
+        "orders given in it."
+    ),
 }
 
 GLOSSARY: Final[dict[str, dict[str, str]]] = {"catan": _CATAN, "morris": _MORRIS, "diplomacy": _DIPLOMACY}

@@ -1,72 +1,120 @@
-/* Diplomacy page: fetches all measures of a game once, draws one SVG line chart per measure (one line per
-   power) and the fear/stab tables as heatmaps for the phase chosen with the slider. */
+/* Diplomacy page: fetches all measures of a game once, shows the engine-drawn board at the phase of the
+   slider, one SVG line chart per measure (one line per power, hover readout, click to jump), the fear and
+   stab tables as heatmaps. A legend shows/hides powers; a click on a power highlights it everywhere.
+   The game (shipped ones) and the phase live in the URL (?game=2&phase=F1905M). */
 "use strict";
 (() => {
   let view = null;
-  let source = null;   // {kind: "shipped", id} or {kind: "upload", file, index}
+  let source = null;     // the game on screen: {kind: "shipped", id} or {kind: "upload", file, index, name}
+  let phaseIdx = 0;
+  let highlight = null;  // a power, or null
+  const hidden = new Set();
+  let loadToken = 0;     // a newer load makes older answers stale
+  let mapToken = 0;
+  const mapCache = new Map();  // upload: phase -> object URL
   const $ = id => document.getElementById(id);
   const short = p => BE.esc(p.slice(0, 3));
+  const cap = s => s.charAt(0) + s.slice(1).toLowerCase();
+  const G = typeof DIP_GLOSSARY === "object" ? DIP_GLOSSARY : {};
+  const W = 420, H = 220, L = 46, R = 10, T = 12, B = 24;
+
+  function glossKey(m) {
+    if (G[m]) return m;
+    const base = m.replace(/_\d+$/, "");
+    return G[base] ? base : null;
+  }
+  function term(key, text) {
+    const k = glossKey(key);
+    return k ? `<span class="term" tabindex="0" data-gloss="${BE.esc(k)}" title="${BE.esc(G[k])}">${text}</span>` : text;
+  }
+
+  /* Round tick steps (1, 2, 2.5, 5 x 10^k): the axis of a never-negative measure starts at 0. */
+  function niceTicks(lo, hi) {
+    if (lo === hi) { hi = lo + 1; if (lo > 0) lo = 0; }
+    const raw = (hi - lo) / 5, mag = Math.pow(10, Math.floor(Math.log10(raw)));
+    const step = [1, 2, 2.5, 5, 10].map(m => m * mag).find(s => s >= raw - 1e-12);
+    const a = Math.floor(lo / step + 1e-9) * step, b = Math.ceil(hi / step - 1e-9) * step;
+    const ticks = [];
+    for (let v = a; v <= b + step / 2; v += step) ticks.push(Math.abs(v) < step / 1e6 ? 0 : v);
+    const digits = Math.max(0, -Math.floor(Math.log10(step) + 1e-9) + (String(step / mag).includes(".") ? 1 : 0));
+    return { lo: a, hi: b, ticks, digits };
+  }
+
+  const xOf = i => L + (W - L - R) * (view.phases.length <= 1 ? 0 : i / (view.phases.length - 1));
 
   function lineChart(measure, data) {
-    const W = 420, H = 210, L = 44, R = 10, T = 26, B = 24;
-    const n = view.phases.length;
     const keys = Object.keys(data);
     const vals = [];
     for (const k of keys) for (const v of data[k]) if (v !== null) vals.push(v);
-    let lo = vals.length ? Math.min(...vals) : 0, hi = vals.length ? Math.max(...vals) : 1;
-    if (lo === hi) { lo -= 1; hi += 1; }
-    const pad = (hi - lo) * 0.06; lo -= pad; hi += pad;
-    const x = i => L + (W - L - R) * (n <= 1 ? 0 : i / (n - 1));
-    const y = v => T + (H - T - B) * (1 - (v - lo) / (hi - lo));
-    let s = `<svg viewBox="0 0 ${W} ${H}" xmlns="http://www.w3.org/2000/svg" data-measure="${measure}">`;
-    s += `<text x="${L}" y="15" font-size="12" font-weight="600" fill="#1f2328">${BE.esc(view.labels[measure] || measure)}</text>`;
-    for (let k = 0; k <= 4; k++) {
-      const v = lo + (hi - lo) * k / 4, yy = y(v);
-      s += `<line x1="${L}" x2="${W - R}" y1="${yy}" y2="${yy}" stroke="#ece8e0"/>`;
-      s += `<text x="${L - 4}" y="${yy + 3}" font-size="9" text-anchor="end" fill="#5b6470">${BE.fmt(v, Math.abs(hi - lo) < 5 ? 2 : 0)}</text>`;
+    const min = vals.length ? Math.min(...vals) : 0, max = vals.length ? Math.max(...vals) : 1;
+    const ax = niceTicks(min >= 0 ? 0 : min, max);
+    const y = v => T + (H - T - B) * (1 - (v - ax.lo) / (ax.hi - ax.lo));
+    let s = `<svg viewBox="0 0 ${W} ${H}" xmlns="http://www.w3.org/2000/svg" data-measure="${BE.esc(measure)}" role="img" aria-label="${BE.esc(view.labels[measure] || measure)}">`;
+    for (const v of ax.ticks) {
+      const yy = y(v).toFixed(1);
+      s += `<line x1="${L}" x2="${W - R}" y1="${yy}" y2="${yy}" stroke="${v === 0 ? "#b9b2a5" : "#ece8e0"}"/>`;
+      s += `<text class="ytick" x="${L - 4}" y="${(+yy + 3).toFixed(1)}" font-size="9" text-anchor="end" fill="#5b6470">${v.toFixed(ax.digits)}</text>`;
+    }
+    if (view.units[measure] === "%" && max > 100) {
+      const yy = y(100).toFixed(1);
+      const note = measure === "progress" ? "100% = one power on R centres (a win); the index can pass it"
+        : "the index is not capped at 100%";
+      s += `<line x1="${L}" x2="${W - R}" y1="${yy}" y2="${yy}" stroke="#1f2328" stroke-dasharray="2 3"/>`;
+      s += `<text class="note-100" x="${L + 4}" y="${(+yy - 4).toFixed(1)}" font-size="9" fill="#1f2328">${note}</text>`;
     }
     const years = [];
     view.phases.forEach((p, i) => { if (/^S\d{4}M$/.test(p)) years.push([i, BE.esc(p.slice(1, 5))]); });
     const every = Math.max(1, Math.ceil(years.length / 8));
     years.forEach(([i, yr], k) => { if (k % every === 0)
-      s += `<text x="${x(i)}" y="${H - 8}" font-size="9" text-anchor="middle" fill="#5b6470">${yr}</text>`; });
-    s += `<line class="cursor" x1="0" x2="0" y1="${T}" y2="${H - B}" stroke="#c8553d" stroke-width="1.5" stroke-dasharray="3 2"/>`;
+      s += `<text x="${xOf(i).toFixed(1)}" y="${H - 8}" font-size="9" text-anchor="middle" fill="#5b6470">${yr}</text>`; });
+    s += `<line class="cursor" x1="0" x2="0" y1="${T}" y2="${H - B}" stroke="#c8553d" stroke-width="1.5" stroke-dasharray="3 2" pointer-events="none"/>`;
+    s += `<rect class="hit" x="${L}" y="${T}" width="${W - L - R}" height="${H - T - B}" fill="transparent"/>`;
+    s += `<line class="hover" x1="0" x2="0" y1="${T}" y2="${H - B}" stroke="#5b6470" stroke-width="1" visibility="hidden" pointer-events="none"/>`;
     for (const k of keys) {
       const colour = k === "" ? "#c8553d" : view.colours[k];
       let d = "", pen = false;
       data[k].forEach((v, i) => {
         if (v === null) { pen = false; return; }
-        d += (pen ? "L" : "M") + x(i).toFixed(1) + " " + y(v).toFixed(1) + " "; pen = true;
+        d += (pen ? "L" : "M") + xOf(i).toFixed(1) + " " + y(v).toFixed(1) + " "; pen = true;
       });
-      const stroke = k === "RUSSIA" ? ' stroke-dasharray="5 2"' : "";
-      s += `<path d="${d}" fill="none" stroke="${colour}" stroke-width="2"${stroke}><title>${BE.esc(k || measure)}</title></path>`;
+      const dash = k === "RUSSIA" ? ' stroke-dasharray="5 2"' : "";
+      s += `<path class="line" data-power="${BE.esc(k)}" d="${d}" fill="none" stroke="${BE.esc(colour)}" stroke-width="2"${dash}><title>${BE.esc(k ? cap(k) : measure)}</title></path>`;
     }
     s += `</svg>`;
     return s;
   }
 
-  function heat(table, opts) {
-    opts = opts || {};
+  function readout(measure, i) {
+    const data = view.series[measure], unit = view.units[measure] === "%" ? "%" : "";
+    const parts = Object.keys(data).filter(k => !hidden.has(k)).map(k => {
+      const v = data[k][i];
+      const txt = v === null ? "–" : BE.fmt(v, Math.abs(v) >= 10 ? 1 : 2) + unit;
+      return k ? `<span style="--c:${BE.esc(view.colours[k])}" class="ro-power">${BE.esc(cap(k.slice(0, 3)))} <b>${txt}</b></span>` : `<b>${txt}</b>`;
+    });
+    return `<span class="mono">${BE.esc(view.phases[i])}</span> ` + parts.join(" ");
+  }
+
+  function heat(table, name) {
     const P = view.powers;
     let max = 0;
     for (const row of table) for (const v of row) if (v !== null) max = Math.max(max, Math.abs(v));
-    let h = `<table class="heat"><tr><th></th>${P.map(p => `<th title="${BE.esc(p)}">${short(p)}</th>`).join("")}</tr>`;
+    let h = `<table class="heat" data-table="${name}"><tr><th></th>${P.map(p => `<th data-power="${BE.esc(p)}" title="${BE.esc(cap(p))}">${short(p)}</th>`).join("")}</tr>`;
     table.forEach((row, i) => {
-      h += `<tr><th title="${BE.esc(P[i])}">${short(P[i])}</th>`;
+      h += `<tr><th data-power="${BE.esc(P[i])}" title="${BE.esc(cap(P[i]))}">${short(P[i])}</th>`;
       row.forEach((v, j) => {
-        if (v === null) { h += `<td style="background:#f3f0ea">${i === j ? "" : "–"}</td>`; return; }
+        const attrs = `data-row="${BE.esc(P[i])}" data-col="${BE.esc(P[j])}"`;
+        if (v === null) { h += `<td ${attrs} style="background:#f3f0ea">${i === j ? "" : "–"}</td>`; return; }
         const a = max ? Math.abs(v) / max : 0;
         const bg = v >= 0 ? `rgba(200,85,61,${(0.08 + 0.85 * a).toFixed(3)})` : `rgba(60,110,180,${(0.08 + 0.85 * a).toFixed(3)})`;
         const fg = a > 0.55 ? "#fff" : "#1f2328";
-        h += `<td style="background:${bg};color:${fg}" data-row="${BE.esc(P[i])}" data-col="${BE.esc(P[j])}">${BE.fmt(v, Number.isInteger(v) ? 0 : 1)}</td>`;
+        h += `<td ${attrs} style="background:${bg};color:${fg}">${BE.fmt(v, Number.isInteger(v) ? 0 : 1)}</td>`;
       });
       h += `</tr>`;
     });
     return h + `</table>`;
   }
 
-  /* Seed 003: a rise in mutual fear between two powers is a signal of their relation. List the largest
-     rises (and falls) at this phase, each pair once. */
+  /* Seed 003: a rise in mutual fear between two powers is a signal of their relation. */
   function signals(t) {
     const ch = view.tables.fear_mutual_change ? view.tables.fear_mutual_change[t] : null;
     if (!ch) return "";
@@ -77,73 +125,194 @@
     }
     if (!items.length) return `<p class="muted">No change in mutual fear at ${BE.esc(view.phases[t])}.</p>`;
     items.sort((a, b) => Math.abs(b[0]) - Math.abs(a[0]));
-    const cap = s => BE.esc(s.charAt(0) + s.slice(1).toLowerCase());
     return `<ul class="signal-list">` + items.slice(0, 5).map(([v, a, b]) =>
-      `<li class="${v > 0 ? "rise" : "fall"}"><b>${cap(a)}–${cap(b)}</b>: mutual fear ${v > 0 ? "rose" : "fell"} by ` +
+      `<li class="${v > 0 ? "rise" : "fall"}"><b>${BE.esc(cap(a))}–${BE.esc(cap(b))}</b>: mutual fear ${v > 0 ? "rose" : "fell"} by ` +
       `${BE.fmt(Math.abs(v), 0)}</li>`).join("") + `</ul>`;
   }
 
-  function showPhase(t) {
+  /* The library's matplotlib chart as SVG: a link for shipped games, a POST of the file for uploads. */
+  function chartLink(measure, phase) {
+    if (!source) return "";
+    const q = `measure=${encodeURIComponent(measure)}` + (phase ? `&phase=${encodeURIComponent(phase)}` : "");
+    const href = source.kind === "shipped" ? `/api/diplomacy/games/${encodeURIComponent(source.id)}/chart.svg?${q}` : "#";
+    return `<a class="chart-link" href="${href}" download data-measure="${BE.esc(measure)}" data-phase="${BE.esc(phase || "")}" ` +
+      `title="the library's matplotlib chart (SVG)">SVG</a>`;
+  }
+
+  async function uploadedSvg(url, extra, filename) {
+    const fd = new FormData();
+    fd.append("file", source.file); fd.append("game_index", source.index);
+    for (const [k, v] of Object.entries(extra)) if (v) fd.append(k, v);
+    const resp = await fetch(url, { method: "POST", body: fd });
+    if (!resp.ok) {
+      let msg = resp.statusText;
+      try { msg = (await resp.json()).detail || msg; } catch (e) { /* not JSON */ }
+      throw new Error(msg);
+    }
+    return resp.blob();
+  }
+
+  function showMap(t) {
+    const phase = view.phases[t], img = $("board-map"), link = $("map-link"), token = ++mapToken;
+    $("map-phase").textContent = phase;
+    delete img.dataset.phase;  // set again with the picture of this phase
+    if (source.kind === "shipped") {
+      const url = `/api/diplomacy/games/${encodeURIComponent(source.id)}/map.svg?phase=${encodeURIComponent(phase)}`;
+      img.dataset.phase = phase; img.src = url; link.href = url;
+      link.setAttribute("download", `diplomacy-${source.id}-map-${phase}.svg`);
+      return;
+    }
+    const key = `${source.index}:${phase}`;
+    const use = url => { if (token === mapToken) { img.dataset.phase = phase; img.src = url; link.href = url; link.setAttribute("download", `${source.stem}-map-${phase}.svg`); } };
+    if (mapCache.has(key)) { use(mapCache.get(key)); return; }
+    const src = source;
+    setTimeout(async () => {
+      if (token !== mapToken || src !== source) return;  // the slider moved on
+      try {
+        const blob = await uploadedSvg("/api/diplomacy/upload/map.svg", { phase }, "");
+        if (src !== source) return;
+        const url = URL.createObjectURL(blob);
+        mapCache.set(key, url);
+        use(url);
+      } catch (e) { if (token === mapToken) BE.toast("map: " + e.message); }
+    }, 120);
+  }
+
+  function showPhase(t, opts) {
     if (!view) return;
+    phaseIdx = t;
+    $("phase").value = String(t);
     $("phase-name").textContent = view.phases[t];
-    $("heat-fear").innerHTML = heat(view.tables.fear_dynamic[t]) + chartLink("fear_dynamic", view.phases[t]);
-    $("heat-stab").innerHTML = heat(view.tables.stab_potential[t]) + chartLink("stab_potential", view.phases[t]);
-    $("heat-mutual").innerHTML = view.tables.fear_mutual_change ? heat(view.tables.fear_mutual_change[t]) : "";
+    const ph = view.phases[t];
+    $("heat-fear").innerHTML = heat(view.tables.fear_dynamic[t], "fear_dynamic") + chartLink("fear_dynamic", ph);
+    $("heat-stab").innerHTML = heat(view.tables.stab_potential[t], "stab_potential") + chartLink("stab_potential", ph);
+    $("heat-mutual").innerHTML = view.tables.fear_mutual_change ? heat(view.tables.fear_mutual_change[t], "fear_mutual_change") : "";
     $("fear-signals").innerHTML = signals(t);
-    let sc = `<table class="data"><thead><tr><th>power</th><th>SCs</th><th>tempi</th><th>battle-tied</th></tr></thead><tbody>`;
+    let sc = `<table class="data dip-sc"><thead><tr><th>power</th><th>SCs</th><th>tempi</th><th>battle-tied</th></tr></thead><tbody>`;
     view.powers.forEach((p, i) => {
-      sc += `<tr><td><span style="color:${BE.esc(view.colours[p])}">■</span> ${BE.esc(p.toLowerCase())}</td><td class="num">${view.sc_counts[t][i]}</td>` +
+      sc += `<tr data-power="${BE.esc(p)}"><td><button type="button" class="power-name" data-power="${BE.esc(p)}" style="--c:${BE.esc(view.colours[p])}">${BE.esc(p.toLowerCase())}</button></td>` +
+        `<td class="num">${view.sc_counts[t][i]}</td>` +
         `<td class="num">${BE.fmt(view.series.tempi[p][t], 0)}</td><td class="num">${BE.fmt(view.series.battle_tiedness[p][t], 2)}</td></tr>`;
     });
     $("sc-table").innerHTML = sc + `</tbody></table>`;
-    const n = view.phases.length;
-    document.querySelectorAll("#charts svg").forEach(svg => {
-      const c = svg.querySelector(".cursor");
-      const W = 420, L = 44, R = 10;
-      const xx = L + (W - L - R) * (n <= 1 ? 0 : t / (n - 1));
-      c.setAttribute("x1", xx); c.setAttribute("x2", xx);
+    const xx = xOf(t);
+    document.querySelectorAll("#charts svg .cursor").forEach(c => { c.setAttribute("x1", xx); c.setAttribute("x2", xx); });
+    document.querySelectorAll("#charts .readout").forEach(el => { el.innerHTML = readout(el.dataset.measure, t); });
+    showMap(t);
+    applyHighlight();
+    if (!opts || !opts.noUrl) saveUrl();
+  }
+
+  function saveUrl() {
+    const q = new URLSearchParams(location.search);
+    if (source && source.kind === "shipped") q.set("game", source.id); else q.delete("game");
+    q.set("phase", view.phases[phaseIdx]);
+    history.replaceState(null, "", location.pathname + "?" + q.toString());
+  }
+
+  function applyHighlight() {
+    const root = document.querySelector("main");
+    root.classList.toggle("dip-highlighting", !!highlight);
+    root.querySelectorAll("[data-power]").forEach(el => {
+      el.classList.toggle("hl", el.dataset.power === highlight);
+    });
+    root.querySelectorAll(".heat td").forEach(td => {
+      td.classList.toggle("hl", !!highlight && (td.dataset.row === highlight || td.dataset.col === highlight));
+    });
+    root.querySelectorAll("#legend button[data-power]").forEach(b => b.setAttribute("aria-pressed", String(b.dataset.power === highlight)));
+    root.querySelectorAll("#charts path.line").forEach(p => {
+      p.style.display = hidden.has(p.dataset.power) ? "none" : "";
     });
   }
 
-  /* A download link to the library's matplotlib chart of a measure (shipped games only). */
-  function chartLink(measure, phase) {
-    if (!source || source.kind !== "shipped") return "";
-    const q = `measure=${encodeURIComponent(measure)}` + (phase ? `&phase=${encodeURIComponent(phase)}` : "");
-    return `<a class="chart-link" href="/api/diplomacy/games/${encodeURIComponent(source.id)}/chart.svg?${q}" ` +
-      `download title="the library's matplotlib chart (SVG)">SVG</a>`;
-  }
+  function setHighlight(p) { highlight = highlight === p ? null : p; applyHighlight(); }
 
   function render(v) {
     view = v;
+    highlight = null; hidden.clear();
     $("game-info").textContent = `${v.game} · map ${v.map} · ${v.phases.length} phases (${v.phases[0]} … ${v.phases[v.phases.length - 1]})`;
-    $("legend").innerHTML = v.powers.map(p => `<span style="--c:${BE.esc(v.colours[p])}">${BE.esc(p.toLowerCase())}</span>`).join("");
-    $("heat-static").innerHTML = heat(v.static_fear);
+    $("legend").innerHTML = v.powers.map(p =>
+      `<span class="item" style="--c:${BE.esc(v.colours[p])}"><input type="checkbox" checked data-show="${BE.esc(p)}" aria-label="show ${BE.esc(p.toLowerCase())}">` +
+      `<button type="button" data-power="${BE.esc(p)}" aria-pressed="false">${BE.esc(p.toLowerCase())}</button></span>`).join("");
+    $("heat-static").innerHTML = heat(v.static_fear, "fear_static");
     let html = "";
-    for (const m of Object.keys(v.series)) html += `<div class="card chart">${chartLink(m, null)}${lineChart(m, v.series[m])}</div>`;
+    for (const m of Object.keys(v.series)) {
+      html += `<div class="card chart"><h4 class="chart-title">${term(m, BE.esc(v.labels[m] || m))}</h4>${chartLink(m, null)}` +
+        `${lineChart(m, v.series[m])}<div class="readout hint" data-measure="${BE.esc(m)}"></div></div>`;
+    }
     $("charts").innerHTML = html;
+    document.querySelectorAll("#charts svg").forEach(svg => svg.addEventListener("mouseleave", () => {
+      svg.querySelector(".hover").setAttribute("visibility", "hidden");
+      const ro = svg.parentElement.querySelector(".readout");
+      ro.innerHTML = readout(ro.dataset.measure, phaseIdx);
+    }));
     const slider = $("phase");
     slider.max = String(v.phases.length - 1);
-    slider.value = "0";
-    showPhase(0);
   }
 
-  async function loadShipped(id) {
-    source = { kind: "shipped", id };
-    try { render(await BE.api("GET", "/api/diplomacy/games/" + encodeURIComponent(id))); } catch (e) { }
+  function startAt(phaseName) {
+    const i = phaseName ? view.phases.indexOf(phaseName) : -1;
+    showPhase(i >= 0 ? i : 0);
+  }
+
+  function showError(msg) {
+    const el = $("game-error");
+    if (!msg) { el.hidden = true; el.textContent = ""; return; }
+    el.hidden = false;
+    el.textContent = msg + (view ? ` — still showing ${view.game}.` : "");
+  }
+
+  function syncSelect() {
+    const opt = $("upload-option"), sel = $("game");
+    if (source && source.kind === "upload") {
+      opt.hidden = false; opt.disabled = false;
+      opt.textContent = `uploaded: ${source.name}`;
+      sel.value = "upload";
+    } else {
+      opt.hidden = true; opt.disabled = true;
+      if (source) sel.value = source.id;
+    }
+  }
+
+  async function loadShipped(id, phaseName) {
+    const token = ++loadToken;
+    try {
+      const v = await BE.api("GET", "/api/diplomacy/games/" + encodeURIComponent(id));
+      if (token !== loadToken) return;  // a newer choice won
+      source = { kind: "shipped", id };
+      showError(null);
+      render(v);
+      syncSelect();
+      startAt(phaseName || (view && view.phases[phaseIdx]));
+    } catch (e) { if (token === loadToken) { showError(e.message); syncSelect(); } }
   }
 
   async function upload(evt) {
     evt.preventDefault();
     const f = $("upload").files[0];
     if (!f) { BE.toast("choose a saved-game file first", "info"); return; }
+    const index = $("game-index").value || "0";
     const fd = new FormData();
-    fd.append("file", f); fd.append("game_index", $("game-index").value || "0");
-    $("game-info").textContent = "measuring " + f.name + "…";
+    fd.append("file", f); fd.append("game_index", index);
+    const token = ++loadToken;
+    showError(null);
+    $("game-info").textContent = `measuring ${f.name}…` + (view ? ` (still showing ${view.game})` : "");
     try {
-      const v = await BE.api("POST", "/api/diplomacy/upload", fd);
-      source = { kind: "upload", file: f, index: $("game-index").value || "0" };
+      const v = await BE.api("POST", "/api/diplomacy/upload", fd, { quiet: true });
+      if (token !== loadToken) return;
+      for (const url of mapCache.values()) URL.revokeObjectURL(url);
+      mapCache.clear();
+      source = { kind: "upload", file: f, index, name: f.name, stem: f.name.replace(/\.jsonl?$/i, "") || "game" };
       render(v);
-    } catch (e) { $("game-info").textContent = e.message; }
+      syncSelect();
+      startAt(null);
+    } catch (e) {
+      if (token !== loadToken) return;
+      if (view) $("game-info").textContent = `${view.game} · map ${view.map} · ${view.phases.length} phases`;
+      showError(`Upload of ${f.name} failed: ${e.message}`);
+      BE.toast(e.message);
+      syncSelect();
+    }
   }
 
   async function downloadCsv() {
@@ -152,18 +321,64 @@
       location.href = `/api/diplomacy/games/${encodeURIComponent(source.id)}/measures.csv`;
       return;
     }
-    const fd = new FormData();
-    fd.append("file", source.file); fd.append("game_index", source.index);
-    const resp = await fetch("/api/diplomacy/upload.csv", { method: "POST", body: fd });
-    if (!resp.ok) { BE.toast("CSV failed: " + resp.statusText); return; }
-    BE.download(source.file.name.replace(/\.jsonl?$/i, "") + "-measures.csv", await resp.text(), "text/csv");
+    try {
+      const blob = await uploadedSvg("/api/diplomacy/upload.csv", {}, "");
+      BE.download(source.stem + "-measures.csv", await blob.text(), "text/csv");
+    } catch (e) { BE.toast("CSV failed: " + e.message); }
+  }
+
+  async function chartDownload(a, evt) {
+    if (!source || source.kind === "shipped") return;  // a plain link
+    evt.preventDefault();
+    try {
+      const blob = await uploadedSvg("/api/diplomacy/upload/chart.svg", { measure: a.dataset.measure, phase: a.dataset.phase }, "");
+      BE.download(`${source.stem}-${a.dataset.measure}${a.dataset.phase ? "-" + a.dataset.phase : ""}.svg`, await blob.text(), "image/svg+xml");
+    } catch (e) { BE.toast("chart failed: " + e.message); }
+  }
+
+  function chartIndex(svg, evt) {
+    const box = svg.getBoundingClientRect();
+    const x = (evt.clientX - box.left) * W / box.width;
+    const n = view.phases.length;
+    return Math.max(0, Math.min(n - 1, Math.round((x - L) / (W - L - R) * (n - 1))));
   }
 
   document.addEventListener("DOMContentLoaded", () => {
     $("phase").addEventListener("input", () => showPhase(Number($("phase").value)));
-    $("game").addEventListener("change", () => loadShipped($("game").value));
+    $("phase-prev").addEventListener("click", () => { if (view && phaseIdx > 0) showPhase(phaseIdx - 1); });
+    $("phase-next").addEventListener("click", () => { if (view && phaseIdx < view.phases.length - 1) showPhase(phaseIdx + 1); });
+    $("game").addEventListener("change", () => { if ($("game").value !== "upload") loadShipped($("game").value); });
     $("upload-form").addEventListener("submit", upload);
     $("download-csv").addEventListener("click", downloadCsv);
-    if ($("game").value) loadShipped($("game").value);
+    $("board-map").addEventListener("error", () => { if ($("board-map").getAttribute("src")) BE.toast("the map could not be drawn"); });
+    const main = document.querySelector("main");
+    main.addEventListener("click", evt => {
+      const link = evt.target.closest("a.chart-link[data-measure]");
+      if (link) { chartDownload(link, evt); return; }
+      const btn = evt.target.closest("button[data-power], path.line[data-power], th[data-power]");
+      if (btn && btn.dataset.power) { setHighlight(btn.dataset.power); return; }
+      const svg = evt.target.closest("#charts svg");
+      if (svg && view) showPhase(chartIndex(svg, evt));
+    });
+    main.addEventListener("change", evt => {
+      const box = evt.target.closest("input[data-show]");
+      if (!box) return;
+      if (box.checked) hidden.delete(box.dataset.show); else hidden.add(box.dataset.show);
+      applyHighlight();
+      document.querySelectorAll("#charts .readout").forEach(el => { el.innerHTML = readout(el.dataset.measure, phaseIdx); });
+    });
+    $("charts").addEventListener("mousemove", evt => {
+      const svg = evt.target.closest("svg");
+      if (!svg || !view) return;
+      const i = chartIndex(svg, evt), xx = xOf(i);
+      const line = svg.querySelector(".hover");
+      line.setAttribute("x1", xx); line.setAttribute("x2", xx); line.setAttribute("visibility", "visible");
+      const ro = svg.parentElement.querySelector(".readout");
+      ro.innerHTML = readout(svg.dataset.measure, i);
+    });
+    const q = new URLSearchParams(location.search);
+    const want = q.get("game");
+    if (want && [...$("game").options].some(o => o.value === want && want !== "upload")) $("game").value = want;
+    if ($("game").value && $("game").value !== "upload") loadShipped($("game").value, q.get("phase"));
   });
 })();

@@ -1,0 +1,176 @@
+"""Real-browser tests of the Diplomacy page (issue 15): the engine-drawn board following the phase slider,
+the game and phase kept in the URL, uploads that never leave the page in a mixed state (defect 10), readable
+chart axes (defect 11), highlight / show-hide / hover readout, glossary tooltips, and a phone layout.
+
+Debian's chromium through Playwright against uvicorn on 127.0.0.1; no request may leave the app.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.web.helpers import SCREENSHOTS
+
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
+MAP_LOADED = (
+    "p => { const m = document.getElementById('board-map');"
+    " return m.dataset.phase === p && m.complete && m.naturalWidth > 0; }"
+)
+
+
+def _clean(page: Any) -> None:
+    assert page.outside_requests == [], f"page requested outside the app: {page.outside_requests}"
+    assert page.console_errors == [], f"JavaScript errors: {page.console_errors}"
+
+
+def _phase_is(page: Any, phase: str) -> None:
+    page.wait_for_function("p => document.getElementById('phase-name').textContent === p", arg=phase)
+
+
+def test_board_map_follows_the_slider_and_the_url_keeps_game_and_phase(page: Any, live_server: str) -> None:
+    view = httpx.get(live_server + "/api/diplomacy/games/2").json()
+    page.goto(live_server + "/diplomacy?game=2&phase=F1905M")
+    _phase_is(page, "F1905M")
+    assert page.input_value("#game") == "2"
+    page.wait_for_function(MAP_LOADED, arg="F1905M")
+    assert "phase=F1905M" in page.get_attribute("#board-map", "src")
+    # the charts: one per series, one line per power
+    assert page.locator("#charts svg[data-measure]").count() == len(view["series"])
+    assert page.locator('#charts svg[data-measure="tempi"] path.line').count() == len(view["powers"])
+    t = 30
+    page.locator("#phase").fill(str(t))
+    _phase_is(page, view["phases"][t])
+    page.wait_for_function(MAP_LOADED, arg=view["phases"][t])
+    assert f"phase={view['phases'][t]}" in page.url and "game=2" in page.url
+    fear = view["tables"]["fear_dynamic"][t]
+    cell = page.locator('#heat-fear td[data-row="AUSTRIA"][data-col="RUSSIA"]').inner_text()
+    assert float(cell) == pytest.approx(fear[0][5], abs=0.051)
+    change = view["tables"]["fear_mutual_change"][t]
+    top = max(abs(change[i][j]) for i in range(7) for j in range(i + 1, 7) if change[i][j])
+    assert f"by {top:.0f}" in page.locator("#fear-signals li").first.inner_text()
+    page.click("#phase-next")
+    _phase_is(page, view["phases"][t + 1])
+    page.reload()  # the URL brings back the same game and phase
+    _phase_is(page, view["phases"][t + 1])
+    assert page.input_value("#game") == "2"
+    page.set_viewport_size({"width": 1400, "height": 900})
+    page.screenshot(path=str(SCREENSHOTS / "diplomacy-1400.png"), full_page=True)
+    _clean(page)
+
+
+def test_upload_then_broken_upload_never_mixes_games(page: Any, live_server: str) -> None:
+    """Defect 10: after an upload the game box names it; a broken upload says so and that the previous game
+    is still shown, and the CSV is that game's; uploaded games get SVG chart downloads too."""
+    from boardeval.diplomacy import shipped_game_paths
+
+    game3 = next(p for p in shipped_game_paths() if p.stem == "3")
+    page.goto(live_server + "/diplomacy")
+    page.wait_for_selector("#charts svg[data-measure]")
+    page.set_input_files("#upload", str(game3))
+    page.click("#upload-form button")
+    page.wait_for_function("() => document.getElementById('game-info').textContent.startsWith('3.json')")
+    assert page.input_value("#game") == "upload"
+    assert "3.json" in page.locator("#game option:checked").inner_text()
+    first = httpx.get(live_server + "/api/diplomacy/games/3").json()["phases"][0]
+    page.wait_for_function(MAP_LOADED, arg=first)
+    assert page.get_attribute("#board-map", "src").startswith("blob:")
+    assert page.locator("#charts .chart-link").count() > 0  # library charts for uploads as well
+    with page.expect_download() as dl:
+        page.locator('#charts .chart-link[data-measure="tempi"]').click()
+    assert dl.value.suggested_filename == "3-tempi.svg"
+    with open(dl.value.path(), encoding="utf-8") as fh:
+        assert "<svg" in fh.read(2000)
+    page.set_input_files(
+        "#upload",
+        files=[{"name": "broken.json", "mimeType": "application/json", "buffer": b'{"id": "x", "phases": ['}],
+    )
+    page.click("#upload-form button")
+    page.locator("#game-error").wait_for(state="visible")
+    error = page.inner_text("#game-error")
+    assert "broken.json" in error and "still showing 3.json" in error
+    assert page.inner_text("#game-info").startswith("3.json")
+    assert page.input_value("#game") == "upload"
+    with page.expect_download() as dl:
+        page.click("#download-csv")
+    want = httpx.get(live_server + "/api/diplomacy/games/3/measures.csv").text
+    with open(dl.value.path(), encoding="utf-8") as fh:
+        assert fh.read() == want  # the CSV is the game on screen
+    page.select_option("#game", "1")
+    page.wait_for_function("() => document.getElementById('game-info').textContent.startsWith('1.json')")
+    assert page.locator("#game-error").is_hidden()
+    _clean(page)
+
+
+def test_chart_axes_ticks_and_the_100_percent_note(page: Any, live_server: str) -> None:
+    """Defect 11: round, evenly spaced ticks; never-negative measures start at 0; progress past 100%
+    says why."""
+    page.goto(live_server + "/diplomacy?game=1")
+    page.wait_for_selector("#charts svg[data-measure]")
+    for measure in ("progress", "tempi", "battle_tiedness", "personal_progress", "neighbour_effect"):
+        labels = page.locator(f'#charts svg[data-measure="{measure}"] text.ytick').all_text_contents()
+        values = [float(v) for v in labels]
+        steps = {round(b - a, 6) for a, b in itertools.pairwise(values)}
+        assert len(steps) == 1, (measure, labels)
+        step = steps.pop()
+        mantissa = step / 10 ** int(f"{step:e}".split("e")[1])
+        assert round(mantissa, 6) in (1, 2, 2.5, 5), (measure, labels)
+        if measure != "neighbour_effect":
+            assert values[0] == 0, (measure, labels)
+    note = page.locator('#charts svg[data-measure="progress"] text.note-100').text_content()
+    assert "100%" in note and "pass" in note
+    _clean(page)
+
+
+def test_highlight_show_hide_hover_and_glossary(page: Any, live_server: str) -> None:
+    page.goto(live_server + "/diplomacy?game=1&phase=S1901M")
+    page.wait_for_selector("#charts svg[data-measure]")
+    page.click('#legend button[data-power="FRANCE"]')
+    assert "hl" in page.get_attribute('#charts svg[data-measure="tempi"] path[data-power="FRANCE"]', "class")
+    opacity = page.eval_on_selector(
+        '#charts svg[data-measure="tempi"] path[data-power="ENGLAND"]', "p => getComputedStyle(p).opacity"
+    )
+    assert float(opacity) < 0.5
+    assert page.locator('#heat-fear td.hl[data-row="FRANCE"]').count() == 7
+    assert "hl" in page.get_attribute('#sc-table tr[data-power="FRANCE"]', "class")
+    page.uncheck('#legend input[data-show="ENGLAND"]')
+    assert page.locator('#charts svg[data-measure="tempi"] path[data-power="ENGLAND"]').is_hidden()
+    # hover readout: the phase under the mouse with each shown power's value
+    svg = page.locator('#charts svg[data-measure="tempi"]')
+    svg.scroll_into_view_if_needed()
+    box = svg.bounding_box()
+    page.mouse.move(box["x"] + box["width"] * 0.97, box["y"] + box["height"] * 0.5)
+    view = httpx.get(live_server + "/api/diplomacy/games/1").json()
+    readout = page.locator('#charts .readout[data-measure="tempi"]').inner_text()
+    assert readout.startswith(view["phases"][-1]) and "Eng" not in readout and "Fra" in readout
+    # click the chart (above the lines): go to that phase
+    page.mouse.click(box["x"] + box["width"] * 0.97, box["y"] + box["height"] * 14 / 220)
+    _phase_is(page, view["phases"][-1])
+    # every Diplomacy number's tooltip is its glossary definition
+    gloss = httpx.get(live_server + "/api/glossary", params={"game": "diplomacy"}).json()["diplomacy"]
+    for key in ("stab_potential", "tempi", "supply_centres", "phase"):
+        assert page.get_attribute(f'.term[data-gloss="{key}"] >> nth=0', "title") == gloss[key]
+    assert (
+        page.get_attribute('#charts .chart-title .term[data-gloss="cohesion"] >> nth=0', "title")
+        == gloss["cohesion"]
+    )
+    assert (
+        page.get_attribute('#charts .chart-title .term[data-gloss="neighbour_effect"]', "title")
+        == gloss["neighbour_effect"]
+    )
+    _clean(page)
+
+
+def test_phone_layout_has_no_horizontal_overflow(page: Any, live_server: str) -> None:
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(live_server + "/diplomacy?game=1&phase=F1903M")
+    page.wait_for_function(MAP_LOADED, arg="F1903M")
+    wide = page.evaluate("() => document.documentElement.scrollWidth")
+    assert wide <= 390, f"page is {wide} px wide at 390 px"
+    box = page.locator("#board-map").bounding_box()
+    assert box["width"] <= 390 and box["height"] > 100
+    page.screenshot(path=str(SCREENSHOTS / "diplomacy-390.png"), full_page=True)
+    _clean(page)
