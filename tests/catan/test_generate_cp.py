@@ -80,3 +80,30 @@ def test_energy_equals_board_energy_for_random_checks() -> None:
         b = satisfy([], seed=seed)
         assert isinstance(b, Board)
         assert math.isclose(generate("cp", seed).energy.total, board_energy(generate("cp", seed).board).total)
+
+
+def test_progress_does_not_change_the_board_and_a_stop_keeps_a_valid_one() -> None:
+    """Issue 15 defect 1 (CP-SAT part): with a progress callback that never stops, cp_generate returns the
+    same boards as without one; a stop at the watchdog's first poll either comes before any solution
+    (KeyboardInterrupt: nothing valid to keep) or keeps a board on which the rules hold, flagged
+    interrupted exactly when the optimum is not proven."""
+    from boardeval.catan import parse_rules
+    from boardeval.catan._generate.cp import cp_generate
+
+    rules = parse_rules(["max-spot-pips=10", "min-spot-pips=8"])
+    seen: list[str] = []
+    quiet = cp_generate(2, rules, progress=lambda d, t, m="": seen.append(m))
+    assert quiet.board.code() == cp_generate(2, rules).board.code()
+    best = cp_generate(2, rules, minimise=True, progress=lambda d, t, m="": None)
+    assert best.board.code() == cp_generate(2, rules, minimise=True).board.code() and best.optimal
+
+    def stop(done: int, total: int, message: str = "") -> None:
+        if message == "minimising the energy":
+            raise KeyboardInterrupt
+
+    try:
+        r = cp_generate(2, parse_rules(["max-cluster=1"]), minimise=True, progress=stop)
+    except KeyboardInterrupt:
+        return
+    assert all(check_rules(r.board, ["max-cluster=1"]).values())
+    assert r.interrupted is (not r.optimal)

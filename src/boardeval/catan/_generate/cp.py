@@ -11,10 +11,16 @@ is then a board near that random one: seed-dependent, repeatable) and uses the s
 The optimum also runs one worker by default (measured: proofs take well under a second on the base
 board), so the optimal board returned is the same on every run; ``workers=`` trades that for speed on
 harder rule sets. Every board returned is re-checked by the independent energy and rule checkers.
+
+Stopping: given a ``progress`` callback, :func:`cp_generate` re-sends its report every 0.1 s while CP-SAT
+runs; a KeyboardInterrupt from it (the web's Cancel) stops the solver through ``stop_search``. The
+optimum then keeps the best board found so far, flagged ``interrupted`` and not proven (and not cached);
+``satisfy`` has nothing valid before its first solution, so the interrupt propagates.
 """
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -88,6 +94,38 @@ class Optimum:
         }
 
 
+STOP_POLL_SECONDS = 0.1
+"""How often a running solve re-sends its progress report (a stop lands within about this)."""
+
+
+def _solve_stoppable(
+    solver: cp_model.CpSolver, model: cp_model.CpModel, progress: Progress | None, message: str
+) -> tuple[Any, bool]:
+    """``solver.solve(model)``; ``(status, stopped)``: a KeyboardInterrupt from ``progress`` (re-sent
+    ``(0, 1, message)`` every :data:`STOP_POLL_SECONDS` by a watchdog thread) stops the search."""
+    if progress is None:
+        return solver.solve(model), False
+    finished, stopped = threading.Event(), threading.Event()
+
+    def watch() -> None:
+        while not finished.wait(STOP_POLL_SECONDS):
+            try:
+                progress(0, 1, message)
+            except KeyboardInterrupt:
+                stopped.set()
+                solver.stop_search()
+                return
+
+    watcher = threading.Thread(target=watch, name="cp-sat-watchdog", daemon=True)
+    watcher.start()
+    try:
+        status = solver.solve(model)
+    finally:
+        finished.set()
+        watcher.join()
+    return status, stopped.is_set()
+
+
 def _model(rules: Sequence[Rule]) -> tuple[cp_model.CpModel, BoardVars]:
     model = cp_model.CpModel()
     bv = BoardVars.new(model)
@@ -135,9 +173,13 @@ def energy_objective(bv: BoardVars, weights: tuple[int, int, int]) -> Any:
 
 
 def satisfy(
-    rules: Iterable[str | Rule] = (), seed: SeedLike = 0, time_limit: float = DEFAULT_TIME_LIMIT
+    rules: Iterable[str | Rule] = (),
+    seed: SeedLike = 0,
+    time_limit: float = DEFAULT_TIME_LIMIT,
+    progress: Progress | None = None,
 ) -> Board:
-    """A board satisfying ``rules``, chosen by the seed (repeatable); InfeasibleError if none exists."""
+    """A board satisfying ``rules``, chosen by the seed (repeatable); InfeasibleError if none exists.
+    A stop through ``progress`` before the first solution raises KeyboardInterrupt (nothing valid yet)."""
     rule_list = parse_rules(rules)
     time_limit = _check_time_limit(time_limit)
     rng = make_rng(seed)
@@ -147,7 +189,9 @@ def satisfy(
     solver.parameters.num_workers = 1
     solver.parameters.random_seed = int(rng.integers(0, 2**31 - 1))
     solver.parameters.max_time_in_seconds = time_limit
-    status = solver.solve(model)
+    status, stopped = _solve_stoppable(solver, model, progress, "searching for a board")
+    if stopped and status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        raise KeyboardInterrupt
     _fail(status, rule_list, time_limit)
     return bv.read(solver)
 
@@ -172,6 +216,17 @@ def optimum(
 def _optimum_cached(
     rule_list: tuple[Rule, ...], w: tuple[int, int, int], time_limit: float, workers: int
 ) -> Optimum:
+    return _optimum_run(rule_list, w, time_limit, workers, None)[0]
+
+
+def _optimum_run(
+    rule_list: tuple[Rule, ...],
+    w: tuple[int, int, int],
+    time_limit: float,
+    workers: int,
+    progress: Progress | None,
+) -> tuple[Optimum, bool]:
+    """The optimum search itself and whether a stop cut it short (then the board is the best so far)."""
     t0 = time.perf_counter()
     model, bv = _model(rule_list)
     objective = energy_objective(bv, w)
@@ -179,10 +234,15 @@ def _optimum_cached(
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = max(1, workers)
     solver.parameters.max_time_in_seconds = time_limit
-    status = solver.solve(model)
+    status, stopped = _solve_stoppable(solver, model, progress, "minimising the energy")
+    if stopped and status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        raise KeyboardInterrupt
     _fail(status, rule_list, time_limit)
     board = bv.read(solver)
-    return Optimum(round(solver.objective_value), board, status == cp_model.OPTIMAL, time.perf_counter() - t0)
+    proven = status == cp_model.OPTIMAL
+    return Optimum(
+        round(solver.objective_value), board, proven, time.perf_counter() - t0
+    ), stopped and not proven
 
 
 def count_boards(
@@ -262,13 +322,30 @@ def cp_generate(
     minimise: bool = False,
     weights: WeightSet | None = None,
     time_limit: float = DEFAULT_TIME_LIMIT,
+    progress: Progress | None = None,
 ) -> GenerationResult:
-    """``method="cp"``: a seeded board satisfying the rules, or (``minimise``) a proven-optimal one."""
+    """``method="cp"``: a seeded board satisfying the rules, or (``minimise``) a proven-optimal one.
+
+    With ``progress``, a KeyboardInterrupt from it stops CP-SAT (module docstring): the optimum keeps its
+    best board so far, flagged ``interrupted``; the result is then computed afresh, not from the cache.
+    """
     t0 = time.perf_counter()
     if minimise:
-        opt = optimum(rules, weights, time_limit)
+        if progress is None:
+            opt, stopped = optimum(rules, weights, time_limit), False
+        else:
+            rule_list = parse_rules(rules)
+            w = integer_weights(weights)
+            opt, stopped = _optimum_run(rule_list, w, _check_time_limit(time_limit), 1, progress)
         return make_result(
-            opt.board, rules, "cp", seed, time.perf_counter() - t0, weights, optimal=opt.proven
+            opt.board,
+            rules,
+            "cp",
+            seed,
+            time.perf_counter() - t0,
+            weights,
+            optimal=opt.proven,
+            interrupted=stopped,
         )
-    board = satisfy(rules, seed, time_limit)
+    board = satisfy(rules, seed, time_limit, progress)
     return make_result(board, rules, "cp", seed, time.perf_counter() - t0, weights, optimal=False)
