@@ -14,8 +14,8 @@ partners), and ``calm >= threshold`` (default :data:`CALM_THRESHOLD`).
 
 The year's change of mutual fear (the spec's "a rise signals a souring relation") is reported with every
 pair; requiring "no rise this year" as well cut recall by about a third on the bot corpus without
-improving precision (see ``docs/diplomacy-evaluation.md``), so the rule does not use it.  Nothing here knows how a game was
-seeded: :func:`score_detection` compares detections with known pairs afterwards.
+improving precision (see ``docs/diplomacy-evaluation.md``), so the rule does not use it.  Nothing here
+knows how a game was seeded: :func:`score_detection` compares detections with known pairs afterwards.
 """
 
 from __future__ import annotations
