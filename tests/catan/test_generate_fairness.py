@@ -58,3 +58,28 @@ def test_random_method_is_board_random_and_reports_rules() -> None:
 def test_bad_arguments(kwargs: dict, fragment: str) -> None:  # type: ignore[type-arg]
     with pytest.raises(ParamsError, match=fragment):
         generate(**kwargs)
+
+
+
+def test_generate_passes_progress_to_cp_sat(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``generate`` hands its progress callback to CP-SAT (method cp, and the anneal dial at 1 with rules),
+    so a web cancel reaches the solver instead of waiting for it to finish."""
+    from boardeval.catan import generate
+    from boardeval.catan._generate import cp
+
+    real = cp.cp_generate
+    handed: list[object] = []
+
+    def spy(*args: object, **kwargs: object) -> object:
+        handed.append(kwargs.get("progress"))
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(cp, "cp_generate", spy)
+
+    def progress(done: int, total: int, message: str = "") -> None:
+        return None
+
+    for method, fairness in (("cp", None), ("cp", 1.0), ("anneal", 1.0)):
+        handed.clear()
+        generate(method, 2, ["max-spot-pips=10", "min-spot-pips=8"], fairness, progress)
+        assert handed == [progress], (method, fairness)

@@ -65,7 +65,7 @@ def fairness_anneal(
     w = integer_weights(weights)
     start = Board.random(make_rng(seed))
     if rule_list and f == 1.0:
-        result = cp_generate(seed, rule_list, minimise=True, weights=weights)
+        result = cp_generate(seed, rule_list, minimise=True, weights=weights, progress=progress)
         return _with(result, "anneal", f)
     state = BoardState(start, w)
     e0 = state.energy() + RULE_PENALTY * sum(len(r.violations(start)) for r in rule_list)
@@ -117,7 +117,7 @@ def generate(
 
         if f not in (None, 1.0):
             raise ParamsError(f"fairness {f} needs --method anneal (cp gives any solution, or 1 = optimal)")
-        result = cp_generate(seed, rule_list, minimise=f == 1.0, weights=weights)
+        result = cp_generate(seed, rule_list, minimise=f == 1.0, weights=weights, progress=progress)
         return result if f is None else _with(result, method, f)
     if f is not None:
         raise ParamsError("fairness does not apply to --method tournament (use anneal)")
