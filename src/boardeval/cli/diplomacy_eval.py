@@ -58,7 +58,7 @@ def corpus_cmd(
     Ctrl-C keeps the finished games.  Example: boardeval diplomacy corpus --games 2000 --seed 2026
     --workers 2 --out corpus/
     """
-    from boardeval.diplomacy.corpus import DEFAULT_MIXES, CorpusError, generate_corpus
+    from boardeval.diplomacy import DEFAULT_MIXES, CorpusError, generate_corpus
 
     if out.exists() and not out.is_dir():
         raise CorpusError(f"--out {str(out)!r} is a file, not a folder")
@@ -92,8 +92,7 @@ def fit_cmd(
 
     Example: boardeval diplomacy fit-evaluation corpus/ --out evaluation.json
     """
-    from boardeval.diplomacy.corpus import iter_corpus, read_manifest
-    from boardeval.diplomacy.evaluation import build_dataset, fit_evaluation, split_games
+    from boardeval.diplomacy import build_dataset, fit_evaluation, iter_corpus, read_manifest, split_games
 
     manifest = read_manifest(corpus)
     total = sum(int(m.get("games", 0)) for m in manifest["mixes"])
@@ -133,7 +132,7 @@ def evaluate_cmd(
     The default score is the predicted supply-centre change over the next game year.
     Example: boardeval diplomacy evaluate game.json --phase F1905M
     """
-    from boardeval.diplomacy.evaluation import Evaluation, evaluate_position
+    from boardeval.diplomacy import Evaluation, evaluate_position
 
     record = _pick_game(game, game_index)
     evaluation = Evaluation.load(weights) if weights is not None else None
@@ -190,7 +189,7 @@ def alliances_cmd(
 
     Example: boardeval diplomacy alliances game.json
     """
-    from boardeval.diplomacy.alliances import detect_alliances
+    from boardeval.diplomacy import detect_alliances
 
     record = _pick_game(game, game_index)
     result = detect_alliances(record)

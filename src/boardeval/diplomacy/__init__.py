@@ -48,8 +48,25 @@ from boardeval.diplomacy.records import (
 
 if TYPE_CHECKING:
     from boardeval.diplomacy._table import games_table, measures_table, table_rows
+    from boardeval.diplomacy.alliances import detect_alliances
     from boardeval.diplomacy.bots import BOT_KINDS, DumbBot, RandomBot, UnknownBotError, UnsupportedMapError
     from boardeval.diplomacy.charts import chart_measure, chart_svg
+    from boardeval.diplomacy.corpus import (
+        DEFAULT_MIXES,
+        CorpusError,
+        generate_corpus,
+        iter_corpus,
+        read_manifest,
+    )
+    from boardeval.diplomacy.evaluation import (
+        Evaluation,
+        EvaluationError,
+        build_dataset,
+        evaluate_game,
+        evaluate_position,
+        fit_evaluation,
+        split_games,
+    )
     from boardeval.diplomacy.render import board_svg, saved_games
     from boardeval.diplomacy.tournament import (
         TournamentError,
@@ -77,6 +94,19 @@ _LAZY: dict[str, str] = {
     "bot_game": "boardeval.diplomacy.tournament",
     "play_bot_game": "boardeval.diplomacy.tournament",
     "run_tournament": "boardeval.diplomacy.tournament",
+    "Evaluation": "boardeval.diplomacy.evaluation",
+    "EvaluationError": "boardeval.diplomacy.evaluation",
+    "evaluate_position": "boardeval.diplomacy.evaluation",
+    "evaluate_game": "boardeval.diplomacy.evaluation",
+    "build_dataset": "boardeval.diplomacy.evaluation",
+    "fit_evaluation": "boardeval.diplomacy.evaluation",
+    "split_games": "boardeval.diplomacy.evaluation",
+    "DEFAULT_MIXES": "boardeval.diplomacy.corpus",
+    "CorpusError": "boardeval.diplomacy.corpus",
+    "generate_corpus": "boardeval.diplomacy.corpus",
+    "iter_corpus": "boardeval.diplomacy.corpus",
+    "read_manifest": "boardeval.diplomacy.corpus",
+    "detect_alliances": "boardeval.diplomacy.alliances",
 }
 """Public names loaded on first use: their modules import pandas, matplotlib, or more than a measure needs."""
 
@@ -137,7 +167,21 @@ __all__: list[str] = [
     "play_bot_game",
     "run_tournament",
     "TournamentResult",
+    # the fitted evaluation, its corpus, alliances
+    "Evaluation",
+    "evaluate_position",
+    "evaluate_game",
+    "build_dataset",
+    "fit_evaluation",
+    "split_games",
+    "DEFAULT_MIXES",
+    "generate_corpus",
+    "iter_corpus",
+    "read_manifest",
+    "detect_alliances",
     # errors (all DiplomacyError, a BoardevalError)
+    "EvaluationError",
+    "CorpusError",
     "TournamentError",
     "UnknownBotError",
     "UnsupportedMapError",
