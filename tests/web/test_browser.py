@@ -114,64 +114,6 @@ def test_catan_bad_paste_shows_the_reason(page: Any, live_server: str) -> None:
     _clean(page)
 
 
-def test_diplomacy_charts_and_phase_slider(page: Any, live_server: str) -> None:
-    page.goto(live_server + "/diplomacy")
-    page.wait_for_selector("#charts svg[data-measure]")
-    view = httpx.get(live_server + "/api/diplomacy/games/1").json()
-    charts = page.locator("#charts svg[data-measure]")
-    assert charts.count() == len(view["series"])
-    # one line per power in a per-power chart
-    assert page.locator('#charts svg[data-measure="tempi"] path').count() == len(view["powers"])
-    assert page.inner_text("#phase-name") == view["phases"][0]
-    first = page.inner_text("#heat-fear")
-    page.locator("#phase").fill("30")
-    page.wait_for_function(
-        "p => document.getElementById('phase-name').textContent === p", arg=view["phases"][30]
-    )
-    fear = view["tables"]["fear_dynamic"][30]
-    cell = page.locator('#heat-fear td[data-row="AUSTRIA"][data-col="RUSSIA"]').inner_text()
-    assert float(cell) == pytest.approx(fear[0][5], abs=0.051)
-    assert page.inner_text("#heat-fear") != first
-    # the largest change in mutual fear at this phase is listed first
-    change = view["tables"]["fear_mutual_change"][30]
-    pairs = [(abs(change[i][j]), i, j) for i in range(7) for j in range(i + 1, 7) if change[i][j]]
-    top = max(pairs)
-    first_signal = page.locator("#fear-signals li").first.inner_text()
-    assert f"by {top[0]:.0f}" in first_signal
-    page.screenshot(path=str(SCREENSHOTS / "diplomacy.png"), full_page=True)
-    page.select_option("#game", "2")
-    page.wait_for_function("() => document.getElementById('game-info').textContent.startsWith('2.json')")
-    with page.expect_download() as dl:
-        page.click("#download-csv")
-    csv_path = dl.value.path()
-    assert csv_path is not None
-    with open(csv_path, encoding="utf-8") as fh:
-        assert fh.readline().strip() == "phase,power,measure,other,value"
-    _clean(page)
-
-
-def test_diplomacy_upload(page: Any, live_server: str) -> None:
-    """Upload a saved game (the installed package's own file, read in place) and a broken one."""
-    from boardeval.diplomacy import shipped_game_paths
-
-    game3 = next(p for p in shipped_game_paths() if p.stem == "3")
-    page.goto(live_server + "/diplomacy")
-    page.wait_for_selector("#charts svg[data-measure]")
-    page.set_input_files("#upload", str(game3))
-    page.click("#upload-form button")
-    page.wait_for_function("() => document.getElementById('game-info').textContent.startsWith('3.json')")
-    assert page.locator("#charts .chart-link").count() == 0  # library charts only for shipped games
-    page.set_input_files(
-        "#upload",
-        files=[{"name": "broken.json", "mimeType": "application/json", "buffer": b'{"id": "x", "phases": ['}],
-    )
-    page.click("#upload-form button")
-    page.locator("#toast").wait_for(state="visible")
-    assert "broken.json" in page.inner_text("#toast")
-    assert page.locator("#charts svg[data-measure]").count() > 0  # the previous game stays on screen
-    _clean(page)
-
-
 def test_api_docs_work_offline(page: Any, live_server: str) -> None:
     page.goto(live_server + "/docs")
     page.wait_for_selector(".swagger-ui .info .title")

@@ -122,6 +122,10 @@ def test_chart_axes_ticks_and_the_100_percent_note(page: Any, live_server: str) 
             assert values[0] == 0, (measure, labels)
     note = page.locator('#charts svg[data-measure="progress"] text.note-100').text_content()
     assert "100%" in note and "pass" in note
+    with page.expect_download() as dl:  # the shipped game's tidy table
+        page.click("#download-csv")
+    with open(dl.value.path(), encoding="utf-8") as fh:
+        assert fh.read() == httpx.get(live_server + "/api/diplomacy/games/1/measures.csv").text
     _clean(page)
 
 
