@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from pathlib import Path
@@ -102,7 +103,7 @@ def test_value_axes_are_readable(table: object) -> None:
         ax = fig.axes[0]
         assert ax.get_ylim()[0] == 0, measure
         ticks = [t for t in ax.get_yticks() if ax.get_ylim()[0] <= t <= ax.get_ylim()[1]]
-        steps = {round(b - a, 9) for a, b in zip(ticks, ticks[1:], strict=False)}
+        steps = {round(b - a, 9) for a, b in itertools.pairwise(ticks)}
         assert len(steps) == 1, (measure, ticks)  # evenly spaced
         step = steps.pop()
         mantissa = step / 10 ** math.floor(math.log10(step))
