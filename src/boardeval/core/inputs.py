@@ -58,7 +58,10 @@ def check_depth(
     """Raise ``error`` if ``text`` is longer than :data:`MAX_INPUT_CHARS` or nests ``[``/``{`` deeper than
     :data:`MAX_DEPTH` outside strings (and, for TOML, outside comments). A linear scan, no recursion."""
     if len(text) > MAX_INPUT_CHARS:
-        raise error(f"{what} is too large: {len(text)} characters (at most {MAX_INPUT_CHARS})")
+        raise error(
+            f"{what} is too large: {len(text)} characters (at most {MAX_INPUT_CHARS}), "
+            f"starting {quote(text, 30)}"
+        )
     depth = 0
     i, n = 0, len(text)
     quote_char = ""  # the string delimiter we are inside ('"', "'", '"""' or "'''"), or ""
