@@ -6,14 +6,19 @@ Wiring: ``register(morris_app)`` adds the ``tablebase`` group to ``boardeval mor
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 from rich.markup import escape
 from rich.table import Table
 
 from boardeval.cli.common import console, print_json, progress_bar
-from boardeval.morris import Position, Tablebase, build_tablebase, default_tablebase_dir
+
+if TYPE_CHECKING:
+    from boardeval.morris import Tablebase
+
+# The tablebase loads numpy and its index tables: imported inside the commands, so that registering this
+# group does not slow every other `boardeval morris ...` command.
 
 __all__ = ["register"]
 
@@ -21,6 +26,8 @@ _DIR_HELP = "Tablebase folder (default: the user cache dir, e.g. ~/.cache/boarde
 
 
 def _dir(directory: Path | None) -> Path:
+    from boardeval.morris import default_tablebase_dir
+
     return directory if directory is not None else default_tablebase_dir()
 
 
@@ -33,6 +40,8 @@ def build_command(
     force: bool = typer.Option(False, "--force", help="Rebuild sub-databases that are already built."),
 ) -> None:
     """Build every sub-database with 3..K men per side by retrograde analysis (Ctrl-C keeps finished ones)."""
+    from boardeval.morris import build_tablebase
+
     path = _dir(directory)
     with progress_bar(f"tablebase K={max_men}") as progress:
         result = build_tablebase(max_men, path, progress=progress, workers=workers, force=force)
@@ -50,6 +59,8 @@ def stats_command(
     json_out: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """Per sub-database (side to move's men v the other's): positions, wins, losses, draws, longest win."""
+    from boardeval.morris import Tablebase
+
     tb = Tablebase.open(_dir(directory))
     stats = tb.stats()
     if json_out:
@@ -85,6 +96,8 @@ def probe_command(
     json_out: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """Value and distance of a position, and every legal turn's value (best first: the line to the end)."""
+    from boardeval.morris import Position, Tablebase
+
     tb = Tablebase.open(_dir(directory))
     result = tb.probe(Position.parse(position))
     if json_out:
@@ -104,6 +117,8 @@ def probe_command(
 
 def _line(tb: Tablebase, text: str, limit: int = 60) -> list[str]:
     """The best line to the end (both sides playing the tablebase's first turn), up to ``limit`` turns."""
+    from boardeval.morris import Position
+
     pos = Position.parse(text)
     out: list[str] = []
     while len(out) < limit:
