@@ -94,3 +94,16 @@ def test_unknown_job_is_404(client: TestClient) -> None:
     for method in ("GET", "DELETE"):
         r = client.request(method, "/api/jobs/nope")
         assert r.status_code == 404 and "no job with id 'nope'" in r.json()["detail"]
+
+
+def test_large_responses_are_compressed_small_ones_not(client: TestClient) -> None:
+    """Scripts and pages go out gzip-compressed when the browser accepts it (page weight, issue 15)."""
+    script = client.get("/static/morris.js", headers={"accept-encoding": "gzip"})
+    assert script.status_code == 200
+    assert script.headers.get("content-encoding") == "gzip"
+    assert "function" in script.text  # the client decoded it: the body is the real script
+    plain = client.get("/static/morris.js", headers={"accept-encoding": "identity"})
+    assert "content-encoding" not in plain.headers
+    assert plain.text == script.text
+    tiny = client.get("/api/health", headers={"accept-encoding": "gzip"})
+    assert "content-encoding" not in tiny.headers

@@ -16,6 +16,7 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
+from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
@@ -60,6 +61,8 @@ def create_app(
     app.state.jobs = manager
     app.state.max_upload_bytes = max_upload_bytes
     app.add_middleware(BodySizeLimit, limit=max_upload_bytes)
+    # Pages, scripts, SVG maps and JSON compress 3-5x: what a browser downloads stays small.
+    app.add_middleware(GZipMiddleware, minimum_size=1024)
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
     _add_error_handlers(app)
     for module in (pages, catan, catan_gen, morris, diplomacy, jobs_api, glossary):
