@@ -64,6 +64,7 @@ if TYPE_CHECKING:
     )
     from boardeval.catan.playtest import PlaytestResult, RateStats, run_playtest
     from boardeval.catan.render import board_svg
+    from boardeval.catan.study import StudyResult, run_study, write_study
 
 __all__ = [
     # model
@@ -117,6 +118,9 @@ __all__ = [
     "advise",
     "parse_taken",
     "run_playtest",
+    "StudyResult",
+    "run_study",
+    "write_study",
     # errors
     "BlogModelError",
     "BoardError",
@@ -146,6 +150,7 @@ _LAZY_MODULES: dict[str, tuple[str, ...]] = {
     ),
     "boardeval.catan.advisor": ("PLAYER_NAMES", "Advice", "advise", "parse_taken"),
     "boardeval.catan.playtest": ("PlaytestResult", "RateStats", "run_playtest"),
+    "boardeval.catan.study": ("StudyResult", "run_study", "write_study"),
     "boardeval.catan.catanatron_io": (
         "from_catanatron_map",
         "node_to_spot",

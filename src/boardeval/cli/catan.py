@@ -72,7 +72,7 @@ _SHORT = {
 }
 
 
-def _board(text: str) -> Board:
+def read_board(text: str) -> Board:
     """The board argument: a ``.json`` path is a board file, anything else a share code or board JSON."""
     if "~" not in text and text.lower().endswith(".json"):
         return Board.load(text)
@@ -115,7 +115,7 @@ def spots(
     top: Annotated[int, typer.Option("--top", parser=_TOP, help="Rows in the table (0 = all 54).")] = 0,
 ) -> None:
     """Evaluate every settlement spot (seed 000's five metrics); a table sorted by score, or JSON."""
-    table = evaluate_spots(_board(board), _params(params))
+    table = evaluate_spots(read_board(board), _params(params))
     if json_out:
         print_json(table.to_json())
         return
@@ -131,7 +131,7 @@ def energy(
     json_out: JsonOpt = False,
 ) -> None:
     """The board's fairness energy (seed 001): lower is fairer."""
-    b = board_energy(_board(board), energy_weights(weights) if weights is not None else None)
+    b = board_energy(read_board(board), energy_weights(weights) if weights is not None else None)
     if json_out:
         print_json(energy_json(b))
         return
@@ -145,7 +145,7 @@ def show(
     top: Annotated[int, typer.Option("--top", parser=_TOP, help="Best spots to list.")] = 8,
 ) -> None:
     """Draw the board in the terminal with its energy breakdown and best spots."""
-    b = _board(board)
+    b = read_board(board)
     console.print(f"[bold]{b.code()}[/bold]")
     console.print(board_renderable(b))
     console.print(_energy_table(board_energy(b)))
@@ -163,7 +163,7 @@ def svg(
     """Write the board as a self-contained SVG (optionally with the spot heatmap)."""
     from boardeval.catan import board_svg
 
-    b = _board(board)
+    b = read_board(board)
     table = evaluate_spots(b, _params(params)) if heatmap else None
     text = board_svg(b, table, _check_top(top))
     if not out.parent.exists():

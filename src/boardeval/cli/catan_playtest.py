@@ -13,10 +13,20 @@ import typer
 from rich import box
 from rich.table import Table
 
-from boardeval.catan import Board, SpotParams
-from boardeval.catan.advisor import PLAYER_NAMES, Advice, advise, parse_taken
-from boardeval.catan.playtest import PlaytestResult, RateStats, run_playtest
-from boardeval.catan.study import StudyResult, run_study, write_study
+from boardeval.catan import (
+    PLAYER_NAMES,
+    Advice,
+    PlaytestResult,
+    RateStats,
+    SpotParams,
+    StudyResult,
+    advise,
+    parse_taken,
+    run_playtest,
+    run_study,
+    write_study,
+)
+from boardeval.cli.catan import read_board
 from boardeval.cli.common import console, err_console, print_json, progress_bar
 from boardeval.core import CatanError
 
@@ -26,19 +36,6 @@ BoardArg = Annotated[
     str, typer.Argument(help="Board share code (e.g. O10-S2-...~3S3W3B3GO) or a JSON board file.")
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable JSON on stdout.")]
-
-
-def _board(text: str) -> Board:
-    """A share code, or a JSON board file when the text is not a code and names an existing file."""
-    if "~" not in text and text.lower().endswith(".json"):
-        path = Path(text)
-        if not path.is_file():
-            raise CatanError(f"board file {text!r} does not exist")
-        try:
-            return Board.from_json(path.read_text(encoding="utf-8"))
-        except CatanError as exc:
-            raise CatanError(f"board file {text!r}: {exc}") from None
-    return Board.parse(text)
 
 
 def _rate_table(title: str, rows: tuple[RateStats, ...]) -> Table:
@@ -91,7 +88,7 @@ def _playtest_command(
     json_out: JsonOpt = False,
 ) -> None:
     """Play seeded catanatron games on a board: win rates per player and seat with 95% intervals."""
-    b = _board(board)
+    b = read_board(board)
     with progress_bar("playtest", enabled=not json_out) as progress:
         result = run_playtest(
             b,
@@ -139,7 +136,7 @@ def _advise_command(
     json_out: JsonOpt = False,
 ) -> None:
     """The best next opening settlement for the seat to move, and why."""
-    b = _board(board)
+    b = read_board(board)
     advice = advise(b, parse_taken(taken), None if params is None else SpotParams.load(params))
     if json_out:
         print_json(advice.to_json())
