@@ -25,7 +25,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from boardeval.catan import Board, SpotParams, board_energy, energy_json, energy_weights, evaluate_spots
-from boardeval.catan.constraints import RULES, parse_rule
+from boardeval.catan.constraints import parse_rule
 from boardeval.core import (
     BoardevalError,
     WeightSet,
@@ -34,9 +34,9 @@ from boardeval.core import (
     load_data_file,
     parse_int,
 )
+from tests.fuzz.catan_strategies import boards, rule_texts, share_codes
 from tests.fuzz.strategies import (
     HUGE_INTS,
-    ODD_CHARS,
     assert_quotes_input,
     deep_nesting,
     json_text_with_duplicate_key,
@@ -48,9 +48,6 @@ from tests.fuzz.strategies import (
 SPEC_CODE = "O10-S2-W9-G12-B6-S4-B10-G9-W11-D-W3-O8-W8-O3-G4-S5-B5-G6-S11~3S3W3B3GO"
 SPEC = Board.parse(SPEC_CODE)
 OUTER = " \t\r\n"
-
-boards = st.integers(0, 2**32 - 1).map(Board.random)
-
 
 @pytest.fixture(scope="module")
 def workdir() -> Iterator[Path]:
@@ -67,22 +64,6 @@ def _write(folder: Path, name: str, text: str) -> Path:
 
 
 # -- share codes --------------------------------------------------------------------------------
-
-
-@st.composite
-def share_codes(draw: st.DrawFn) -> str:
-    base = draw(boards).code()
-    kind = draw(st.sampled_from(["valid", "mutated", "mutated", "mutated", "cells", "text"]))
-    if kind == "valid":
-        return base
-    if kind == "mutated":
-        return draw(mutated_text(base))
-    if kind == "cells":  # a valid code with one number spelled oddly (1_2, +12, full-width digits ...)
-        cells = base.split("-")
-        k = draw(st.integers(0, len(cells) - 1))
-        cells[k] = cells[k][0] + draw(odd_numbers())
-        return "-".join(cells)
-    return draw(st.text(alphabet=ODD_CHARS, max_size=80))
 
 
 def _code_pieces(text: str) -> list[str]:
@@ -290,51 +271,6 @@ def test_check_float_gives_a_finite_float_in_range_or_raises_ours(value: Any) ->
 
 
 # -- rules --------------------------------------------------------------------------------
-
-VALID_RULES = [
-    "no-same-resource-neighbours",
-    "no-68-neighbours",
-    "no-equal-number-neighbours",
-    "2-12-apart",
-    "wood-brick-apart",
-    "68-different-resources",
-    "max-spot-pips=12",
-    "min-spot-pips=6",
-    "max-cluster=2",
-    "desert=any",
-    "desert=centre",
-    "desert=coast",
-    "resource-pips-band=9..14",
-    "no-port-own-resource",
-]
-assert {r.partition("=")[0] for r in VALID_RULES} == set(RULES)
-
-
-@st.composite
-def rule_texts(draw: st.DrawFn) -> str:
-    base = draw(st.sampled_from(VALID_RULES))
-    kind = draw(st.sampled_from(["valid", "mutated", "mutated", "number", "case"]))
-    if kind == "valid":
-        return base
-    if kind == "mutated":
-        return draw(mutated_text(base))
-    if kind == "number":
-        name = base.partition("=")[0]
-        return f"{name}={draw(odd_numbers())}"
-    return draw(
-        st.sampled_from(
-            [
-                base.upper(),
-                base.title(),
-                f" {base}",
-                f"{base}\r",
-                base.replace("=", "\r="),
-                "desert=center",
-                "desert=CENTRE",
-            ]
-        )
-    )
-
 
 @given(rule_texts())
 def test_rule_parses_round_trips_or_raises_ours(text: str) -> None:

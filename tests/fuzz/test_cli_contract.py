@@ -21,8 +21,8 @@ from typer.testing import CliRunner
 
 from boardeval.catan import Board, SpotParams, energy_weights
 from boardeval.cli.main import app
+from tests.fuzz.catan_strategies import VALID_RULES, rule_texts, share_codes
 from tests.fuzz.strategies import mutated_json, mutated_text, odd_numbers
-from tests.fuzz.test_catan_inputs import VALID_RULES, rule_texts, share_codes
 
 runner = CliRunner()
 SPEC_CODE = "O10-S2-W9-G12-B6-S4-B10-G9-W11-D-W3-O8-W8-O3-G4-S5-B5-G6-S11~3S3W3B3GO"
