@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -278,3 +279,38 @@ def energy_lower_bound(weights: tuple[int, int, int] = (100, 150, 10)) -> int:
             best = v
     assert best is not None
     return weights[2] * best
+
+
+STOP_POLL_SECONDS = 0.1
+"""How often a running CP-SAT solve re-sends its progress report (so a stop lands within about this)."""
+
+
+def solve_stoppable(solver: Any, model: Any, progress: Any, phase: tuple[int, int, str]) -> tuple[Any, bool]:
+    """``solver.solve(model)`` (OR-Tools CP-SAT), stopped early when ``progress`` raises KeyboardInterrupt.
+
+    Returns ``(status, stopped)``. CP-SAT reports nothing while it searches, so a watchdog thread re-sends
+    ``phase`` (done, total, message) to ``progress`` every :data:`STOP_POLL_SECONDS`; an interrupt there
+    stops the search, and the best solution found so far stays readable from ``solver``. Typed ``Any`` so
+    that this module does not import OR-Tools (the annealer uses it too).
+    """
+    if progress is None:
+        return solver.solve(model), False
+    finished, stopped = threading.Event(), threading.Event()
+
+    def watch() -> None:
+        while not finished.wait(STOP_POLL_SECONDS):
+            try:
+                progress(*phase)
+            except KeyboardInterrupt:
+                stopped.set()
+                solver.stop_search()
+                return
+
+    watcher = threading.Thread(target=watch, name="cp-sat-watchdog", daemon=True)
+    watcher.start()
+    try:
+        status = solver.solve(model)
+    finally:
+        finished.set()
+        watcher.join()
+    return status, stopped.is_set()

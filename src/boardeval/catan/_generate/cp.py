@@ -20,7 +20,6 @@ optimum then keeps the best board found so far, flagged ``interrupted`` and not 
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -34,6 +33,7 @@ from boardeval.catan._generate.common import (
     GenerationResult,
     integer_weights,
     make_result,
+    solve_stoppable,
     variance_numerator,
 )
 from boardeval.catan.board import (
@@ -92,38 +92,6 @@ class Optimum:
             "optimal": self.proven,
             "seconds": round(self.seconds, 6),
         }
-
-
-STOP_POLL_SECONDS = 0.1
-"""How often a running solve re-sends its progress report (a stop lands within about this)."""
-
-
-def _solve_stoppable(
-    solver: cp_model.CpSolver, model: cp_model.CpModel, progress: Progress | None, message: str
-) -> tuple[Any, bool]:
-    """``solver.solve(model)``; ``(status, stopped)``: a KeyboardInterrupt from ``progress`` (re-sent
-    ``(0, 1, message)`` every :data:`STOP_POLL_SECONDS` by a watchdog thread) stops the search."""
-    if progress is None:
-        return solver.solve(model), False
-    finished, stopped = threading.Event(), threading.Event()
-
-    def watch() -> None:
-        while not finished.wait(STOP_POLL_SECONDS):
-            try:
-                progress(0, 1, message)
-            except KeyboardInterrupt:
-                stopped.set()
-                solver.stop_search()
-                return
-
-    watcher = threading.Thread(target=watch, name="cp-sat-watchdog", daemon=True)
-    watcher.start()
-    try:
-        status = solver.solve(model)
-    finally:
-        finished.set()
-        watcher.join()
-    return status, stopped.is_set()
 
 
 def _model(rules: Sequence[Rule]) -> tuple[cp_model.CpModel, BoardVars]:
@@ -189,7 +157,7 @@ def satisfy(
     solver.parameters.num_workers = 1
     solver.parameters.random_seed = int(rng.integers(0, 2**31 - 1))
     solver.parameters.max_time_in_seconds = time_limit
-    status, stopped = _solve_stoppable(solver, model, progress, "searching for a board")
+    status, stopped = solve_stoppable(solver, model, progress, (0, 1, "searching for a board"))
     if stopped and status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         raise KeyboardInterrupt
     _fail(status, rule_list, time_limit)
@@ -234,7 +202,7 @@ def _optimum_run(
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = max(1, workers)
     solver.parameters.max_time_in_seconds = time_limit
-    status, stopped = _solve_stoppable(solver, model, progress, "minimising the energy")
+    status, stopped = solve_stoppable(solver, model, progress, (0, 1, "minimising the energy"))
     if stopped and status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         raise KeyboardInterrupt
     _fail(status, rule_list, time_limit)

@@ -29,14 +29,13 @@ solver is stopped with ``stop_search`` and the best valid plan found so far is k
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ortools.sat.python import cp_model
 
-from boardeval.catan._generate.common import GenerationResult, Swap, make_result
+from boardeval.catan._generate.common import GenerationResult, Swap, make_result, solve_stoppable
 from boardeval.catan.board import (
     DESERT_INDEX,
     N_HEXES,
@@ -198,7 +197,7 @@ def exact_swaps(
     model.add(sum(used) >= min(min_swaps, max_swaps))
     model.minimize(sum(used))
     solver = _solver(seed, time_limit)
-    status, stopped = _solve(solver, model, progress, (1, 2, "proving the fewest swaps"))
+    status, stopped = solve_stoppable(solver, model, progress, (1, 2, "proving the fewest swaps"))
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         if stopped:
             raise KeyboardInterrupt
@@ -246,43 +245,6 @@ def _swap_layer(
     return step
 
 
-POLL_SECONDS = 0.1
-"""How often a running CP-SAT solve re-sends its progress report (so a cancel lands within this)."""
-
-
-def _solve(
-    solver: cp_model.CpSolver, model: cp_model.CpModel, progress: Progress | None, phase: tuple[int, int, str]
-) -> tuple[Any, bool]:
-    """``solver.solve(model)``, stopped early when ``progress`` raises KeyboardInterrupt.
-
-    Returns ``(status, interrupted)``. A watchdog thread re-sends ``phase`` (done, total, message) to
-    ``progress`` every :data:`POLL_SECONDS`; an interrupt there stops the search (the solution found so
-    far, if any, stays readable from ``solver``).
-    """
-    if progress is None:
-        return solver.solve(model), False
-    finished = threading.Event()
-    stopped = threading.Event()
-
-    def watch() -> None:
-        while not finished.wait(POLL_SECONDS):
-            try:
-                progress(*phase)
-            except KeyboardInterrupt:
-                stopped.set()
-                solver.stop_search()
-                return
-
-    watcher = threading.Thread(target=watch, name="cp-sat-watchdog", daemon=True)
-    watcher.start()
-    try:
-        status = solver.solve(model)
-    finally:
-        finished.set()
-        watcher.join()
-    return status, stopped.is_set()
-
-
 def _solver(seed: int, time_limit: float) -> cp_model.CpSolver:
     """One deterministic CP-SAT worker seeded from ``seed``."""
     solver = cp_model.CpSolver()
@@ -318,7 +280,7 @@ def _fewest_displaced(
     model.minimize(sum(moved))
     bv.add_hint(board)
     solver = _solver(seed, time_limit)
-    status, stopped = _solve(solver, model, progress, (0, 2, "repairing"))
+    status, stopped = solve_stoppable(solver, model, progress, (0, 2, "repairing"))
     if stopped and status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         raise KeyboardInterrupt
     if status == cp_model.INFEASIBLE:
