@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 app = typer.Typer(no_args_is_help=True)
 
 
-def _pick_game(path: Path, game_index: int | None) -> GameRecord:
+def pick_game(path: Path, game_index: int | None) -> GameRecord:
     """Load GAME and choose one game from it (JSONL files may hold many)."""
     from boardeval.diplomacy import load_records
 
@@ -86,7 +86,7 @@ def measures_cmd(
         label = f"start of {map_name}"
         used_map = map_name
     elif game is not None:
-        record = _pick_game(game, game_index)
+        record = pick_game(game, game_index)
         table = measures_table(record, chosen)
         label = f"game {record.game_id} ({record.map_name}, {len(record.phases)} phases)"
         used_map = record.map_name
@@ -212,7 +212,7 @@ def fear_cmd(
         grid = static_fear(map_name)
         title = f"static fear on {map_name} (row fears column)"
     elif game is not None:
-        record = _pick_game(game, game_index)
+        record = pick_game(game, game_index)
         gm = compute_measures(record)
         powers = list(gm.powers)
         chosen = phase or gm.phases[-1]
@@ -254,7 +254,7 @@ def chart_cmd(
     name = validate_measures([measure])[0]
     if out.suffix.lower() not in (".svg", ".png"):
         raise ParamsError(f"--out {str(out)!r} must end in .svg or .png")
-    record = _pick_game(game, game_index)
+    record = pick_game(game, game_index)
     table = measures_table(record, [name])
     path = chart_measure(table, name, out, phase=phase)
     console.print(f"wrote {path}")

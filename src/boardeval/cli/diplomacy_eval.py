@@ -15,28 +15,12 @@ import typer
 from rich.table import Table
 
 from boardeval.cli.common import console, err_console, print_json, progress_bar
-from boardeval.core import ParamsError
+from boardeval.cli.diplomacy import pick_game
 
 if TYPE_CHECKING:
-    from boardeval.diplomacy import GameRecord
+    pass
 
 __all__ = ["register"]
-
-
-def _pick_game(path: Path, game_index: int | None) -> GameRecord:
-    """Load GAME and choose one game from it (JSONL files may hold many)."""
-    from boardeval.diplomacy import load_records
-
-    games = load_records(path)
-    if game_index is None:
-        if len(games) > 1:
-            raise ParamsError(
-                f"{path} holds {len(games)} games: choose one with --game-index 0..{len(games) - 1}"
-            )
-        return games[0]
-    if not 0 <= game_index < len(games):
-        raise ParamsError(f"--game-index {game_index} is out of range: {path} holds {len(games)} game(s)")
-    return games[game_index]
 
 
 def _num(value: float, digits: int = 3) -> str:
@@ -134,7 +118,7 @@ def evaluate_cmd(
     """
     from boardeval.diplomacy import Evaluation, evaluate_position
 
-    record = _pick_game(game, game_index)
+    record = pick_game(game, game_index)
     evaluation = Evaluation.load(weights) if weights is not None else None
     result = evaluate_position(record, phase, target=target, evaluation=evaluation)
     if as_json:
@@ -191,7 +175,7 @@ def alliances_cmd(
     """
     from boardeval.diplomacy import detect_alliances
 
-    record = _pick_game(game, game_index)
+    record = pick_game(game, game_index)
     result = detect_alliances(record)
     if as_json:
         print_json(result.to_json())
