@@ -36,6 +36,7 @@ import numpy as np
 from llvmlite import ir
 from numba.extending import intrinsic
 
+from boardeval.morris._features import FEATURES
 from boardeval.morris.board import (
     ADJ_MASK,
     EDGES,
@@ -70,19 +71,8 @@ def njit_cached(fn: F) -> F:
     return cast(F, numba.njit(cache=True)(fn))
 
 
-ENGINE_FEATURES: Final[tuple[str, ...]] = (
-    "material",
-    "mills",
-    "open_mills",
-    "threats",
-    "double_threats",
-    "fork_threats",
-    "mobility",
-    "blocked",
-    "connectivity",
-    "initiative",
-)
-"""The feature order of the compiled evaluation (the order of ``features.FEATURES``)."""
+ENGINE_FEATURES: Final[tuple[str, ...]] = FEATURES
+"""The feature order of the compiled evaluation: the Python evaluation's own ``FEATURES``."""
 
 NONE_POINT: Final[int] = 24
 """``src`` of a placement and ``rem`` of a turn without removal in the int encoding."""

@@ -40,7 +40,7 @@ import numpy.typing as npt
 
 from boardeval.core import ParamsError, Progress, make_rng, report
 from boardeval.morris._evaluate import BASE_WEIGHTS, NORM, PHASE_SCALE, make_weights
-from boardeval.morris._features import features, position_phase
+from boardeval.morris._features import FEATURES, features, position_phase
 from boardeval.morris.board import ADJ_MASK, RING, RING_WEIGHT, threat_points
 from boardeval.morris.players import AlphaBetaPlayer, MorrisPlayer
 from boardeval.morris.rules import Position
@@ -65,17 +65,7 @@ __all__ = [
     "write_weights",
 ]
 
-FIT_FEATURES: Final[tuple[str, ...]] = (
-    "material",
-    "mills",
-    "open_mills",
-    "threats",
-    "double_threats",
-    "fork_threats",
-    "mobility",
-    "blocked",
-    "connectivity",
-)
+FIT_FEATURES: Final[tuple[str, ...]] = tuple(f for f in FEATURES if f != "initiative")
 """The features whose weights are tuned (``initiative`` belongs to the other profile and stays 0)."""
 
 EXTRA: Final[tuple[str, ...]] = ("fork_strict", "fork_uniform", "mobility_ring")
