@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
+
+import typer
+from typer.testing import CliRunner
 
 from boardeval.diplomacy import GameRecord, record_from_saved
 
@@ -23,3 +26,18 @@ def make_record(
         ],
     }
     return record_from_saved(saved)
+
+
+def invoke_registered(
+    register: Callable[[typer.Typer], None], *args: str
+) -> tuple[int, str, BaseException | None]:
+    """Run ``args`` on a throw-away Typer group that ``register`` filled: (exit code, stdout, exception)."""
+    app = typer.Typer()
+
+    @app.callback()
+    def main() -> None:
+        """A throw-away group, so that the commands keep their names."""
+
+    register(app)
+    result = CliRunner().invoke(app, list(args))
+    return result.exit_code, result.stdout, result.exception

@@ -6,31 +6,16 @@ import json
 from pathlib import Path
 
 import pytest
-import typer
 from diplomacy.utils.export import from_saved_game_format, is_valid_saved_game
-from typer.testing import CliRunner
 
 from boardeval.cli.diplomacy_bots import register
 from boardeval.core import DiplomacyError
 from boardeval.diplomacy.records import load_records
-
-runner = CliRunner()
-
-
-def _app() -> typer.Typer:
-    app = typer.Typer()
-
-    @app.callback()
-    def main() -> None:
-        """A throw-away group, so that the commands keep their names."""
-
-    register(app)
-    return app
+from tests.diplomacy.helpers import invoke_registered
 
 
 def run(*args: str) -> tuple[int, str, BaseException | None]:
-    result = runner.invoke(_app(), list(args))
-    return result.exit_code, result.stdout, result.exception
+    return invoke_registered(register, *args)
 
 
 def test_bot_game_writes_a_game_the_engine_replays(tmp_path: Path) -> None:

@@ -6,31 +6,16 @@ import json
 from pathlib import Path
 
 import pytest
-import typer
-from typer.testing import CliRunner
 
 from boardeval.cli.diplomacy_eval import register
 from boardeval.core import DiplomacyError, ParamsError
 from boardeval.diplomacy import load_records, shipped_game_paths
 from boardeval.diplomacy.evaluation import FEATURES, Evaluation, evaluate_position
-
-runner = CliRunner()
-
-
-def _app() -> typer.Typer:
-    app = typer.Typer()
-
-    @app.callback()
-    def main() -> None:
-        """A throw-away group, so that the commands keep their names."""
-
-    register(app)
-    return app
+from tests.diplomacy.helpers import invoke_registered
 
 
 def run(*args: str) -> tuple[int, str, BaseException | None]:
-    result = runner.invoke(_app(), list(args))
-    return result.exit_code, result.stdout, result.exception
+    return invoke_registered(register, *args)
 
 
 @pytest.fixture(scope="module")
