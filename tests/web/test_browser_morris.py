@@ -274,7 +274,8 @@ def test_ai_vs_ai_setup_import_export(page: Any, live_server: str) -> None:
     assert _men(page) == 2 and "start=" in page.url
     page.fill("#setup-text", "WWWW.................... w 9 9")
     page.click("#setup-use")
-    page.locator("#toast").wait_for(state="visible")
+    # wait for this error's own text: a toast from an earlier step may still be on screen
+    page.wait_for_function("() => document.querySelector('#toast').innerText.includes('WWWW')")
     assert "WWWW" in page.inner_text("#toast")
 
     page.fill("#game-io", "1. d2 f4 2. b4")
@@ -287,7 +288,7 @@ def test_ai_vs_ai_setup_import_export(page: Any, live_server: str) -> None:
     assert page.input_value("#game-io").strip() == "1. d2 f4 2. b4"
     page.fill("#game-io", "d2 d2")
     page.click("#import")
-    page.locator("#toast").wait_for(state="visible")
+    page.wait_for_function("() => document.querySelector('#toast').innerText.includes('move 2')")
     assert "move 2" in page.inner_text("#toast")
     _clean(page)
 
