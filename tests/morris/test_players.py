@@ -75,7 +75,11 @@ def test_bad_budgets_fail_at_construction() -> None:
 def test_strength_levels() -> None:
     assert list(STRENGTHS) == ["easy", "medium", "hard", "expert"]
     hard = AlphaBetaPlayer.at_strength("hard")
-    assert (hard.depth, hard.time, hard.name) == (5, 2.0, "hard")
+    assert (hard.depth, hard.time, hard.name, hard.engine) == (None, 0.25, "hard", "compiled")
+    # the levels are time per move on the compiled search, expert about a second (issue 12 section 4)
+    assert STRENGTHS["expert"] == (None, 1.0) and STRENGTHS["easy"] == (1, None)
+    times = [STRENGTHS[s][1] for s in ("medium", "hard", "expert")]
+    assert times == sorted(times)
     with pytest.raises(ParamsError, match="unknown strength 'godlike'"):
         AlphaBetaPlayer.at_strength("godlike")
     finished = Position.parse("WWW.........BB.......... b 0 0")
@@ -84,9 +88,9 @@ def test_strength_levels() -> None:
 
 
 def test_one_why_depth_rule() -> None:
-    """The why-panel searches at the AI's depth, at most WHY_MAX_DEPTH = 5 (the CLI and the web share it)."""
-    assert WHY_MAX_DEPTH == 5
-    assert [why_depth(d) for d in (0, 1, 3, 5, 6, 8)] == [1, 1, 3, 5, 5, 5]
+    """The why-panel searches at the AI's depth, at most WHY_MAX_DEPTH = 8 (the CLI and the web share it)."""
+    assert WHY_MAX_DEPTH == 8
+    assert [why_depth(d) for d in (0, 1, 3, 5, 8, 12)] == [1, 1, 3, 5, 8, 8]
     pos = random_position(8, 10)
     ai = AlphaBetaPlayer(depth=2)
     assert ai.why(pos, 2) == why_panel(pos, 2, 2)

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from boardeval.core import ParamsError
+from boardeval.morris._engine import FULL_WIDTH
 from boardeval.morris._evaluate import WIN_SCORE
 from boardeval.morris._search import (
     Searcher,
@@ -59,7 +60,8 @@ def test_win_by_blockade() -> None:
     assert pos.outcome() == Outcome(Termination.NO_LEGAL_MOVE, WHITE)
 
 
-def test_forced_win_in_three_by_a_fork() -> None:
+@pytest.mark.parametrize("engine", ["compiled", "python"])
+def test_forced_win_in_three_by_a_fork(engine: str) -> None:
     """White a7 d7 a1 d1 f4 against Black b6 e3 c4 (3 men, flying; no two black men share a line, so
     Black never closes a mill in one turn). No white turn closes a mill now (g7's and g1's only outside
     neighbour g4 is empty; a4's is b4, empty, with no white man next to it). f4-g4 threatens both g7 and
@@ -67,8 +69,8 @@ def test_forced_win_in_three_by_a_fork() -> None:
     Hence a forced win in 3 turns: score WIN_SCORE - 3 at depth 3, and depth 1 sees no win.
     """
     pos = make("a7 d7 a1 d1 f4", "b6 e3 c4", side="w")
-    assert search(pos, 1).score < WIN_SCORE - 100
-    res = search(pos, 3)
+    assert search(pos, 1, engine=engine).score < WIN_SCORE - 100
+    res = search(pos, 3, engine=engine)
     assert res.score == WIN_SCORE - 3
     assert str(res.move) == "f4-g4"
     assert alphabeta(pos, 3) == WIN_SCORE - 3
@@ -82,9 +84,11 @@ def test_losing_side_sees_the_loss() -> None:
     assert res.score == -(WIN_SCORE - 2)
 
 
+@pytest.mark.parametrize("engine", ["python", "full-width"])
 @pytest.mark.parametrize("depth", [1, 2, 3, 4])
-def test_tt_and_iterative_deepening_agree_with_plain_alpha_beta(depth: int) -> None:
-    """Same score as table-free, order-free alpha-beta at the same depth (exact-depth table cutoffs).
+def test_tt_and_iterative_deepening_agree_with_plain_alpha_beta(depth: int, engine: str) -> None:
+    """Same score as table-free, order-free alpha-beta at the same depth (exact-depth table cutoffs): the
+    Python engine, and the compiled one with its full-width options.
 
     OpenSpiel variant (no repetition rule, so values are path independent).
     """
@@ -93,7 +97,7 @@ def test_tt_and_iterative_deepening_agree_with_plain_alpha_beta(depth: int) -> N
         pos = random_position(100 + i, (i * 37) % 90, OPENSPIEL)
         if pos.is_over():
             continue
-        searcher = Searcher()
+        searcher = Searcher(engine="python") if engine == "python" else Searcher(options=FULL_WIDTH)
         res = searcher.search(pos, depth)
         assert res.score == pytest.approx(alphabeta(pos, depth), abs=1e-9), pos.text()
         # searching again with the filled table gives the same score
@@ -195,3 +199,59 @@ def test_progress_and_ctrl_c_return_the_last_full_depth() -> None:
     res = search(Position.start(), 5, progress=progress)
     assert seen == [1, 2]
     assert res.interrupted and res.depth == 2 and res.move is not None
+
+
+def test_compiled_best_move_equals_python_where_the_best_score_is_unique() -> None:
+    """Issue 12: at equal fixed depth the compiled engine (full-width options: exact-depth table, no
+    reductions) picks the Python reference's move on sampled positions whose best score is unique."""
+    checked = 0
+    for i in range(60):
+        pos = random_position(500 + i, (i * 29) % 100)
+        if pos.is_over():
+            continue
+        tops = top_moves(pos, 2, 3, engine="python")
+        if len(tops) < 2 or tops[0].score - tops[1].score < 1e-6:
+            continue  # a tie: either move is right
+        got = Searcher(options=FULL_WIDTH).search(pos, 3)
+        assert got.move == tops[0].move, pos.text()
+        assert got.score == pytest.approx(tops[0].score, abs=1e-9)
+        checked += 1
+    assert checked >= 20
+
+
+def test_compiled_engine_is_the_default_and_deterministic() -> None:
+    """The default Searcher runs the compiled search (deeper than the Python one in the same nodes); the
+    same position, depth and seed give the same answer in a fresh searcher."""
+    pos = Position.from_moves("d2 f4 b4 d6")
+    assert Searcher().engine == "compiled"
+    a = Searcher().search(pos, 7, rng=11)
+    b = Searcher().search(pos, 7, rng=11)
+    assert (a.move, a.score, a.pv, a.nodes) == (b.move, b.score, b.pv, b.nodes)
+    assert a.depth == 7 and a.pv[0] == a.move
+    # a custom scorer (no coefficient table) falls back to the Python engine
+    assert Searcher(_Material()).engine == "python"
+    with pytest.raises(ParamsError, match="unknown search engine 'fast'"):
+        Searcher(engine="fast")
+
+
+class _Material:
+    """A scorer that is not an Evaluator: men on board and in hand, side to move's view."""
+
+    def score(self, pos: Position) -> float:
+        me = pos.side
+        return float(pos.on_board(me) + pos.hand[me] - pos.on_board(1 - me) - pos.hand[1 - me])
+
+
+def test_compiled_top_moves_give_each_candidate_its_line() -> None:
+    """The why-panel's candidates on the compiled engine: scores best first, each line legal and starting
+    with its move, the best candidate's score the root search's score at the same depth (full width)."""
+    pos = random_position(21, 25)
+    searcher = Searcher(options=FULL_WIDTH)
+    tops = searcher.top_moves(pos, 4, 3)
+    assert [m.score for m in tops] == sorted((m.score for m in tops), reverse=True)
+    assert tops[0].score == pytest.approx(searcher.search(pos, 3).score, abs=1e-9)
+    for ms in tops:
+        q = pos.copy()
+        assert ms.pv[0] == ms.move
+        for turn in ms.pv:
+            q.play(turn)

@@ -174,6 +174,8 @@ class EngineResult:
     stopped: bool = False
     qnodes: int = 0
     iterations: tuple[tuple[int, float, int, float], ...] = field(default=())
+    interrupted: bool = False
+    """True when Ctrl-C (not a limit) stopped the search; the result is then the last completed depth."""
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-able form (turns in notation)."""
@@ -415,6 +417,13 @@ def _pvs(
                 best = s
                 if s > alpha:
                     alpha = s
+                    # the line goes on through the mill closures (the searched line shows the captures)
+                    pvp = O_PV + ply * MAX_PLY
+                    ib[pvp] = m
+                    k = ib[O_PVLEN + ply + 1]
+                    for j in range(k):
+                        ib[pvp + 1 + j] = ib[pvp + MAX_PLY + j]
+                    ib[O_PVLEN + ply] = k + 1
                     if alpha >= beta:
                         break
         return best
@@ -853,11 +862,14 @@ class Engine:
         node_limit: int | None = None,
         *,
         progress: Progress | None = None,
+        rng: np.random.Generator | None = None,
     ) -> EngineResult:
         """Iterative deepening to ``depth`` (default 64) within ``time_limit`` seconds / ``node_limit`` nodes.
 
         The result is the last fully searched depth (depth 1 always completes). ``pos`` is not changed.
-        Ctrl-C between iterations returns the last completed depth with ``stopped=True``.
+        Ctrl-C between iterations returns the last completed depth with ``stopped=True`` and
+        ``interrupted=True``. ``rng`` shuffles the root turns before the (stable) ordering, so ties between
+        equally scored root turns follow it (matches); without it the move ordering decides.
         """
         if depth is not None and (
             isinstance(depth, bool) or not isinstance(depth, int) or not 1 <= depth <= 64
@@ -888,12 +900,15 @@ class Engine:
         me, opp, hme, hopp, side = st.args()
         rmoves = np.zeros(MAX_TURNS_PER_NODE, dtype=np.int64)
         n = int(generate(me, opp, hme, st.flying, rmoves, 0))
+        if rng is not None and n > 1:
+            rmoves[:n] = rmoves[:n][rng.permutation(n)]
         _order_root(me, opp, hopp, side, n, rmoves, ib)
         args = (me, opp, hme, hopp, side, st.turns, st.quiet, st.cur)
         best: tuple[int, float, list[int]] | None = None
         done_depth = 0
         iterations: list[tuple[int, float, int, float]] = []
         stopped = False
+        interrupted = False
         prev = 0.0
         try:
             for d in range(1, max_depth + 1):
@@ -935,7 +950,7 @@ class Engine:
         except KeyboardInterrupt:
             if best is None:
                 raise
-            stopped = True
+            stopped = interrupted = True
         assert best is not None
         m, score, pv_moves = best
         return EngineResult(
@@ -948,6 +963,7 @@ class Engine:
             stopped,
             int(ib[S_QNODES]),
             tuple(iterations),
+            interrupted,
         )
 
 

@@ -1,9 +1,25 @@
 """Alpha-beta search for Nine Men's Morris (spec section 4), plus seeded random play.
 
-Negamax with alpha-beta pruning and iterative deepening; a transposition table keyed by the position's
-Zobrist hash; move ordering: the transposition-table move, then mill closures (best removal first), then
-blocks (moves onto a point where the opponent would close a mill), then the rest; a depth and/or time
-limit; the principal variation and node counts in the result.
+Two engines behind one :class:`Searcher` (issue 12):
+
+* ``engine="compiled"`` (the default): the numba principal-variation search of :mod:`._engine` (iterative
+  deepening, aspiration windows, a depth-preferred + always-replace table, killers, history, late-move
+  reductions, null move while placing, quiescence over mill closures, mate distances), 1.6-2.9 M nodes a
+  CPU-second, over the evaluator's coefficients (the same numbers as :meth:`Evaluator.score`, checked to
+  1e-9). ``options`` picks its techniques (``FULL_WIDTH``: plain full-width alpha-beta, the same tree values
+  as the Python engine). :meth:`Searcher.top_moves` gives every root turn its own full-window search one
+  turn shallower (the why-panel's per-candidate scores and lines).
+* ``engine="python"``: the plain Python alpha-beta described below (the reference the tests compare with,
+  and "today's AI" in ``benchmarks/morris_strength.py``). An evaluator that is not an :class:`Evaluator`
+  (any object with ``score(pos)``) always uses it: the compiled search needs coefficients.
+
+Both probe the tablebase at a covered root (its best turn, no search). Only the Python engine also probes
+covered nodes inside the tree; the compiled one searches them (see ``docs/morris-search.md``).
+
+Python engine. Negamax with alpha-beta pruning and iterative deepening; a transposition table keyed by the
+position's Zobrist hash; move ordering: the transposition-table move, then mill closures (best removal
+first), then blocks (moves onto a point where the opponent would close a mill), then the rest; a depth
+and/or time limit; the principal variation and node counts in the result.
 
 Scores are from the side to move's view, in the units of :mod:`._evaluate`. A won position scores
 ``WIN_SCORE - plies`` and a lost one ``-(WIN_SCORE - plies)``, so the search prefers the fastest win and
@@ -49,10 +65,12 @@ if TYPE_CHECKING:
     import numpy as np
 
     from boardeval.core import SeedLike
+    from boardeval.morris._engine import Engine, EngineOptions
     from boardeval.morris.tablebase import Tablebase, TBResult
 
 __all__ = [
     "DEFAULT_DEPTH",
+    "ENGINES",
     "MAX_DEPTH",
     "MoveScore",
     "SearchResult",
@@ -69,6 +87,9 @@ DEFAULT_DEPTH: Final[int] = 4
 
 MAX_DEPTH: Final[int] = 64
 """Iterative deepening stops here at the latest (time-limited searches)."""
+
+ENGINES: Final[tuple[str, ...]] = ("compiled", "python")
+"""The search engines of :class:`Searcher`: the numba search (default) and the Python reference."""
 
 _MATE_BOUND: Final[float] = WIN_SCORE - 1_000.0
 _EXACT, _LOWER, _UPPER = 0, 1, 2
@@ -143,12 +164,14 @@ def _check_depth(depth: int | None, time_limit: float | None) -> tuple[int, floa
 
 
 class Searcher:
-    """A reusable search context: evaluator, transposition table and node counter.
+    """A reusable search context: evaluator, engine, transposition table and node counter.
 
     ``evaluator`` scores the leaves (default: the base weights); anything with ``score(pos) -> float`` from
-    the side to move's view will do. ``tablebase``: exact scores at every covered node and the tablebase's
-    best turn at a covered root (see the module docstring). Keep one per game to reuse the table between
-    moves; call :meth:`clear` to forget it. ``tb_hits`` counts the probes of the last search.
+    the side to move's view will do (it then runs on the Python engine). ``engine``: ``"compiled"`` (the
+    numba search, default) or ``"python"`` (the reference); ``options`` (an ``EngineOptions``) picks the
+    compiled search's techniques. ``tablebase``: the tablebase's best turn at a covered root, and (Python
+    engine) exact scores at every covered node (see the module docstring). Keep one per game to reuse the
+    table between moves; call :meth:`clear` to forget it. ``tb_hits`` counts the probes of the last search.
     """
 
     def __init__(
@@ -157,8 +180,16 @@ class Searcher:
         *,
         tt_size: int = 1 << 20,
         tablebase: Tablebase | None = None,
+        engine: str = "compiled",
+        options: EngineOptions | None = None,
     ) -> None:
+        if engine not in ENGINES:
+            raise ParamsError(f"unknown search engine {engine!r}: expected one of {', '.join(ENGINES)}")
         self.evaluator = default_evaluator() if evaluator is None else evaluator
+        # the compiled search needs the evaluator's coefficient table: a custom scorer runs in Python
+        self.engine = engine if isinstance(self.evaluator, Evaluator) else "python"
+        self.options = options
+        self._engine: Engine | None = None
         self.tt: dict[int | tuple[int, ...], tuple[int, int, float, Turn | None]] = {}
         self.tt_size = tt_size
         self.nodes = 0
@@ -170,8 +201,19 @@ class Searcher:
         self._deadline: float | None = None
 
     def clear(self) -> None:
-        """Forget the transposition table."""
+        """Forget the transposition table (and the compiled search's killers and history)."""
         self.tt.clear()
+        if self._engine is not None:
+            self._engine.clear()
+
+    def compiled(self) -> Engine:
+        """The compiled search over this evaluator's coefficients (built on first use: numba loads then)."""
+        if self._engine is None:
+            from boardeval.morris._engine import Engine  # numba on first use, not at import
+
+            assert isinstance(self.evaluator, Evaluator)
+            self._engine = Engine(_coefficients(self.evaluator), self.options)
+        return self._engine
 
     # ---- the tablebase ---------------------------------------------------------------------------------
 
@@ -367,6 +409,8 @@ class Searcher:
             return SearchResult(None, term, (), 0, 0, 0.0)
         if self.tb_covers(pos):
             return self._tb_root(pos, rng, start)
+        if self.engine == "compiled":
+            return self._search_compiled(pos, max_depth, limit, rng, progress, start)
         order = self._root_order(pos, rng)
         result: SearchResult | None = None
         try:
@@ -391,6 +435,27 @@ class Searcher:
             self._deadline = None
         assert result is not None  # depth 1 never times out
         return replace(result, nodes=self.nodes, seconds=time.perf_counter() - start)
+
+    def _search_compiled(
+        self,
+        pos: Position,
+        depth: int,
+        limit: float | None,
+        rng: SeedLike | None,
+        progress: Progress | None,
+        start: float,
+    ) -> SearchResult:
+        """The compiled search's result as a :class:`SearchResult` (``pos`` is left unchanged)."""
+        gen = None
+        if rng is not None:
+            from boardeval.core import make_rng  # numpy on first use, not at import
+
+            gen = make_rng(rng)
+        res = self.compiled().search(pos, depth, limit, progress=progress, rng=gen)
+        self.nodes = res.nodes
+        return SearchResult(
+            res.move, res.score, res.pv, res.nodes, res.depth, time.perf_counter() - start, res.interrupted
+        )
 
     def _root_order(self, pos: Position, rng: SeedLike | None) -> list[Turn]:
         """The root turns in search order; with ``rng``, shuffled, then stably sorted by class (closures
@@ -417,12 +482,53 @@ class Searcher:
         for turn in self._ordered(pos, None):
             pos.push(turn)
             try:
-                child, child_pv = self._negamax(pos, max_depth - 1, -_INF, _INF, 1)
+                if self.engine == "compiled":
+                    score, line = self._child_compiled(pos, max_depth - 1)
+                else:
+                    child, child_pv = self._negamax(pos, max_depth - 1, -_INF, _INF, 1)
+                    score, line = -child, tuple(child_pv)
             finally:
                 pos.pop()
-            out.append(MoveScore(turn, -child, (turn, *child_pv)))
+            out.append(MoveScore(turn, score, (turn, *line)))
         out.sort(key=lambda m: -m.score)
         return out[:n]
+
+    def _child_compiled(self, child: Position, depth: int) -> tuple[float, tuple[Turn, ...]]:
+        """A root turn's score (root's view) and line after it: the compiled search of the position after
+        the turn, ``depth`` turns deep with a full window (static score at depth 0, exact at a game end or
+        a covered position)."""
+        term = terminal_score(child)
+        if term is not None:
+            return _one_ply_up(term), ()
+        exact = self._tb_score(child, 0) if self._tb_keys else None
+        if exact is not None:
+            return _one_ply_up(exact), ()
+        engine = self.compiled()
+        if depth == 0:
+            self.nodes += 1
+            return -engine.evaluate(child), ()
+        res = engine.search(child, depth)
+        self.nodes += res.nodes
+        return _one_ply_up(res.score), res.pv
+
+
+def _coefficients(ev: Evaluator) -> np.ndarray:
+    """The compiled evaluation's table ``coef[phase, feature]`` of an evaluator: its own per-phase
+    coefficients (``weight * PHASE_SCALE / NORM``, phases placing, moving, flying), so the compiled score is
+    the evaluator's whatever way it computed them."""
+    import numpy as np  # on first use, not at import
+
+    return np.array([ev._coef[ph] for ph in ("placing", "moving", "flying")], dtype=np.float64)
+
+
+def _one_ply_up(child: float) -> float:
+    """A score of the position after a turn (its side to move's view, mate distance from there) seen from
+    the turn's mover: negated, and a decided result one turn further away."""
+    if child > _MATE_BOUND:
+        return -child + 1.0
+    if child < -_MATE_BOUND:
+        return -child - 1.0
+    return -child
 
 
 def _tb_value_score(pos: Position, value: str, distance: int | None, ply: int) -> float:
@@ -444,16 +550,22 @@ def search(
     *,
     rng: SeedLike | None = None,
     progress: Progress | None = None,
+    engine: str = "compiled",
 ) -> SearchResult:
     """Best turn for the side to move (see :meth:`Searcher.search`)."""
-    return Searcher(evaluator).search(pos, depth, time_limit, rng=rng, progress=progress)
+    return Searcher(evaluator, engine=engine).search(pos, depth, time_limit, rng=rng, progress=progress)
 
 
 def top_moves(
-    pos: Position, n: int = 3, depth: int = DEFAULT_DEPTH, evaluator: Evaluator | None = None
+    pos: Position,
+    n: int = 3,
+    depth: int = DEFAULT_DEPTH,
+    evaluator: Evaluator | None = None,
+    *,
+    engine: str = "compiled",
 ) -> list[MoveScore]:
     """Scores of the ``n`` best root turns at ``depth`` (for the why-panel)."""
-    return Searcher(evaluator).top_moves(pos, n, depth)
+    return Searcher(evaluator, engine=engine).top_moves(pos, n, depth)
 
 
 def alphabeta(pos: Position, depth: int, evaluator: Evaluator | None = None) -> float:

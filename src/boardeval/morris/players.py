@@ -1,9 +1,10 @@
 """Morris players on the core :class:`~boardeval.core.Player` protocol, and the AI's strength levels.
 
 - :class:`RandomPlayer`: a uniformly random legal turn.
-- :class:`AlphaBetaPlayer`: the alpha-beta search with an evaluator and a depth and/or time budget; it keeps
-  its transposition table between its own moves (cleared by ``new_game``) and also answers the why-panel
-  of a position at the one depth rule the front ends share (:func:`why_depth`).
+- :class:`AlphaBetaPlayer`: the search with an evaluator and a depth and/or time budget, on the compiled
+  engine (default) or the Python reference (``engine="python"``: today's AI before issue 12, kept for
+  comparison); it keeps its transposition table between its own moves (cleared by ``new_game``) and also
+  answers the why-panel of a position at the one depth rule the front ends share (:func:`why_depth`).
 - :class:`HumanPlayer`: a person typing turns (``d2``, ``a1-a4``, ``d2xg7``); illegal input is reported
   and asked again.
 
@@ -18,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Final, TypeAlias
 
 from boardeval.core import BoardevalError, ParamsError, Player, Progress
 from boardeval.morris._evaluate import Evaluator, default_evaluator
-from boardeval.morris._search import DEFAULT_DEPTH, Searcher, SearchResult, random_turn
+from boardeval.morris._search import DEFAULT_DEPTH, ENGINES, Searcher, SearchResult, random_turn
 from boardeval.morris._search import _check_depth as check_budget
 from boardeval.morris.rules import Position, Turn
 from boardeval.morris.why import why_panel
@@ -41,18 +42,20 @@ __all__ = [
 MorrisPlayer: TypeAlias = Player[Position, Turn]
 """A Morris agent: ``choose(position, rng) -> Turn``, ``name``, ``new_game()``."""
 
-STRENGTHS: Final[dict[str, tuple[int, float | None]]] = {
-    # name -> (depth, time limit in seconds): iterative deepening stops at whichever comes first.
-    # Measured on one core: easy ~1 ms, medium < 0.1 s, hard < 0.5 s, expert up to ~3 s per move.
+STRENGTHS: Final[dict[str, tuple[int | None, float | None]]] = {
+    # name -> (depth, time limit in seconds) on the compiled search: iterative deepening stops at whichever
+    # comes first. easy looks one turn ahead (it takes a mill, it does not see a trap); the others are time
+    # per move: medium ~depth 7-8, hard ~9-10, expert (~1 s) ~10-12 from placing positions (one core).
     "easy": (1, None),
-    "medium": (3, 1.0),
-    "hard": (5, 2.0),
-    "expert": (8, 3.0),
+    "medium": (None, 0.05),
+    "hard": (None, 0.25),
+    "expert": (None, 1.0),
 }
-"""The AI's strength levels (the web app's choice), as search budgets."""
+"""The AI's strength levels (the web app's and the CLI's ``--strength``), as search budgets."""
 
-WHY_MAX_DEPTH: Final[int] = 5
-"""The why-panel searches its candidates at most this deep (it searches every root turn in full)."""
+WHY_MAX_DEPTH: Final[int] = 8
+"""The why-panel searches its candidates at most this deep (every root turn gets its own full-window
+search one turn shallower: ~10-100 ms in all at depth 8 on the compiled search)."""
 
 
 def why_depth(search_depth: int) -> int:
@@ -83,8 +86,9 @@ class AlphaBetaPlayer:
     Without a budget it searches :data:`~boardeval.morris.DEFAULT_DEPTH`. ``shuffle_ties``: break ties
     between equally scored root turns with the generator given to :meth:`choose` (matches); when False
     the deterministic move ordering decides (the same position always gets the same answer).
-    ``tablebase``: perfect play wherever it covers the position (exact scores in the tree, the tablebase's
-    best turn at a covered root) and its verdict in the why-panel.
+    ``tablebase``: the tablebase's best turn at a covered root (and, on the Python engine, exact scores at
+    covered nodes in the tree) and its verdict in the why-panel. ``engine``: ``"compiled"`` (default) or
+    ``"python"`` (the reference search, today's AI before issue 12).
     """
 
     def __init__(
@@ -96,13 +100,17 @@ class AlphaBetaPlayer:
         shuffle_ties: bool = True,
         name: str | None = None,
         tablebase: Tablebase | None = None,
+        engine: str = "compiled",
     ) -> None:
+        if engine not in ENGINES:
+            raise ParamsError(f"unknown search engine {engine!r}: expected one of {', '.join(ENGINES)}")
         self.evaluator = default_evaluator() if evaluator is None else evaluator
         self.depth = depth
         self.time = time
         self.shuffle_ties = shuffle_ties
         self.tablebase = tablebase
-        self._searcher = Searcher(self.evaluator, tablebase=tablebase)
+        self.engine = engine
+        self._searcher = Searcher(self.evaluator, tablebase=tablebase, engine=engine)
         check_budget(depth, time)  # fail at construction, not at the first move
         self._name = name if name is not None else _budget_name(depth, time)
 
@@ -114,13 +122,20 @@ class AlphaBetaPlayer:
         *,
         shuffle_ties: bool = True,
         tablebase: Tablebase | None = None,
+        engine: str = "compiled",
     ) -> AlphaBetaPlayer:
         """The player of a named strength level (:data:`STRENGTHS`), named after it."""
         if strength not in STRENGTHS:
             raise ParamsError(f"unknown strength {strength!r}: expected one of {', '.join(STRENGTHS)}")
         depth, limit = STRENGTHS[strength]
         return cls(
-            evaluator, depth=depth, time=limit, shuffle_ties=shuffle_ties, name=strength, tablebase=tablebase
+            evaluator,
+            depth=depth,
+            time=limit,
+            shuffle_ties=shuffle_ties,
+            name=strength,
+            tablebase=tablebase,
+            engine=engine,
         )
 
     @property
@@ -148,7 +163,9 @@ class AlphaBetaPlayer:
         """The why-panel of ``state`` with ``n`` candidates, searched at :func:`why_depth` of
         ``search_depth`` (default: this player's depth budget)."""
         depth = search_depth if search_depth is not None else self.depth or DEFAULT_DEPTH
-        return why_panel(state, n, why_depth(depth), self.evaluator, tablebase=self.tablebase)
+        return why_panel(
+            state, n, why_depth(depth), self.evaluator, tablebase=self.tablebase, engine=self.engine
+        )
 
     def new_game(self) -> None:
         """Forget the transposition table."""

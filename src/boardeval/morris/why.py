@@ -89,6 +89,7 @@ def why_panel(
     evaluator: Evaluator | None = None,
     *,
     tablebase: Tablebase | None = None,
+    engine: str = "compiled",
 ) -> dict[str, Any]:
     """The why-panel of ``pos`` as plain JSON-able data (``pos`` is left unchanged).
 
@@ -98,11 +99,12 @@ def why_panel(
     names, most important first) and ``explanation`` (sentences). With a ``tablebase`` that covers ``pos``:
     ``tablebase`` = ``{"value", "distance", "summary", "text"}`` (``text`` = "tablebase: White wins in 7",
     also the first explanation sentence) and each candidate's ``tablebase`` verdict; otherwise
-    ``tablebase`` is None.
+    ``tablebase`` is None. ``engine``: the search that scores the candidates (``"compiled"`` or
+    ``"python"``, see :class:`~boardeval.morris.Searcher`).
     """
     if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
         raise ParamsError(f"why-panel depth must be an integer >= 1, got {depth!r}")
-    searcher = Searcher(evaluator, tablebase=tablebase)
+    searcher = Searcher(evaluator, tablebase=tablebase, engine=engine)
     ev = searcher.evaluator
     before = _side_dicts(pos)
     panel: dict[str, Any] = {
