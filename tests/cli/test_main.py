@@ -126,7 +126,7 @@ def test_interrupted_jobs_exit_130(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(COMMANDS, "fake", LazyCommand("tests.cli.fake_commands", "Fake."))
     result = CliRunner().invoke(app, ["fake", "interrupt"])
     assert result.exit_code == 130
-    assert result.output == "interrupted: interrupted after 2 of 5 jobs\n"
+    assert result.output == "interrupted: kept 2 of 5 jobs\n"
 
 
 def test_unknown_command_suggests_the_near_one() -> None:

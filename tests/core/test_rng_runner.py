@@ -1,9 +1,24 @@
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
+import sys
+import time
+
 import numpy as np
 import pytest
 
-from boardeval.core import ParamsError, make_rng, map_jobs, spawn_seeds
+from boardeval.core import (
+    JobsFailed,
+    JobsInterrupted,
+    ParamsError,
+    make_rng,
+    map_jobs,
+    spawn_seeds,
+    worker_failures,
+)
+from boardeval.core.runner import DASK_CONNECT_SECONDS
 
 
 def _square(x: int) -> int:
@@ -48,3 +63,92 @@ def test_dask_same_call() -> None:
 def test_bad_workers() -> None:
     with pytest.raises(ParamsError, match="workers"):
         map_jobs(_square, [1], workers=0)
+
+
+def _die_on_nine(x: int) -> int:
+    """Job 9 kills its worker process (as a segfault or the OOM killer would); the others finish."""
+    if x == 9:
+        time.sleep(0.3)  # let the other worker finish job 8 first
+        os._exit(3)
+    return x * x
+
+
+def test_dead_worker_keeps_the_finished_jobs() -> None:
+    with pytest.raises(JobsFailed) as info:
+        map_jobs(_die_on_nine, list(range(12)), workers=2)
+    exc = info.value
+    assert isinstance(exc, JobsInterrupted)  # callers that keep partial results on Ctrl-C keep them here
+    assert exc.total == 12
+    assert set(range(9)) <= set(exc.done) <= set(range(12)) - {9}
+    assert all(exc.done[i] == i * i for i in exc.done)
+    assert "a worker died" in str(exc) and f"kept {len(exc.done)} of 12 jobs" in str(exc)
+    assert worker_failures()[-1] == str(exc)
+
+
+def test_a_failing_job_is_not_a_dead_worker() -> None:
+    """An ordinary exception in a job is a bug to show, not a dead worker: it passes through."""
+    with pytest.raises(ZeroDivisionError):
+        map_jobs(_reciprocal, [1, 0, 2], workers=2)
+
+
+def _reciprocal(x: int) -> float:
+    return 1 / x
+
+
+_SIGINT_SCRIPT = """
+import sys, time
+from boardeval.core import JobsInterrupted, map_jobs
+
+def slow(x):
+    time.sleep(0.4)
+    return x
+
+def progress(done, total, message):
+    print("done", done, flush=True)
+
+t0 = time.monotonic()
+try:
+    map_jobs(slow, list(range(40)), workers=2, progress=progress)
+except JobsInterrupted as exc:
+    print("kept", sorted(exc.done), flush=True)
+    sys.exit(0)
+print("finished", flush=True)
+"""
+
+
+@pytest.mark.parametrize("whole_group", [True, False], ids=["ctrl-c-to-group", "sigint-to-parent"])
+def test_sigint_stops_the_pool_at_once(whole_group: bool) -> None:
+    """A real SIGINT: to the whole process group (a terminal's Ctrl-C, the workers get it too) or to the
+    parent only. The call returns the finished jobs and the process exits within 2 s, although 40
+    queued jobs of 0.4 s remain."""
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _SIGINT_SCRIPT],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    assert proc.stdout is not None
+    line = proc.stdout.readline()  # the first job finished: the pool is busy
+    assert line.startswith("done"), line + proc.stderr.read() if proc.stderr else line
+    if whole_group:
+        os.killpg(proc.pid, signal.SIGINT)
+    else:
+        os.kill(proc.pid, signal.SIGINT)
+    sent = time.monotonic()
+    out, err = proc.communicate(timeout=30)
+    elapsed = time.monotonic() - sent
+    assert proc.returncode == 0, err
+    assert elapsed < 2.0, f"exit took {elapsed:.2f} s"
+    kept = [ln for ln in out.splitlines() if ln.startswith("kept")]
+    assert kept and "finished" not in out
+    assert "Traceback" not in err, err
+    numbers = eval(kept[0][len("kept ") :])  # a printed list of ints
+    assert 1 <= len(numbers) < 40
+
+
+def test_unreachable_dask_scheduler_is_quick_and_clear() -> None:
+    t0 = time.monotonic()
+    with pytest.raises(ParamsError, match=r"cannot reach the Dask scheduler at 'tcp://127.0.0.1:9' within 3"):
+        map_jobs(_square, [1, 2], address="tcp://127.0.0.1:9")
+    assert time.monotonic() - t0 < DASK_CONNECT_SECONDS + 3

@@ -2,8 +2,9 @@
 
 User-input errors (:class:`~boardeval.core.BoardevalError`, and click's usage errors such as
 ``--seed x``) never show a traceback or a usage box: the root group catches them, prints one red
-``error:`` line naming the problem, and exits with code 2 (an interrupted batch of jobs,
-:class:`~boardeval.core.JobsInterrupted`, exits 130).
+``error:`` line naming the problem, and exits with code 2. Ctrl-C: every command prints what it kept,
+flagged, and exits 130 (:data:`INTERRUPTED_EXIT`; a command that kept nothing gets one yellow
+``interrupted`` line); a pool worker that died exits 1 with one red line (docs/reliability.md, Interrupts).
 
 The command starts at once: the root group knows its sub-commands only by name, module and one-line help
 (:data:`COMMANDS`), and imports a sub-command's module (and through it numpy, OR-Tools, FastAPI, the
@@ -14,7 +15,12 @@ diplomacy engine, ...) only when that sub-command is run or its own help is aske
 from __future__ import annotations
 
 import importlib
+import signal
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
+from types import FrameType
 from typing import Any, NoReturn
 
 import typer
@@ -25,7 +31,7 @@ from typer._click.exceptions import NoArgsIsHelpError, UsageError
 from typer.core import TyperCommand, TyperGroup
 
 from boardeval.cli.common import err_console
-from boardeval.core import BoardevalError, JobsInterrupted
+from boardeval.core import BoardevalError, JobsFailed, JobsInterrupted, worker_failures
 
 __all__ = ["COMMANDS", "LazyCommand", "app", "load_command", "main"]
 
@@ -133,16 +139,68 @@ class _LazyRootGroup(TyperGroup):
             _usage_error(exc)
 
     def invoke(self, ctx: _ClickContext) -> Any:
-        try:
-            return super().invoke(ctx)
-        except BoardevalError as exc:
-            err_console.print(f"[red]error: {escape(str(exc))}[/red]", soft_wrap=True)
-            raise typer.Exit(2) from None
-        except UsageError as exc:  # a bad option value or name (`--seed x`): one line, not Typer's box
-            _usage_error(exc)
-        except JobsInterrupted as exc:
-            err_console.print(f"[yellow]interrupted: {exc}[/yellow]")
-            raise typer.Exit(130) from None
+        with _watch_sigint() as seen:
+            try:
+                value = super().invoke(ctx)
+            except BoardevalError as exc:
+                err_console.print(f"[red]error: {escape(str(exc))}[/red]", soft_wrap=True)
+                raise typer.Exit(2) from None
+            except UsageError as exc:  # a bad option value or name (`--seed x`): one line, not Typer's box
+                _usage_error(exc)
+            except JobsFailed as exc:  # a worker died and the command did not keep the finished jobs
+                err_console.print(f"[red]error: {escape(str(exc))}[/red]", soft_wrap=True)
+                raise typer.Exit(1) from None
+            except KeyboardInterrupt as exc:  # nothing kept by the command: say so (docs/reliability.md)
+                what = str(exc) if isinstance(exc, JobsInterrupted) else "interrupted: nothing to keep"
+                err_console.print(f"[yellow]{escape(what)}[/yellow]")
+                raise typer.Exit(INTERRUPTED_EXIT) from None
+            except typer.Exit as exc:
+                if exc.exit_code == 0 and seen:
+                    raise typer.Exit(INTERRUPTED_EXIT) from None
+                raise
+        return _interrupt_exit(value, seen)
+
+
+INTERRUPTED_EXIT = 130
+"""Exit code of a command stopped by Ctrl-C (128 + SIGINT), also when it printed its partial result
+(flagged ``"interrupted": true`` / a yellow ``interrupted:`` line): one rule for every command."""
+
+
+@contextmanager
+def _watch_sigint() -> Iterator[list[bool]]:
+    """While a command runs, Ctrl-C raises KeyboardInterrupt as usual and is also remembered (the yielded
+    list gets a True), so that a command that caught it and printed its partial result still exits
+    :data:`INTERRUPTED_EXIT`. Not installed off the main thread or when SIGINT is ignored (``nohup``)."""
+    seen: list[bool] = []
+
+    def on_sigint(signum: int, frame: FrameType | None) -> None:
+        seen.append(True)
+        raise KeyboardInterrupt
+
+    if threading.current_thread() is not threading.main_thread():
+        yield seen
+        return
+    previous = signal.getsignal(signal.SIGINT)
+    if previous is signal.SIG_IGN:
+        yield seen
+        return
+    signal.signal(signal.SIGINT, on_sigint)
+    try:
+        yield seen
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _interrupt_exit(value: Any, seen: list[bool]) -> Any:
+    """After a command returned: exit 130 if Ctrl-C stopped it, 1 if a pool worker died under it (its
+    partial result is printed and flagged; the failure gets one red line here), else ``value``."""
+    if seen:
+        raise typer.Exit(INTERRUPTED_EXIT)
+    failures = worker_failures()
+    if failures:
+        err_console.print(f"[red]error: {escape(failures[-1])}[/red]", soft_wrap=True)
+        raise typer.Exit(1)
+    return value
 
 
 def _usage_error(exc: UsageError) -> NoReturn:

@@ -28,7 +28,7 @@ from boardeval.core.inputs import (
 from boardeval.core.numbers import check_float, check_int, parse_int, quote
 from boardeval.core.players import Player
 from boardeval.core.progress import Progress, report
-from boardeval.core.runner import JobsInterrupted, map_jobs
+from boardeval.core.runner import JobsFailed, JobsInterrupted, map_jobs, worker_failures
 from boardeval.core.stats import Interval, mean_interval, score_interval, wilson_interval
 from boardeval.core.weights import WeightSet, check_keys, check_number, dump_data_file, load_data_file
 
@@ -44,6 +44,7 @@ __all__ = [
     "DiplomacyError",
     "InfeasibleError",
     "Interval",
+    "JobsFailed",
     "JobsInterrupted",
     "MAX_DEPTH",
     "MAX_INPUT_CHARS",
@@ -74,6 +75,7 @@ __all__ = [
     "spawn_seeds",
     "validation_message",
     "wilson_interval",
+    "worker_failures",
 ]
 
 
