@@ -11,6 +11,7 @@ import pytest
 from boardeval.core import DiplomacyError
 from boardeval.diplomacy import (
     GameRecord,
+    RecordError,
     RecordFormatError,
     RecordStateError,
     Unit,
@@ -111,7 +112,7 @@ def test_bad_structure() -> None:
         record_from_saved([1, 2])
     with pytest.raises(RecordStateError, match="owned by both"):
         record_from_saved(_saved(centers={"AUSTRIA": ["VIE"], "ITALY": ["VIE"]}))
-    with pytest.raises(RecordStateError, match=r"state\.units\.AUSTRIA: expected a list"):
+    with pytest.raises(RecordStateError, match=r"state\.units\.AUSTRIA must be a list, got 'A VIE'"):
         record_from_saved(_saved(units={"AUSTRIA": "A VIE"}))  # type: ignore[dict-item]
 
 
@@ -119,7 +120,7 @@ def test_truncated_json_file(tmp_path: Path) -> None:
     text = shipped_game_paths()[2].read_text(encoding="utf-8")
     broken = tmp_path / "truncated.json"
     broken.write_text(text[: len(text) // 2], encoding="utf-8")
-    with pytest.raises(RecordFormatError, match=r"truncated\.json: broken JSON"):
+    with pytest.raises(RecordFormatError, match=r"truncated\.json is not valid JSON"):
         load_records(broken)
     with pytest.raises(RecordFormatError, match="no such file"):
         load_records(tmp_path / "missing.json")
@@ -133,7 +134,7 @@ def test_truncated_pretty_printed_json(tmp_path: Path) -> None:
     text = json.dumps(_saved(), indent=2)
     path = tmp_path / "pretty.json"
     path.write_text(text[:-20], encoding="utf-8")
-    with pytest.raises(RecordFormatError, match=r"pretty\.json: broken JSON at line \d+ column \d+"):
+    with pytest.raises(RecordFormatError, match=r"pretty\.json is not valid JSON: .*: line \d+ column \d+"):
         load_records(path)
     path.write_text(text, encoding="utf-8")
     assert load_records(path)[0].game_id == "g1"
@@ -143,7 +144,7 @@ def test_jsonl_with_a_broken_line(tmp_path: Path) -> None:
     good = json.dumps(_saved())
     path = tmp_path / "games.jsonl"
     path.write_text(good + "\n" + good[:-5] + "\n", encoding="utf-8")
-    with pytest.raises(RecordFormatError, match="broken JSON on line 2"):
+    with pytest.raises(RecordFormatError, match=r"games\.jsonl line 2 is not valid JSON"):
         load_records(path)
 
 
@@ -187,11 +188,11 @@ def test_load_records_reads_text_bytes_and_paths(tmp_path: Path, human_games: li
 
 def test_load_records_names_the_input_in_errors(tmp_path: Path) -> None:
     broken = b'{"id": "x", "phases": ['
-    with pytest.raises(RecordFormatError, match=r"^upload\.json: broken JSON at line 1"):
+    with pytest.raises(RecordFormatError, match=r"^upload\.json is not valid JSON: .*line 1 column 24"):
         load_records(broken, name="upload.json")
-    with pytest.raises(RecordFormatError, match=r"^<bytes>: broken JSON"):
+    with pytest.raises(RecordFormatError, match=r"^<bytes> is not valid JSON"):
         load_records(broken)
-    with pytest.raises(RecordFormatError, match=r"^<text>: broken JSON"):
+    with pytest.raises(RecordFormatError, match=r"^<text> is not valid JSON"):
         load_records(broken.decode())
     with pytest.raises(RecordFormatError, match=r"^game\.json: cannot read the file: 'utf-8' codec"):
         load_records(bytes(range(256)), name="game.json")
@@ -224,3 +225,99 @@ def test_line_ends_do_not_change_records_or_error_lines(tmp_path: Path) -> None:
         with pytest.raises(RecordFormatError) as from_file:
             load_records(path)
         assert str(from_file.value) == str(want.value).replace("<text>", str(path))
+
+
+# -- issue 17: the strict saved-game format -----------------------------------------------------------------
+
+
+def _two_phases(first: str, second: str) -> dict[str, Any]:
+    saved = _saved()
+    saved["phases"].append({"name": second, "state": saved["phases"][0]["state"]})
+    saved["phases"][0]["name"] = first
+    return saved
+
+
+@pytest.mark.parametrize(
+    ("saved", "error", "pattern"),
+    [
+        (
+            _saved(units={"AUSTRIA": ["A VIE"], "ITALY": ["A VIE"]}),
+            RecordStateError,
+            r"two units in province 'VIE'",
+        ),
+        (_saved(units={"RUSSIA": ["F STP/NC", "A STP"]}), RecordStateError, r"two units in province 'STP'"),
+        (
+            _saved(units={"AUSTRIA": ["A VIE"], "austria": ["A BUD"]}),
+            UnknownPowerError,
+            r"'austria' \(power names are upper case\)",
+        ),
+        (_saved(units={"AUSTRIA": ["a vie"]}), RecordStateError, r"malformed unit 'a vie' \(upper case"),
+        (_saved(units={"AUSTRIA": [" A VIE"]}), RecordStateError, r"malformed unit ' A VIE'"),
+        (_saved(centers={"AUSTRIA": ["VIE", "VIE"]}), RecordStateError, r"'VIE' is listed twice for AUSTRIA"),
+        (
+            _two_phases("S1901M", "S1901M"),
+            RecordFormatError,
+            r"phases\[1\].name: phase #1: 'S1901M' appears twice",
+        ),
+        (_two_phases("F1901M", "S1901M"), RecordFormatError, r"'S1901M' comes after 'F1901M'"),
+        (_two_phases("S1901M", "X1901M"), RecordFormatError, r"'X1901M' is not a phase name"),
+        (_two_phases("S1901M", "W1901M"), RecordFormatError, r"'W1901M' is not a phase name"),
+        (_two_phases("S1901M", "s1901r"), RecordFormatError, r"'s1901r' is not a phase name"),
+        (_two_phases("COMPLETED", "S1901M"), RecordFormatError, r"comes after COMPLETED"),
+        (_saved(colour="red"), RecordFormatError, r"unknown field\(s\) \['colour'\]"),
+        (_saved(id=7), RecordFormatError, r"id must be text, got 7"),
+        (_saved(rules="NO_PRESS"), RecordFormatError, r"rules must be a list, got 'NO_PRESS'"),
+    ],
+)
+def test_malformed_records_are_refused_quoting_the_input(
+    saved: dict[str, Any], error: type[RecordError], pattern: str
+) -> None:
+    with pytest.raises(error, match=pattern):
+        record_from_saved(saved)
+
+
+def test_phase_and_state_fields_are_typed() -> None:
+    saved = _saved()
+    saved["phases"][0]["orders"] = {"AUSTRIA": "A VIE H"}
+    with pytest.raises(RecordFormatError, match=r"phases\[0\].orders.AUSTRIA must be a list, got 'A VIE H'"):
+        record_from_saved(saved)
+    saved = _saved()
+    saved["phases"][0]["state"]["timestamp"] = "12"
+    with pytest.raises(RecordStateError, match=r"state.timestamp must be an integer, got '12'"):
+        record_from_saved(saved)
+    saved = _saved()
+    saved["phases"][0]["state"]["name"] = "F1901M"
+    with pytest.raises(RecordFormatError, match=r"named 'S1901M' but its state says 'F1901M'"):
+        record_from_saved(saved)
+
+
+def test_a_dislodged_unit_shares_its_province() -> None:
+    record = record_from_saved(_saved(units={"AUSTRIA": ["A VIE"], "ITALY": ["*A VIE"]}))
+    assert [u.dislodged for u in record.phases[0].units[4]] == [True]  # ITALY, the 5th power
+
+
+@pytest.mark.parametrize(
+    ("text", "pattern"),
+    [
+        ("[]", r"holds no game"),
+        ('{"id": "g", "id": "h", "phases": []}', r"key 'id' appears twice"),
+        (
+            '{"id": "g", "phases": [{"name": "S1901M", "state": {"timestamp": ' + "9" * 5000 + "}}]}",
+            r"too long",
+        ),
+        ("[" * 100_000, r"nests deeper than 32"),
+        ('{"id": NaN}', r"NaN is not JSON"),
+    ],
+)
+def test_load_records_refuses_bad_text(text: str, pattern: str) -> None:
+    with pytest.raises(RecordFormatError, match=pattern):
+        load_records(text, name="up.json")
+
+
+def test_the_shipped_games_pass_the_strict_format(human_games: list[GameRecord]) -> None:
+    """The engine's own files (with orders, results, press, builds...) are read by the strict models."""
+    assert [len(g.phases) for g in human_games] == [57, 53, 52]
+    from diplomacy.utils.export import to_saved_game_format
+
+    random_record = load_records(json.dumps(to_saved_game_format(random_game(5, max_phases=8))))
+    assert len(random_record[0].phases) == 8

@@ -53,13 +53,20 @@ MAX_INT_DIGITS = 30
 
 
 def check_depth(
-    text: str, what: str, *, toml: bool = False, error: type[BoardevalError] = ParamsError
+    text: str,
+    what: str,
+    *,
+    toml: bool = False,
+    error: type[BoardevalError] = ParamsError,
+    max_chars: int = MAX_INPUT_CHARS,
 ) -> None:
-    """Raise ``error`` if ``text`` is longer than :data:`MAX_INPUT_CHARS` or nests ``[``/``{`` deeper than
-    :data:`MAX_DEPTH` outside strings (and, for TOML, outside comments). A linear scan, no recursion."""
-    if len(text) > MAX_INPUT_CHARS:
+    """Raise ``error`` if ``text`` is longer than ``max_chars`` (:data:`MAX_INPUT_CHARS`) or nests
+    ``[``/``{`` deeper than :data:`MAX_DEPTH` outside strings (and, for TOML, outside comments). A linear
+    scan, no recursion. ``max_chars`` is larger only for formats whose real files are larger (Diplomacy
+    saved games: a long game is several MB)."""
+    if len(text) > max_chars:
         raise error(
-            f"{what} is too large: {len(text)} characters (at most {MAX_INPUT_CHARS}), "
+            f"{what} is too large: {len(text)} characters (at most {max_chars}), "
             f"starting {quote(text, 30)}"
         )
     depth = 0
@@ -131,9 +138,11 @@ def _constant(what: str, error: type[BoardevalError]) -> Any:
     return hook
 
 
-def loads_json(text: str, what: str, *, error: type[BoardevalError] = ParamsError) -> Any:
+def loads_json(
+    text: str, what: str, *, error: type[BoardevalError] = ParamsError, max_chars: int = MAX_INPUT_CHARS
+) -> Any:
     """Parse JSON ``text`` within the limits (module docstring); problems raise ``error`` naming ``what``."""
-    check_depth(text, what, error=error)
+    check_depth(text, what, error=error, max_chars=max_chars)
     try:
         return json.loads(
             text,

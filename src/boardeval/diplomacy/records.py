@@ -15,15 +15,21 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pydantic import BaseModel, ConfigDict, ValidationError
+
 from boardeval.core import DiplomacyError
+from boardeval.core.inputs import check_depth, loads_json, validation_message
+from boardeval.core.numbers import quote
 from boardeval.diplomacy.graph import MapGraph, UnknownMapError, load_map_graph, province_of
 
 __all__ = [
+    "MAX_RECORD_CHARS",
     "GameRecord",
     "Position",
     "RecordError",
@@ -87,13 +93,22 @@ class Unit:
 
     @classmethod
     def parse(cls, text: str) -> Unit:
-        """Parse the engine's notation: ``'A BUD'``, ``'F STP/SC'``, ``'*F SEV'`` (dislodged)."""
-        raw = text.strip()
-        dislodged = raw.startswith("*")
-        parts = raw.lstrip("*").split()
-        if len(parts) != 2 or parts[0].upper() not in ("A", "F"):
-            raise ValueError(f"malformed unit {text!r} (expected e.g. 'A BUD' or 'F STP/SC')")
-        return cls(parts[0].upper(), parts[1].upper(), dislodged)
+        """Parse the engine's notation: ``'A BUD'``, ``'F STP/SC'``, ``'*F SEV'`` (dislodged).
+
+        Exactly as the engine writes it: upper case, one space, no padding (``'a bud'``, ``' A BUD'``,
+        ``'A  BUD'`` are refused, not fixed up). A bad text raises :class:`RecordStateError` quoting it.
+        """
+        m = _UNIT_RE.match(text) if isinstance(text, str) else None
+        if m is None:
+            hint = (
+                " (upper case, as the engine writes it)"
+                if isinstance(text, str) and _UNIT_RE.match(text.upper())
+                else ""
+            )
+            raise RecordStateError(
+                f"malformed unit {quote(text)}{hint}: expected e.g. 'A BUD', 'F STP/SC' or '*F SEV'"
+            )
+        return cls(m.group(2), m.group(3), m.group(1) == "*")
 
     def format(self) -> str:
         """The engine's notation; ``Unit.parse(u.format()) == u``."""
@@ -133,49 +148,88 @@ class GameRecord:
 
 
 # --------------------------------------------------------------------------------------------------------
-# Validation
+# Validation: the saved-game format as strict pydantic models, then the map checks
+
+MAX_RECORD_CHARS = 32_000_000
+"""Largest JSON document read (one game, or one JSONL line): a long human game with its press is a few MB;
+the shared limit of :mod:`boardeval.core.inputs` (1,000,000 characters) is for board and parameter files."""
+
+_UNIT_RE = re.compile(r"^(\*?)([AF]) ([A-Z0-9]+(?:/[A-Z]{2})?)$")
+_PHASE_RE = re.compile(r"^([SFW])([0-9]{4})([MRA])$")
+_SEASON_TYPES = {"S": "MR", "F": "MR", "W": "A"}
+COMPLETED = "COMPLETED"
+"""The engine's name for the phase after the end of a finished game (only ever the last phase)."""
 
 
-def _parse_power_lists(
-    value: Any, graph: MapGraph, *, game: str, phase: str, field: str
-) -> dict[int, list[Any]]:
-    if not isinstance(value, Mapping):
-        raise RecordStateError(
-            f"expected an object of power -> list, got {type(value).__name__}",
-            game=game,
-            phase=phase,
-            field=field,
-        )
-    out: dict[int, list[Any]] = {}
+class _Strict(BaseModel):
+    """Strict types (``"1"`` is not an int, ``1`` is not text) and no unknown keys."""
+
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+
+class _SavedModel(_Strict):
+    """One saved game (``diplomacy.utils.export.to_saved_game_format``): ``id``, ``map``, ``rules``,
+    ``phases`` (each phase is checked on its own, so that errors name it)."""
+
+    id: str | None = None
+    map: str = "standard"
+    rules: list[str] = []
+    phases: list[Any]
+
+
+class _PhaseModel(_Strict):
+    """One phase: its name, the board (``state``) and what the engine stored about the phase."""
+
+    name: str | None = None
+    state: dict[str, Any] | None = None
+    orders: dict[str, list[str] | None] = {}
+    results: dict[str, list[Any]] = {}
+    messages: list[dict[str, Any]] | dict[str, Any] = []
+
+
+class _StateModel(_Strict):
+    """A phase's ``state``: units and centres per power (read), plus the engine's other fields (typed)."""
+
+    units: dict[str, list[str] | None]
+    centers: dict[str, list[str] | None]
+    name: str | None = None
+    timestamp: int | None = None
+    zobrist_hash: str | None = None
+    note: str | None = None
+    retreats: dict[str, dict[str, Any]] = {}
+    homes: dict[str, list[str] | None] = {}
+    influence: dict[str, list[str] | None] = {}
+    civil_disorder: dict[str, int] = {}
+    builds: dict[str, dict[str, Any]] = {}
+    game_id: str | None = None
+    map: str | None = None
+    rules: list[str] = []
+
+
+def _power_lists(
+    value: Mapping[str, list[str] | None], graph: MapGraph, *, game: str, phase: str, field: str
+) -> dict[int, list[str]]:
+    """``{power index: items}``; power names are the map's, spelled exactly (the engine's upper case)."""
+    out: dict[int, list[str]] = {}
     for power, items in value.items():
-        key = str(power).upper()
-        if key not in graph.power_index:
+        if power not in graph.power_index:
+            hint = " (power names are upper case)" if power.strip().upper() in graph.power_index else ""
             raise UnknownPowerError(
-                f"unknown power {power!r} on map {graph.name!r} (powers: {', '.join(graph.powers)})",
+                f"unknown power {quote(power)}{hint} on map {graph.name!r} "
+                f"(powers: {', '.join(graph.powers)})",
                 game=game,
                 phase=phase,
                 field=f"{field}.{power}",
             )
-        if items is None:
-            items = []
-        if not isinstance(items, list):
-            raise RecordStateError(
-                f"expected a list, got {type(items).__name__}",
-                game=game,
-                phase=phase,
-                field=f"{field}.{power}",
-            )
-        out[graph.power_index[key]] = items
+        out[graph.power_index[power]] = list(items or [])
     return out
 
 
-def _unit(graph: MapGraph, text: Any, *, game: str, phase: str, field: str) -> Unit:
+def _unit(graph: MapGraph, text: str, *, game: str, phase: str, field: str) -> Unit:
     """One unit string of a record, checked against the map (province, and where its kind may stand)."""
-    if not isinstance(text, str):
-        raise RecordStateError(f"expected a unit string, got {text!r}", game=game, phase=phase, field=field)
     try:
         unit = Unit.parse(text)
-    except ValueError as exc:
+    except RecordStateError as exc:
         raise RecordStateError(str(exc), game=game, phase=phase, field=field) from None
     prov = unit.province
     problem = None
@@ -193,39 +247,77 @@ def _unit(graph: MapGraph, text: Any, *, game: str, phase: str, field: str) -> U
 def _check_no_shared_centres(
     graph: MapGraph, centers: list[tuple[str, ...]], *, game: str, phase: str
 ) -> None:
-    """Raise :class:`RecordStateError` when a centre is owned by two powers."""
+    """Raise :class:`RecordStateError` when a centre is owned by two powers (or listed twice)."""
     seen: dict[str, str] = {}
     for p, owned_here in enumerate(centers):
         for c in owned_here:
             if c in seen:
+                owners = (
+                    f"listed twice for {seen[c]}"
+                    if seen[c] == graph.powers[p]
+                    else f"owned by both {seen[c]} and {graph.powers[p]}"
+                )
                 raise RecordStateError(
-                    f"centre {c!r} is owned by both {seen[c]} and {graph.powers[p]}",
-                    game=game,
-                    phase=phase,
-                    field="state.centers",
+                    f"centre {c!r} is {owners}", game=game, phase=phase, field="state.centers"
                 )
             seen[c] = graph.powers[p]
 
 
-def _centre(graph: MapGraph, centre: Any, *, game: str, phase: str, field: str) -> str:
+def _check_one_unit_a_province(
+    graph: MapGraph, units: list[tuple[Unit, ...]], *, game: str, phase: str
+) -> None:
+    """Raise :class:`RecordStateError` when two units stand in one province (coasts count as the
+    province). A dislodged unit (``*A SEV``) shares its province with the unit that dislodged it, so
+    dislodged units are checked among themselves."""
+    seen: dict[tuple[str, bool], tuple[str, Unit]] = {}
+    for p, owned in enumerate(units):
+        for unit in owned:
+            key = (unit.province, unit.dislodged)
+            if key in seen:
+                other_power, other = seen[key]
+                raise RecordStateError(
+                    f"two units in province {unit.province!r}: {other_power} {other.format()!r} and "
+                    f"{graph.powers[p]} {unit.format()!r}",
+                    game=game,
+                    phase=phase,
+                    field="state.units",
+                )
+            seen[key] = (graph.powers[p], unit)
+
+
+def _centre(graph: MapGraph, centre: str, *, game: str, phase: str, field: str) -> str:
     """One owned centre of a record (a coast is dropped), checked against the map's supply centres."""
-    name = province_of(str(centre))
+    name = province_of(centre)
     if name not in graph.sc_index:
         raise UnknownProvinceError(
-            f"{centre!r} is not a supply centre on map {graph.name!r}", game=game, phase=phase, field=field
+            f"{quote(centre)} is not a supply centre on map {graph.name!r}",
+            game=game,
+            phase=phase,
+            field=field,
         )
     return name
 
 
-def _position(graph: MapGraph, phase: str, state: Any, *, game: str) -> Position:
-    """One phase's ``state`` (units and centres per power) as a validated :class:`Position`."""
+def _state_model(state: Any, *, game: str, phase: str) -> _StateModel:
+    """``state`` checked by :class:`_StateModel`; problems are :class:`RecordStateError` naming the field."""
     if not isinstance(state, Mapping):
-        raise RecordStateError("phase has no state object", game=game, phase=phase, field="state")
+        raise RecordStateError(
+            f"phase has no state object (got {quote(state)})", game=game, phase=phase, field="state"
+        )
     for key in ("units", "centers"):
         if key not in state:
             raise RecordStateError(f"state has no {key!r}", game=game, phase=phase, field=f"state.{key}")
-    raw_units = _parse_power_lists(state["units"], graph, game=game, phase=phase, field="state.units")
-    raw_centers = _parse_power_lists(state["centers"], graph, game=game, phase=phase, field="state.centers")
+    try:
+        return _StateModel.model_validate(dict(state))
+    except ValidationError as exc:
+        raise RecordStateError(validation_message(exc, root="state"), game=game, phase=phase) from None
+
+
+def _position(graph: MapGraph, phase: str, state: Any, *, game: str) -> Position:
+    """One phase's ``state`` (units and centres per power) as a validated :class:`Position`."""
+    model = _state_model(state, game=game, phase=phase)
+    raw_units = _power_lists(model.units, graph, game=game, phase=phase, field="state.units")
+    raw_centers = _power_lists(model.centers, graph, game=game, phase=phase, field="state.centers")
     units: list[tuple[Unit, ...]] = []
     centers: list[tuple[str, ...]] = []
     for p, power in enumerate(graph.powers):  # per power: its units, then its centres
@@ -241,44 +333,110 @@ def _position(graph: MapGraph, phase: str, state: Any, *, game: str) -> Position
                 for i, centre in enumerate(raw_centers.get(p, []))
             )
         )
+    _check_one_unit_a_province(graph, units, game=game, phase=phase)
     _check_no_shared_centres(graph, centers, game=game, phase=phase)
     return Position(phase=phase, units=tuple(units), centers=tuple(centers))
+
+
+def phase_order(name: str) -> tuple[int, int, int] | None:
+    """``'F1905R'`` -> ``(1905, 1, 1)`` (year, season S/F/W, type M/R/A), ``COMPLETED`` after every
+    other phase; ``None`` for a name that is not a phase (``'X1901M'``, ``'W1901M'``, ``'f1901m'``)."""
+    if name == COMPLETED:
+        return (10**4, 0, 0)
+    m = _PHASE_RE.match(name)
+    if m is None or m.group(3) not in _SEASON_TYPES[m.group(1)]:
+        return None
+    return int(m.group(2)), "SFW".index(m.group(1)), "MRA".index(m.group(3))
+
+
+def _phase_name(entry: _PhaseModel, i: int, *, game: str, previous: str | None) -> str:
+    """The phase's name (its own, else its state's), checked: a phase name, later than the previous one."""
+    name = entry.name
+    state_name = entry.state.get("name") if isinstance(entry.state, Mapping) else None
+    if name is None and isinstance(state_name, str):
+        name = state_name
+    if not name:
+        raise RecordFormatError(f"phase #{i} has no name", game=game, field=f"phases[{i}].name")
+    if isinstance(state_name, str) and state_name != name:
+        raise RecordFormatError(
+            f"phase #{i} is named {name!r} but its state says {quote(state_name)}",
+            game=game,
+            field=f"phases[{i}].state.name",
+        )
+    key = phase_order(name)
+    if key is None:
+        raise RecordFormatError(
+            f"phase #{i}: {quote(name)} is not a phase name (season S/F/W, a 4-digit year, type M/R/A: "
+            f"S1901M, F1901R, W1901A; or {COMPLETED})",
+            game=game,
+            field=f"phases[{i}].name",
+        )
+    if previous is not None:
+        before = phase_order(previous)
+        if name == previous:
+            raise RecordFormatError(
+                f"phase #{i}: {name!r} appears twice", game=game, field=f"phases[{i}].name"
+            )
+        if before is not None and key < before:
+            raise RecordFormatError(
+                f"phase #{i}: {name!r} comes after {previous!r} (phases must be in game order)",
+                game=game,
+                field=f"phases[{i}].name",
+            )
+    return name
 
 
 def record_from_saved(saved: Any, *, source: str = "record") -> GameRecord:
     """Build a :class:`GameRecord` from one saved game (the dict of ``to_saved_game_format``).
 
-    ``source`` names the input in error messages when the game has no id.
+    ``source`` names the input in error messages when the game has no id. The format is read strictly
+    (docs/reliability.md): known keys only, JSON types as the engine writes them, phase names that are
+    phases, in game order, each once; one unit a province; power names spelled as the map spells them.
     """
     if not isinstance(saved, Mapping):
-        raise RecordFormatError(f"{source}: a saved game must be a JSON object, got {type(saved).__name__}")
-    game = str(saved.get("id") or source)
-    map_name = saved.get("map", "standard")
-    if not isinstance(map_name, str):
-        raise RecordFormatError(f"map must be a string, got {map_name!r}", game=game, field="map")
+        raise RecordFormatError(f"{source}: a saved game must be a JSON object, got {quote(saved)}")
+    given = saved.get("id")
+    game: str = given if isinstance(given, str) and given else source
     try:
-        graph = load_map_graph(map_name)
+        model = _SavedModel.model_validate(dict(saved))
+    except ValidationError as exc:
+        raise RecordFormatError(
+            validation_message(exc, fields=list(_SavedModel.model_fields)), game=game
+        ) from None
+    try:
+        graph = load_map_graph(model.map)
     except UnknownMapError as exc:
         raise RecordFormatError(str(exc), game=game, field="map") from None
-    phases = saved.get("phases")
-    if not isinstance(phases, list) or not phases:
+    if not model.phases:
         raise RecordFormatError(
             "the record has no phases (expected a non-empty list)", game=game, field="phases"
         )
     out: list[Position] = []
-    for i, entry in enumerate(phases):
-        if not isinstance(entry, Mapping):
-            raise RecordFormatError(f"phase #{i} is not an object", game=game, field=f"phases[{i}]")
-        name = entry.get("name")
-        state = entry.get("state")
-        if not isinstance(name, str) and isinstance(state, Mapping):
-            name = state.get("name")
-        if not isinstance(name, str) or not name:
-            raise RecordFormatError(f"phase #{i} has no name", game=game, field=f"phases[{i}].name")
-        if state is None:
+    previous: str | None = None
+    for i, raw in enumerate(model.phases):
+        if not isinstance(raw, Mapping):
+            raise RecordFormatError(
+                f"phase #{i} is not an object (got {quote(raw)})", game=game, field=f"phases[{i}]"
+            )
+        label = raw.get("name") if isinstance(raw.get("name"), str) else None
+        try:
+            entry = _PhaseModel.model_validate(dict(raw))
+        except ValidationError as exc:
+            raise RecordFormatError(
+                validation_message(exc, root=f"phases[{i}]", fields=list(_PhaseModel.model_fields)),
+                game=game,
+                phase=label,
+            ) from None
+        if previous == COMPLETED:
+            raise RecordFormatError(
+                f"phase #{i} comes after {COMPLETED} (the end of the game)", game=game, field=f"phases[{i}]"
+            )
+        name = _phase_name(entry, i, game=game, previous=previous)
+        if entry.state is None:
             raise RecordStateError("phase has no state", game=game, phase=name, field="state")
-        out.append(_position(graph, name, state, game=game))
-    return GameRecord(game_id=game, map_name=map_name, phases=tuple(out))
+        out.append(_position(graph, name, entry.state, game=game))
+        previous = name
+    return GameRecord(game_id=game, map_name=model.map, phases=tuple(out))
 
 
 def record_from_game(game: Any) -> GameRecord:
@@ -302,34 +460,32 @@ def start_position(map_name: str = "standard") -> Position:
     return _position(graph, graph.first_phase, state, game=f"start of {map_name}")
 
 
-def _iter_json_documents(text: str, source: str) -> Iterator[tuple[int, Any]]:
-    """Yield (line number, object): one document for a JSON file, one per non-blank line for JSONL."""
-    stripped = text.strip()
-    if not stripped:
-        raise RecordFormatError(f"{source}: the file is empty")
+def _is_document(line: str, source: str) -> bool:
+    """True if ``line`` alone is a complete JSON value (then the text is JSONL, one document a line)."""
     try:
-        yield 1, json.loads(stripped)
+        check_depth(line, source, error=RecordFormatError, max_chars=MAX_RECORD_CHARS)
+        json.loads(line)
+    except (ValueError, RecordFormatError):  # JSONDecodeError, an integer over 4,300 digits, too deep
+        return False
+    return True
+
+
+def _iter_json_documents(text: str, source: str) -> Iterator[tuple[int, Any]]:
+    """Yield (line number, object): one document for a JSON file, one per non-blank line for JSONL.
+
+    The text is JSONL when it has several non-blank lines and the first is a complete JSON value on its
+    own; otherwise it is one (perhaps pretty-printed) JSON document. Every document is read by
+    :func:`~boardeval.core.inputs.loads_json` (no duplicate keys, no NaN, integers of at most 30 digits,
+    at most 32 levels of nesting), with a size limit of :data:`MAX_RECORD_CHARS` characters.
+    """
+    if not text.strip():
+        raise RecordFormatError(f"{source}: the file is empty")
+    lines = [(n, line) for n, line in enumerate(text.splitlines(), start=1) if line.strip()]
+    if len(lines) <= 1 or not _is_document(lines[0][1], source):
+        yield lines[0][0], loads_json(text, source, error=RecordFormatError, max_chars=MAX_RECORD_CHARS)
         return
-    except json.JSONDecodeError as error:
-        whole_error = error
-        lines = [(n, line) for n, line in enumerate(text.splitlines(), start=1) if line.strip()]
-        if len(lines) <= 1:
-            raise RecordFormatError(
-                f"{source}: broken JSON at line {whole_error.lineno} column {whole_error.colno}: "
-                f"{whole_error.msg}"
-            ) from None
-    for i, (n, line) in enumerate(lines):
-        try:
-            yield n, json.loads(line)
-        except json.JSONDecodeError as exc:
-            if i == 0:  # not JSONL at all: a (pretty-printed) JSON document broken somewhere
-                raise RecordFormatError(
-                    f"{source}: broken JSON at line {whole_error.lineno} column {whole_error.colno}: "
-                    f"{whole_error.msg}"
-                ) from None
-            raise RecordFormatError(
-                f"{source}: broken JSON on line {n} (column {exc.colno}): {exc.msg}"
-            ) from None
+    for n, line in lines:
+        yield n, loads_json(line, f"{source} line {n}", error=RecordFormatError, max_chars=MAX_RECORD_CHARS)
 
 
 RecordSource = str | os.PathLike[str] | bytes | bytearray
@@ -386,6 +542,8 @@ def load_records(source: RecordSource, *, name: str | None = None) -> list[GameR
         for k, item in enumerate(docs):
             where = f"{label}:{line}" if not isinstance(doc, list) else f"{label}[{k}]"
             games.append(record_from_saved(item, source=where))
+    if not games:  # a file holding [] (callers used to take games[0]: IndexError)
+        raise RecordFormatError(f"{label}: the file holds no game (an empty list)")
     return games
 
 
