@@ -83,10 +83,11 @@ LAYERS: dict[str, dict[str, int | str]] = {
         "_plain": 3,
         "_colours": SIDE,
         "bots": 3,
-        "tournament": 4,
+        "tournament": 5,  # plays every bot kind, EvalBot included
         "evaluation": 3,  # fitted from the measures (issue 14 §2)
+        "evalbot": 4,  # DumbBot re-ranked by a lookahead scored with the evaluation (issue 14 §4)
         "alliances": 3,  # detected from mutual fear (issue 14 §3)
-        "corpus": 5,  # bot-game corpora over tournament
+        "corpus": 6,  # bot-game corpora over tournament
         "charts": SIDE,
         "render": SIDE,  # the board drawn by the engine's SVG renderer
     },

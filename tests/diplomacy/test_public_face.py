@@ -33,8 +33,8 @@ def test_importing_the_package_loads_no_engine_pandas_or_matplotlib() -> None:
 
 
 def test_every_exported_name_resolves_and_the_reference_is_private() -> None:
-    # 34 for the measures, 10 for the bots, 2 for the map, 13 for the fitted evaluation
-    assert len(dip.__all__) == len(set(dip.__all__)) == 59
+    # 34 for the measures, 11 for the bots, 2 for the map, 13 for the fitted evaluation
+    assert len(dip.__all__) == len(set(dip.__all__)) == 60
     for name in dip.__all__:
         assert getattr(dip, name) is not None, name
         assert name in dir(dip)

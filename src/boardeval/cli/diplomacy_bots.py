@@ -20,7 +20,9 @@ __all__ = ["register"]
 
 def bot_game_cmd(
     bots: str = typer.Option(
-        ..., "--bots", help="One bot per power in map order, e.g. 'dumb,random*6' (names: random, dumb)."
+        ...,
+        "--bots",
+        help="One bot per power in map order, e.g. 'dumb,random*6' (names: random, dumb, eval).",
     ),
     seed: int = typer.Option(..., "--seed", help="Seed (int >= 0): same seed, same game."),
     out: Path = typer.Option(..., "--out", "-o", help="Output saved-game .json file (the engine's format)."),

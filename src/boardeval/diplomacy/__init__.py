@@ -49,7 +49,7 @@ from boardeval.diplomacy.records import (
 if TYPE_CHECKING:
     from boardeval.diplomacy._table import games_table, measures_table, table_rows
     from boardeval.diplomacy.alliances import detect_alliances
-    from boardeval.diplomacy.bots import BOT_KINDS, DumbBot, RandomBot, UnknownBotError, UnsupportedMapError
+    from boardeval.diplomacy.bots import DumbBot, RandomBot, UnknownBotError, UnsupportedMapError
     from boardeval.diplomacy.charts import chart_measure, chart_svg
     from boardeval.diplomacy.corpus import (
         DEFAULT_MIXES,
@@ -58,6 +58,7 @@ if TYPE_CHECKING:
         iter_corpus,
         read_manifest,
     )
+    from boardeval.diplomacy.evalbot import BOT_KINDS, EvalBot
     from boardeval.diplomacy.evaluation import (
         Evaluation,
         EvaluationError,
@@ -84,7 +85,8 @@ _LAZY: dict[str, str] = {
     "chart_svg": "boardeval.diplomacy.charts",
     "board_svg": "boardeval.diplomacy.render",
     "saved_games": "boardeval.diplomacy.render",
-    "BOT_KINDS": "boardeval.diplomacy.bots",
+    "BOT_KINDS": "boardeval.diplomacy.evalbot",
+    "EvalBot": "boardeval.diplomacy.evalbot",
     "DumbBot": "boardeval.diplomacy.bots",
     "RandomBot": "boardeval.diplomacy.bots",
     "UnknownBotError": "boardeval.diplomacy.bots",
@@ -163,6 +165,7 @@ __all__: list[str] = [
     "BOT_KINDS",
     "RandomBot",
     "DumbBot",
+    "EvalBot",
     "bot_game",
     "play_bot_game",
     "run_tournament",

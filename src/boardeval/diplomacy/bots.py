@@ -33,7 +33,7 @@ its source, the weights of its released configuration), written anew for this en
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -566,19 +566,26 @@ BOT_KINDS: dict[str, type[RandomBot] | type[DumbBot]] = {"random": RandomBot, "d
 """Bot names for ``--bots`` and the class each builds."""
 
 
-def make_bot(name: str) -> RandomBot | DumbBot:
-    """A fresh bot by name (``'random'``, ``'dumb'``), or :class:`UnknownBotError` quoting the name."""
+def make_bot(name: str, kinds: Mapping[str, Callable[[], Any]] | None = None) -> Any:
+    """A fresh bot by name, or :class:`UnknownBotError` quoting the name.
+
+    ``kinds``: the names known (default :data:`BOT_KINDS`: ``'random'``, ``'dumb'``; the tournament
+    passes :data:`boardeval.diplomacy.evalbot.BOT_KINDS`, which adds ``'eval'``).
+    """
+    table = BOT_KINDS if kinds is None else kinds
     key = name.strip().lower()
-    if key not in BOT_KINDS:
-        raise UnknownBotError(f"unknown bot {name!r}: choose from {', '.join(BOT_KINDS)}")
-    return BOT_KINDS[key]()
+    if key not in table:
+        raise UnknownBotError(f"unknown bot {name!r}: choose from {', '.join(table)}")
+    return table[key]()
 
 
-def parse_bots(spec: str | Sequence[str], seats: int) -> tuple[str, ...]:
+def parse_bots(
+    spec: str | Sequence[str], seats: int, kinds: Mapping[str, Callable[[], Any]] | None = None
+) -> tuple[str, ...]:
     """One bot name per seat from ``'dumb,random*6'`` (``NAME*K`` repeats a name K times).
 
     A single name fills every seat.  Otherwise the list must have exactly ``seats`` entries; anything
-    else raises :class:`UnknownBotError` quoting the list.
+    else raises :class:`UnknownBotError` quoting the list.  ``kinds`` as for :func:`make_bot`.
     """
     items = spec.split(",") if isinstance(spec, str) else list(spec)
     names: list[str] = []
@@ -596,7 +603,7 @@ def parse_bots(spec: str | Sequence[str], seats: int) -> tuple[str, ...]:
                 raise UnknownBotError(f"bad repeat count {item!r} in {_quote(spec)}") from None
             if repeat < 1:
                 raise UnknownBotError(f"bad repeat count {item!r} in {_quote(spec)}")
-        make_bot(name)  # validates the name
+        make_bot(name, kinds)  # validates the name
         names.extend([name] * repeat)
     if len(names) == 1:
         names = names * seats

@@ -40,6 +40,7 @@ from boardeval.core import (
     spawn_seeds,
 )
 from boardeval.diplomacy.bots import BotView, DumbBot, check_bot_map, make_bot, parse_bots
+from boardeval.diplomacy.evalbot import BOT_KINDS
 
 __all__ = [
     "ALLY_LABEL",
@@ -53,6 +54,7 @@ __all__ = [
     "parse_allies",
     "phase_year",
     "play_bot_game",
+    "play_players",
     "run_tournament",
     "saved_bot_game",
 ]
@@ -148,21 +150,41 @@ def play_bot_game(
     power wins; the record then ends on the next, unplayed phase, as the engine exports it.
     ``allies``: pairs of ``'dumb'`` powers that never attack each other (``'ENGLAND:FRANCE'``).
     """
-    from diplomacy import Game
-
     graph = check_bot_map(map_name)
-    seats = parse_bots(bots, len(graph.powers))
+    seats = parse_bots(bots, len(graph.powers), BOT_KINDS)
     pairs = check_allies(allies, seats, map_name)
     last = _check_year(map_name, max_year)
-    rng = make_rng(seed)
     partners: dict[str, list[str]] = {}
     for a, b in pairs:
         partners.setdefault(a, []).append(b)
         partners.setdefault(b, []).append(a)
     players = [
-        DumbBot(allies=partners[power]) if power in partners else make_bot(name)
+        DumbBot(allies=partners[power]) if power in partners else make_bot(name, BOT_KINDS)
         for power, name in zip(graph.powers, seats, strict=True)
     ]
+    return play_players(players, seed, map_name=graph.name, max_year=last, game_id=game_id)
+
+
+def play_players(
+    players: Sequence[Any],
+    seed: int,
+    *,
+    map_name: str = "standard",
+    max_year: int | None = None,
+    game_id: str | None = None,
+) -> Any:
+    """Play one seeded game between bot objects (one per power, in map order); the live ``Game``.
+
+    The loop of :func:`play_bot_game`, for callers that keep the bots (e.g. to read ``EvalBot.stats``):
+    one Generator ``make_rng(seed)`` drives every bot, asked in the map's power order each phase.
+    """
+    from diplomacy import Game
+
+    graph = check_bot_map(map_name)
+    if len(players) != len(graph.powers):
+        raise TournamentError(f"{len(players)} bot(s) for the {len(graph.powers)} powers of map {map_name!r}")
+    last = _check_year(map_name, max_year)
+    rng = make_rng(seed)
     for player in players:
         player.new_game()
     game = Game(map_name=graph.name, game_id=game_id or f"bots-{graph.name}-{seed}")
@@ -261,7 +283,7 @@ def bot_game(
 ) -> GameResult:
     """Play one seeded bot game (see :func:`play_bot_game`) and score it: centres, survivals, solo."""
     graph = check_bot_map(map_name)
-    seats = parse_bots(bots, len(graph.powers))
+    seats = parse_bots(bots, len(graph.powers), BOT_KINDS)
     pairs = check_allies(allies, seats, map_name)
     game = play_bot_game(seats, seed, map_name=map_name, max_year=max_year, game_id=game_id, allies=pairs)
     centres = game.get_centers()
@@ -419,7 +441,7 @@ def run_tournament(
     :class:`~boardeval.core.DiplomacyError` subclass quoting it.
     """
     graph = check_bot_map(map_name)
-    kinds = parse_bots(bots, len(graph.powers))
+    kinds = parse_bots(bots, len(graph.powers), BOT_KINDS)
     if isinstance(games, bool) or not isinstance(games, int) or games <= 0:
         raise TournamentError(f"games must be a positive integer, got {games!r}")
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
