@@ -39,6 +39,24 @@ def pick_game(path: Path, game_index: int | None) -> GameRecord:
     return games[game_index]
 
 
+def phase_option(phase: str | None) -> str | None:
+    """A ``--phase`` value as typed: None (the option left out: the last phase) or a phase name.
+
+    An empty or padded value is refused (``--phase ''`` used to mean "the last phase"), quoting it; the
+    name itself is then looked up in the game, exactly (the engine writes ``F1901M``).
+    """
+    if phase is None:
+        return None
+    if not phase.strip():
+        raise ParamsError(
+            f"--phase {phase!r} is empty: give a phase name such as F1901M, or leave the option out for "
+            "the last phase"
+        )
+    if phase != phase.strip():
+        raise ParamsError(f"--phase {phase!r} has spaces around the name: write {phase.strip()!r}")
+    return phase
+
+
 def _fmt(value: Any) -> str:
     if value is None or (isinstance(value, float) and not math.isfinite(value)):
         return "—"
@@ -215,7 +233,7 @@ def fear_cmd(
         record = pick_game(game, game_index)
         gm = compute_measures(record)
         powers = list(gm.powers)
-        chosen = phase or gm.phases[-1]
+        chosen = phase_option(phase) or gm.phases[-1]
         if chosen not in gm.phases:
             raise ParamsError(
                 f"unknown phase {chosen!r}: {record.game_id} has {gm.phases[0]} .. {gm.phases[-1]}"
@@ -252,6 +270,7 @@ def chart_cmd(
     from boardeval.diplomacy import chart_measure, measures_table, validate_measures
 
     name = validate_measures([measure])[0]
+    phase = phase_option(phase)
     if out.suffix.lower() not in (".svg", ".png"):
         raise ParamsError(f"--out {str(out)!r} must end in .svg or .png")
     record = pick_game(game, game_index)

@@ -15,7 +15,7 @@ import typer
 from rich.table import Table
 
 from boardeval.cli.common import console, err_console, print_json, progress_bar
-from boardeval.cli.diplomacy import pick_game
+from boardeval.cli.diplomacy import phase_option, pick_game
 
 if TYPE_CHECKING:
     pass
@@ -120,7 +120,7 @@ def evaluate_cmd(
 
     record = pick_game(game, game_index)
     evaluation = Evaluation.load(weights) if weights is not None else None
-    result = evaluate_position(record, phase, target=target, evaluation=evaluation)
+    result = evaluate_position(record, phase_option(phase), target=target, evaluation=evaluation)
     if as_json:
         print_json({power: bd.to_dict() for power, bd in result.items()})
         return

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import urllib.parse
 from collections.abc import Awaitable, Callable, MutableMapping
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,7 @@ __all__ = [
     "MAX_UPLOAD_BYTES",
     "BodySizeLimit",
     "PayloadTooLarge",
+    "content_disposition",
     "readable_validation_errors",
     "templates",
 ]
@@ -42,6 +44,28 @@ class PayloadTooLarge(HTTPException):
             status_code=413,
             detail=f"{what} is larger than the {limit // (1024 * 1024)} MB limit",
         )
+
+
+_SAFE_NAME_CHARS = frozenset(
+    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 !#$&'()+,-.=@[]^_`{}~"
+)
+
+
+def content_disposition(filename: str, *, attachment: bool = True) -> str:
+    """A ``Content-Disposition`` value for a download named ``filename`` (any text: an upload's name).
+
+    HTTP headers are Latin-1, and a ``"`` or ``\\`` ends or escapes the quoted ``filename=``: a name such as
+    ``Ölkrieg "final".json`` gave a 500 (``UnicodeEncodeError``) or a broken header (issue 17). So the
+    header carries an ASCII fallback ``filename="..."`` (other characters as ``_``) and, when the name is
+    not plain ASCII, the exact name as RFC 5987/6266 ``filename*=UTF-8''...`` (percent-encoded UTF-8),
+    which browsers prefer.
+    """
+    kind = "attachment" if attachment else "inline"
+    fallback = "".join(c if c in _SAFE_NAME_CHARS else "_" for c in filename).strip() or "download"
+    if fallback == filename:
+        return f'{kind}; filename="{filename}"'
+    exact = urllib.parse.quote(filename.encode("utf-8", "replace"), safe="!#$&+^`|~")
+    return f"{kind}; filename=\"{fallback}\"; filename*=UTF-8''{exact}"
 
 
 def readable_validation_errors(exc: RequestValidationError) -> dict[str, Any]:

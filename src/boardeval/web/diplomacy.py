@@ -33,7 +33,7 @@ from boardeval.diplomacy import (
     shipped_game_paths,
     validate_measures,
 )
-from boardeval.web.common import PayloadTooLarge, templates
+from boardeval.web.common import PayloadTooLarge, content_disposition, templates
 from boardeval.web.glossary import GLOSSARY
 
 __all__ = ["router"]
@@ -170,7 +170,7 @@ def api_game_csv(game_id: str = GameId) -> Response:
 def _csv_response(gm: GameMeasures, filename: str) -> Response:
     csv = measures_table(gm).to_csv(index=False)
     return Response(
-        csv, media_type="text/csv", headers={"Content-Disposition": f'attachment; filename="{filename}"'}
+        csv, media_type="text/csv", headers={"Content-Disposition": content_disposition(filename)}
     )
 
 
@@ -253,7 +253,7 @@ def api_game_chart(
     svg = _chart_svg(game_id, chosen, phase)
     fname = f"diplomacy-{game_id}-{chosen}{'-' + phase if phase else ''}.svg"
     return Response(
-        svg, media_type="image/svg+xml", headers={"Content-Disposition": f'attachment; filename="{fname}"'}
+        svg, media_type="image/svg+xml", headers={"Content-Disposition": content_disposition(fname)}
     )
 
 
@@ -269,8 +269,7 @@ def _shipped_board(game_id: str, phase: str, orders: bool) -> str:
 
 
 def _svg(svg: str, filename: str, attachment: bool = False) -> Response:
-    disposition = "attachment" if attachment else "inline"
-    headers = {"Content-Disposition": f'{disposition}; filename="{filename}"'}
+    headers = {"Content-Disposition": content_disposition(filename, attachment=attachment)}
     return Response(svg, media_type="image/svg+xml", headers=headers)
 
 
