@@ -12,7 +12,7 @@ from rich.console import Console
 if TYPE_CHECKING:
     from boardeval.core import Progress as ProgressCallback
 
-__all__ = ["console", "err_console", "print_json", "progress_bar"]
+__all__ = ["console", "err_console", "note_interrupted", "print_json", "progress_bar"]
 
 console = Console(highlight=False)
 err_console = Console(stderr=True, highlight=False)
@@ -25,6 +25,15 @@ def print_json(data: Any) -> None:
 
     sys.stdout.write(dumps_json(data, indent=None, separators=(", ", ": ")) + "\n")
     sys.stdout.flush()
+
+
+def note_interrupted(kept: str) -> None:
+    """The yellow ``interrupted: <what was kept>`` line on stderr that every command stopped by Ctrl-C
+    prints next to its partial result (``--json`` carries ``"interrupted": true`` as well); the root
+    group then exits 130 (docs/reliability.md, Interrupts)."""
+    from rich.markup import escape
+
+    err_console.print(f"[yellow]interrupted: {escape(kept)}[/yellow]", soft_wrap=True)
 
 
 @contextmanager

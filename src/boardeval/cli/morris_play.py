@@ -12,14 +12,16 @@ from typing import TYPE_CHECKING
 import typer
 from rich.markup import escape
 
-from boardeval.cli.common import console, print_json, progress_bar
+from boardeval.cli.common import console, note_interrupted, print_json, progress_bar
 from boardeval.cli.morris import position_from
 from boardeval.cli.morris_game import COLOURS, TerminalSession
 from boardeval.cli.morris_render import print_board, print_evaluation, print_why
 from boardeval.core import ParamsError
 from boardeval.morris import (
+    STRENGTHS,
     AlphaBetaPlayer,
     Evaluator,
+    MatchResult,
     PlayerSpec,
     Position,
     Variant,
@@ -29,7 +31,7 @@ from boardeval.morris import (
 )
 
 if TYPE_CHECKING:
-    from boardeval.morris import Tablebase
+    from boardeval.morris import MatchResult, Tablebase
 
 __all__ = ["register"]
 
@@ -59,6 +61,23 @@ def _tablebase(option: str | None) -> Tablebase | None:
     from boardeval.morris import Tablebase
 
     return Tablebase.open(folder)
+
+
+_STRENGTH_HELP = (
+    "AI strength: "
+    + ", ".join(
+        f"{k} ({f'{v[1]:g} s a move' if v[1] is not None else f'depth {v[0]}'})" for k, v in STRENGTHS.items()
+    )
+    + "."
+)
+
+
+def _strength(text: str) -> str:
+    """A strength name of :data:`STRENGTHS` (case-insensitive), else a ParamsError quoting it."""
+    name = text.strip().lower()
+    if name not in STRENGTHS:
+        raise ParamsError(f"--strength must be one of {', '.join(STRENGTHS)}, got {text!r}")
+    return name
 
 
 def _position(position: str | None, moves: str | None, variant: str) -> Position:
@@ -95,6 +114,9 @@ def best_cmd(
     moves: str | None = typer.Option(None, "--moves", help="Turns from the start instead of a position."),
     depth: int | None = typer.Option(None, "--depth", help="Search depth in turns (default 4)."),
     time_limit: float | None = typer.Option(None, "--time", help="Time limit in seconds."),
+    strength: str | None = typer.Option(
+        None, "--strength", help=_STRENGTH_HELP + " Instead of --depth/--time."
+    ),
     candidates: int = typer.Option(3, "--candidates", help="Candidate turns in the why-panel."),
     variant: str = typer.Option("standard", help=_VARIANT_HELP),
     profile: str = typer.Option("base", "--profile", "--weights", help=_PROFILE_HELP),
@@ -102,14 +124,18 @@ def best_cmd(
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """Search the best turn, with its principal variation and the why-panel."""
+    if strength is not None and (depth is not None or time_limit is not None):
+        raise ParamsError(f"--strength {strength!r} sets the budget: give it without --depth/--time")
     pos = _position(position, moves, variant)
-    ai = AlphaBetaPlayer(
-        Evaluator(load_weights(profile)),
-        depth=depth,
-        time=time_limit,
-        shuffle_ties=False,
-        tablebase=_tablebase(tablebase),
-    )
+    ev = Evaluator(load_weights(profile))
+    if strength is not None:
+        ai = AlphaBetaPlayer.at_strength(
+            _strength(strength), ev, shuffle_ties=False, tablebase=_tablebase(tablebase)
+        )
+    else:
+        ai = AlphaBetaPlayer(
+            ev, depth=depth, time=time_limit, shuffle_ties=False, tablebase=_tablebase(tablebase)
+        )
     with progress_bar("searching", enabled=not as_json) as cb:
         result = ai.search(pos, progress=cb)
     panel = ai.why(pos, candidates, result.depth)
@@ -132,7 +158,8 @@ def best_cmd(
 
 def play_cmd(
     colour: str = typer.Option("white", "--colour", "--color", help="Your colour: white | black."),
-    depth: int = typer.Option(3, "--depth", help="AI search depth."),
+    strength: str = typer.Option("medium", "--strength", help=_STRENGTH_HELP),
+    depth: int | None = typer.Option(None, "--depth", help="AI search depth instead of --strength (1..64)."),
     variant: str = typer.Option("standard", help=_VARIANT_HELP),
     profile: str = typer.Option("base", "--profile", "--weights", help=_PROFILE_HELP),
     tablebase: str | None = typer.Option(None, "--tablebase", help=_TB_HELP),
@@ -140,11 +167,14 @@ def play_cmd(
     """Play against the AI in the terminal. Type a turn (d2, a1-a4, d2xg7), 'why', 'undo' or 'quit'."""
     if colour.lower() not in COLOURS:
         raise ParamsError(f"--colour must be white or black, got {colour!r}")
-    if depth < 1 or depth > 12:
-        raise ParamsError(f"--depth must be in 1..12, got {depth}")
-    ai = AlphaBetaPlayer(
-        Evaluator(load_weights(profile)), depth=depth, shuffle_ties=False, tablebase=_tablebase(tablebase)
-    )
+    if depth is not None and not 1 <= depth <= 64:
+        raise ParamsError(f"--depth must be in 1..64, got {depth}")
+    ev = Evaluator(load_weights(profile))
+    tb = _tablebase(tablebase)
+    if depth is not None:
+        ai = AlphaBetaPlayer(ev, depth=depth, shuffle_ties=False, tablebase=tb)
+    else:
+        ai = AlphaBetaPlayer.at_strength(_strength(strength), ev, shuffle_ties=False, tablebase=tb)
     TerminalSession(Position.start(Variant.parse(variant)), ai, COLOURS.index(colour.lower())).run()
 
 
@@ -179,7 +209,13 @@ def match_cmd(
         )  # fmt: skip
     if as_json:
         print_json(result.to_dict(with_games=with_games))
-        return
+    else:
+        _print_match(result)
+    if result.interrupted:
+        note_interrupted(f"kept the {result.played} finished game(s) of {games}")
+
+
+def _print_match(result: MatchResult) -> None:
     note = " (interrupted)" if result.interrupted else ""
     console.print(
         f"{escape(result.player_a)} vs {escape(result.player_b)}: {result.played} games{note}: "

@@ -111,6 +111,7 @@ class AlphaBetaPlayer:
         self.tablebase = tablebase
         self.engine = engine
         self._searcher = Searcher(self.evaluator, tablebase=tablebase, engine=engine)
+        self._last_depth: int | None = None  # the depth this player's last search reached
         check_budget(depth, time)  # fail at construction, not at the first move
         self._name = name if name is not None else _budget_name(depth, time)
 
@@ -150,19 +151,27 @@ class AlphaBetaPlayer:
 
         ``state`` is left unchanged; ``rng`` breaks ties between equal root turns (None: move ordering).
         """
-        return self._searcher.search(state, self.depth, self.time, rng=rng, progress=progress)
+        result = self._searcher.search(state, self.depth, self.time, rng=rng, progress=progress)
+        self._last_depth = result.depth or self._last_depth
+        return result
 
     def choose(self, state: Position, rng: np.random.Generator) -> Turn:
-        """The best turn found within the budget (raises ``ParamsError`` for a finished game)."""
+        """The best turn found within the budget (raises ``ParamsError`` for a finished game).
+
+        Ctrl-C during the search raises KeyboardInterrupt here: the search keeps a cut-short result for
+        ``best`` (flagged ``interrupted``), but a game must not go on with a move the budget did not pay
+        for, so a match stops and keeps its finished games (issue 17)."""
         result = self.search(state, rng if self.shuffle_ties else None)
+        if result.interrupted:
+            raise KeyboardInterrupt
         if result.move is None:
             raise ParamsError(f"no legal turn in finished position {state.text()!r}")
         return result.move
 
     def why(self, state: Position, n: int = 3, search_depth: int | None = None) -> dict[str, Any]:
         """The why-panel of ``state`` with ``n`` candidates, searched at :func:`why_depth` of
-        ``search_depth`` (default: this player's depth budget)."""
-        depth = search_depth if search_depth is not None else self.depth or DEFAULT_DEPTH
+        ``search_depth`` (default: this player's depth budget, else the depth its last search reached)."""
+        depth = search_depth if search_depth is not None else self.depth or self._last_depth or DEFAULT_DEPTH
         return why_panel(
             state, n, why_depth(depth), self.evaluator, tablebase=self.tablebase, engine=self.engine
         )
@@ -170,6 +179,7 @@ class AlphaBetaPlayer:
     def new_game(self) -> None:
         """Forget the transposition table."""
         self._searcher.clear()
+        self._last_depth = None
 
 
 class HumanPlayer:
