@@ -8,6 +8,12 @@ letter = 2:1 of that resource)::
 
     O10-S2-W9-G12-B6-S4-B10-G9-W11-D-W3-O8-W8-O3-G4-S5-B5-G6-S11~3S3W3B3GO
 
+Layouts (:data:`LAYOUTS`): ``base`` (19 hexes, 18 tokens, 9 harbours) and ``extended``, the 5-6 player
+extension's board (30 hexes in rows 3-4-5-6-5-4-3, tiles 6 wood / 5 brick / 6 sheep / 6 grain / 5 ore /
+2 deserts, 28 tokens, 11 harbours: five 3:1, two sheep 2:1, one 2:1 of each other resource). The share
+code of an extended board has the same grammar with 30 hexes and 11 harbour letters; the hex count tells
+the layout. Board JSON carries ``"layout"`` (absent = ``base``).
+
 Swap vocabulary (:meth:`Board.with_swapped_hexes` and friends, and the generators' ``Swap`` kinds):
 ``hexes`` = whole tiles (resource and number token move together), ``resources`` = the resources only
 (tokens stay), ``numbers`` = the number tokens only (resources stay), ``ports`` = the kinds of two port
@@ -26,7 +32,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from boardeval.catan.topology import BASE_TOPOLOGY, PORT_SPOTS, SPOT_PORT
+from boardeval.catan.topology import BASE_TOPOLOGY, EXTENDED_TOPOLOGY, PORT_SPOTS, Topology
 from boardeval.core import (
     MAX_INPUT_CHARS,
     CatanError,
@@ -42,6 +48,8 @@ __all__ = [
     "COMPLEMENT",
     "DESERT",
     "DESERT_INDEX",
+    "LAYOUTS",
+    "LAYOUT_NAMES",
     "NUMBER_TOKENS",
     "N_HEXES",
     "N_PORTS",
@@ -56,6 +64,8 @@ __all__ = [
     "Board",
     "BoardError",
     "BoardParseError",
+    "Layout",
+    "layout_spec",
 ]
 
 IntArray = npt.NDArray[np.int64]
@@ -113,7 +123,8 @@ N_HEXES = 19
 N_SPOTS = 54
 N_PORTS = 9
 MAX_CODE_CHARS = 200
-"""Longest share code text read (a code is at most 66 characters; the slack is for outer whitespace)."""
+"""Longest share code text read (a code is at most 66 characters, 104 for the 30-hex board; the slack is
+for outer whitespace)."""
 _OUTER_SPACE = " \t\r\n"
 """What :meth:`Board.parse` strips around a code (ASCII only: a pasted line or a file's final newline)."""
 SWAP_KINDS: tuple[str, ...] = ("hexes", "resources", "numbers", "ports")
@@ -127,6 +138,69 @@ def _frozen(a: IntArray) -> IntArray:
     return a
 
 
+@dataclass(frozen=True)
+class Layout:
+    """A board layout: its topology and its component counts (tiles, number tokens, harbour kinds)."""
+
+    name: str
+    title: str
+    topology: Topology
+    tile_counts: Mapping[str, int]
+    number_tokens: tuple[int, ...]
+    port_kinds: tuple[str, ...]
+
+    @property
+    def n_hexes(self) -> int:
+        return self.topology.n_hexes
+
+    @property
+    def n_spots(self) -> int:
+        return self.topology.n_spots
+
+    @property
+    def n_ports(self) -> int:
+        return self.topology.n_ports
+
+    @property
+    def n_deserts(self) -> int:
+        return self.tile_counts[DESERT]
+
+
+EXTENDED_TILE_COUNTS: dict[str, int] = {"W": 6, "B": 5, "S": 6, "G": 6, "O": 5, "D": 2}
+EXTENDED_NUMBER_TOKENS: tuple[int, ...] = (
+    2,
+    2,
+    *(n for n in (3, 4, 5, 6, 8, 9, 10, 11) for _ in range(3)),
+    12,
+    12,
+)
+EXTENDED_PORT_KINDS: tuple[str, ...] = ("3", "3", "3", "3", "3", "W", "B", "S", "S", "G", "O")
+LAYOUTS: dict[str, Layout] = {
+    "base": Layout("base", "base game (3-4 players)", BASE_TOPOLOGY, TILE_COUNTS, NUMBER_TOKENS, PORT_KINDS),
+    "extended": Layout(
+        "extended",
+        "5-6 player extension",
+        EXTENDED_TOPOLOGY,
+        EXTENDED_TILE_COUNTS,
+        EXTENDED_NUMBER_TOKENS,
+        EXTENDED_PORT_KINDS,
+    ),
+}
+"""Layout name -> :class:`Layout`. Component counts of the extended board: docs/catan.md (with sources)."""
+LAYOUT_NAMES: tuple[str, ...] = tuple(LAYOUTS)
+_LAYOUT_BY_HEXES: dict[int, Layout] = {spec.n_hexes: spec for spec in LAYOUTS.values()}
+assert len(EXTENDED_NUMBER_TOKENS) == 28 and sum(EXTENDED_TILE_COUNTS.values()) == 30
+assert sum(EXTENDED_TILE_COUNTS.values()) - EXTENDED_TILE_COUNTS[DESERT] == len(EXTENDED_NUMBER_TOKENS)
+
+
+def layout_spec(layout: str) -> Layout:
+    """The :class:`Layout` of a layout name (``"base"`` or ``"extended"``); anything else raises
+    :class:`BoardParseError` quoting it."""
+    if isinstance(layout, str) and layout in LAYOUTS:
+        return LAYOUTS[layout]
+    raise BoardParseError(f"unknown board layout {quote(layout)}; expected one of {', '.join(LAYOUT_NAMES)}")
+
+
 # ---------------------------------------------------------------------------------------------------------
 # The board
 # ---------------------------------------------------------------------------------------------------------
@@ -134,29 +208,56 @@ def _frozen(a: IntArray) -> IntArray:
 
 @dataclass(frozen=True)
 class Board:
-    """A base-game board: a resource and number per hex, and a port kind per slot.
+    """A board: a resource and number per hex, and a port kind per slot, on a layout.
 
     ``resources``: 19 letters from ``WBSGOD`` (exactly one ``D``); ``numbers``: the token on each hex,
     ``None`` on the desert; ``ports``: 9 letters from ``3WBSGO``. Construction validates the counts of
     the base game (tiles 4/3/4/4/3/1, the 18 tokens, ports 4x3 + one per resource) and raises
-    :class:`BoardParseError` quoting what is wrong.
+    :class:`BoardParseError` quoting what is wrong. ``layout="extended"``: the 5-6 player board (30
+    hexes, two deserts, 28 tokens, 11 harbours; :data:`LAYOUTS`), validated against its own counts.
     """
 
     resources: tuple[str, ...]
     numbers: tuple[int | None, ...]
     ports: tuple[str, ...]
+    layout: str = "base"
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "resources", tuple(self.resources))
         object.__setattr__(self, "numbers", tuple(self.numbers))
         object.__setattr__(self, "ports", tuple(self.ports))
-        _validate(self.resources, self.numbers, self.ports)
+        _validate(self.resources, self.numbers, self.ports, layout_spec(self.layout))
+
+    @property
+    def spec(self) -> Layout:
+        """The board's :class:`Layout` (topology and component counts)."""
+        return LAYOUTS[self.layout]
+
+    @property
+    def topology(self) -> Topology:
+        """Where this board's hexes, spots, roads and harbour slots are."""
+        return LAYOUTS[self.layout].topology
+
+    @property
+    def n_hexes(self) -> int:
+        return len(self.resources)
+
+    @property
+    def n_spots(self) -> int:
+        return self.topology.n_spots
+
+    @property
+    def n_ports(self) -> int:
+        return len(self.ports)
 
     # -- share code -------------------------------------------------------------------------------------
 
     @classmethod
-    def parse(cls, code: str) -> Board:
+    def parse(cls, code: str, layout: str | None = None) -> Board:
         """Parse a share code such as ``O10-S2-...-S11~3S3W3B3GO``.
+
+        The layout is the one with the code's hex count (19: ``base``, 30: ``extended``); a given
+        ``layout`` must agree (a base code read as ``extended`` raises, naming both).
 
         Grammar (exactly; :mod:`boardeval.core.numbers` reads the numbers)::
 
@@ -174,16 +275,29 @@ class Board:
             raise BoardParseError(
                 f"board code {quote(code)} is too long: a share code has at most {MAX_CODE_CHARS} characters"
             )
+        want = None if layout is None else layout_spec(layout)
         text = code.strip(_OUTER_SPACE)
         if text.count("~") != 1:
             raise BoardParseError(
-                f"board code {quote(text)} must be 19 hexes joined by '-', then '~' and 9 port letters "
-                f"(found {text.count('~')} '~')"
+                f"board code {quote(text)} must be 19 hexes (30 on the 5-6 player board) joined by '-', "
+                f"then '~' and 9 (11) port letters (found {text.count('~')} '~')"
             )
         hex_part, port_part = text.split("~")
         cells = hex_part.split("-")
-        if len(cells) != N_HEXES:
-            raise BoardParseError(f"board code {quote(text)} has {len(cells)} hexes, expected {N_HEXES}")
+        spec = _LAYOUT_BY_HEXES.get(len(cells))
+        if spec is None:
+            expected = f"{want.n_hexes}" if want else " or ".join(str(n) for n in _LAYOUT_BY_HEXES)
+            raise BoardParseError(f"board code {quote(text)} has {len(cells)} hexes, expected {expected}")
+        if want is not None and spec is not want:
+            raise BoardParseError(
+                f"board code {quote(text)} has {len(cells)} hexes: a {spec.name} board "
+                f"({spec.title}), not the {want.name} layout asked for ({want.n_hexes} hexes)"
+            )
+        if len(port_part) != spec.n_ports and any(len(port_part) == o.n_ports for o in LAYOUTS.values()):
+            raise BoardParseError(
+                f"board code {quote(text)} has {len(cells)} hexes ({spec.title}) but {len(port_part)} port "
+                f"letters {quote(port_part)}; the {spec.name} board has {spec.n_ports} harbours"
+            )
         # Syntax only: split each cell into a letter and digits; the constructor's _validate checks the
         # letters, the numbers and the base game's counts, with messages that quote the cell.
         resources: list[str] = []
@@ -198,7 +312,7 @@ class Board:
                 continue
             where = f"hex {i} {quote(cell)}"
             numbers.append(parse_int(digits, where, lo=0, hi=99, error=BoardParseError, noun="a number"))
-        return cls(tuple(resources), tuple(numbers), tuple(port_part))
+        return cls(tuple(resources), tuple(numbers), tuple(port_part), spec.name)
 
     def code(self) -> str:
         """The share code (inverse of :meth:`parse`)."""
@@ -213,11 +327,13 @@ class Board:
     def to_json(self) -> dict[str, Any]:
         """JSON-able dict with names; hexes carry id, resource name and number, ports their spots.
 
-        ``{"hexes": [{"id": 0, "resource": "ore", "number": 10}, ...],
+        ``{"layout": "base", "hexes": [{"id": 0, "resource": "ore", "number": 10}, ...],
         "ports": [{"slot": 0, "kind": "3:1", "resource": null, "spots": [26, 37]}, ...]}``
         (a 2:1 port: ``"kind": "2:1", "resource": "wood"``).
         """
+        port_spots = self.topology.port_spots
         return {
+            "layout": self.layout,
             "hexes": [
                 {"id": i, "resource": RESOURCE_NAMES[r], "number": n}
                 for i, (r, n) in enumerate(zip(self.resources, self.numbers, strict=True))
@@ -227,15 +343,18 @@ class Board:
                     "slot": k,
                     "kind": "3:1" if p == "3" else "2:1",
                     "resource": None if p == "3" else RESOURCE_NAMES[p],
-                    "spots": list(PORT_SPOTS[k]),
+                    "spots": list(port_spots[k]),
                 }
                 for k, p in enumerate(self.ports)
             ],
         }
 
     @classmethod
-    def from_json(cls, obj: Mapping[str, Any] | str) -> Board:
+    def from_json(cls, obj: Mapping[str, Any] | str, layout: str | None = None) -> Board:
         """Read :meth:`to_json`'s shape (a dict or JSON text). Errors name the JSON path.
+
+        ``$.layout`` (``"base"`` or ``"extended"``) picks the layout; absent means ``base`` (files written
+        before the 5-6 player board). A given ``layout`` must agree with it.
 
         The document is validated by a strict pydantic model (:func:`_json_schema`): unknown or misspelled
         keys, duplicate keys, wrong types (``"10"`` for 10, ``10.0``, ``true``), over-long integers and
@@ -250,33 +369,49 @@ class Board:
             obj = loads_json(obj, "board JSON", error=BoardParseError)
         if not isinstance(obj, Mapping):
             raise BoardParseError(f"board JSON must be an object, got {type(obj).__name__}")
-        for key, n in (("hexes", N_HEXES), ("ports", N_PORTS)):  # counts first: cheap, and before types
+        name = obj.get("layout", "base")
+        if not isinstance(name, str) or name not in LAYOUTS:
+            raise BoardParseError(
+                f"board JSON: $.layout {quote(name)} is not a layout; "
+                f"expected one of {', '.join(LAYOUT_NAMES)}"
+            )
+        spec = LAYOUTS[name]
+        if layout is not None and layout_spec(layout) is not spec:
+            given = repr(name) if "layout" in obj else "absent"
+            raise BoardParseError(
+                f"board JSON is a {spec.name} board ($.layout {given}), not the {layout} layout asked for"
+            )
+        n_hexes, n_ports = spec.n_hexes, spec.n_ports
+        for key, n in (("hexes", n_hexes), ("ports", n_ports)):  # counts first: cheap, and before types
             if key not in obj:
                 raise BoardParseError(f"board JSON has no {key!r} list ($.{key})")
             value = obj[key]
             if isinstance(value, list) and len(value) != n:
-                raise BoardParseError(f"board JSON: $.{key} has {len(value)} entries, expected {n}")
+                raise BoardParseError(
+                    f"board JSON: $.{key} has {len(value)} entries, expected {n} ({spec.name} layout)"
+                )
         from pydantic import ValidationError
 
-        model = _json_schema()
+        model = _json_schema(spec.name)
         try:
             doc = model.model_validate(dict(obj))
         except ValidationError as exc:
             raise BoardParseError(f"board JSON: {validation_message(exc, root='$')}") from None
-        resources: list[str] = [""] * N_HEXES
-        numbers: list[int | None] = [None] * N_HEXES
-        for hid, h, path in _json_entries(doc.hexes, "hexes", "id", N_HEXES):
+        resources: list[str] = [""] * n_hexes
+        numbers: list[int | None] = [None] * n_hexes
+        for hid, h, path in _json_entries(doc.hexes, "hexes", "id", n_hexes):
             resources[hid] = _resource_letter(h.resource, f"{path}.resource")
             numbers[hid] = _json_number(h.number, resources[hid], path)
-        ports: list[str] = [""] * N_PORTS
-        for slot, p, path in _json_entries(doc.ports, "ports", "slot", N_PORTS):
+        ports: list[str] = [""] * n_ports
+        port_spots = spec.topology.port_spots
+        for slot, p, path in _json_entries(doc.ports, "ports", "slot", n_ports):
             ports[slot] = _port_letter(p.kind, p.resource, path)
-            if p.spots is not None and p.spots != list(PORT_SPOTS[slot]):
+            if p.spots is not None and p.spots != list(port_spots[slot]):
                 raise BoardParseError(
                     f"{path}.spots {quote(p.spots)} do not match slot {slot}, whose spots are "
-                    f"{list(PORT_SPOTS[slot])} (in that order)"
+                    f"{list(port_spots[slot])} (in that order)"
                 )
-        board = cls(tuple(resources), tuple(numbers), tuple(ports))
+        board = cls(tuple(resources), tuple(numbers), tuple(ports), spec.name)
         if doc.code is not None and doc.code != board.code():
             raise BoardParseError(
                 f"board JSON: $.code {quote(doc.code)} does not match the hexes and ports ({board.code()!r})"
@@ -286,12 +421,13 @@ class Board:
     # -- text and files -----------------------------------------------------------------------------------
 
     @classmethod
-    def from_text(cls, text: str) -> Board:
-        """A board from typed or pasted text: the board JSON when it starts with ``{``, else a share code."""
+    def from_text(cls, text: str, layout: str | None = None) -> Board:
+        """A board from typed or pasted text: the board JSON when it starts with ``{``, else a share code.
+        ``layout``, when given, must be the text's layout."""
         if not isinstance(text, str):
             raise BoardParseError(f"board text must be a string, got {type(text).__name__}")
         stripped = text.strip(_OUTER_SPACE)
-        return cls.from_json(stripped) if stripped.startswith("{") else cls.parse(stripped)
+        return cls.from_json(stripped, layout) if stripped.startswith("{") else cls.parse(stripped, layout)
 
     @classmethod
     def load(cls, path: str | Path) -> Board:
@@ -311,26 +447,37 @@ class Board:
     # -- construction helpers ----------------------------------------------------------------------------
 
     @classmethod
-    def random(cls, seed: SeedLike) -> Board:
-        """A uniform shuffle of the 19 tiles, the 18 tokens (on the non-desert hexes) and the 9 ports."""
+    def random(cls, seed: SeedLike, layout: str = "base") -> Board:
+        """A uniform shuffle of the tiles, the tokens (on the non-desert hexes) and the ports of a layout
+        (base: 19 tiles, 18 tokens, 9 ports; extended: 30, 28, 11). Base boards are those of earlier
+        versions for the same seed."""
+        spec = layout_spec(layout)
         rng = make_rng(seed)
-        tiles = [letter for letter, n in TILE_COUNTS.items() for _ in range(n)]
+        tiles = [letter for letter, n in spec.tile_counts.items() for _ in range(n)]
         resources = [tiles[i] for i in rng.permutation(len(tiles))]
-        tokens = [NUMBER_TOKENS[i] for i in rng.permutation(len(NUMBER_TOKENS))]
-        ports = [PORT_KINDS[i] for i in rng.permutation(len(PORT_KINDS))]
+        tokens = [spec.number_tokens[i] for i in rng.permutation(len(spec.number_tokens))]
+        ports = [spec.port_kinds[i] for i in rng.permutation(len(spec.port_kinds))]
         it = iter(tokens)
         numbers = tuple(None if r == DESERT else next(it) for r in resources)
-        return cls(tuple(resources), numbers, tuple(ports))
+        return cls(tuple(resources), numbers, tuple(ports), spec.name)
 
     @classmethod
     def from_arrays(
-        cls, resource_index: Sequence[int] | IntArray, numbers: Sequence[int] | IntArray, ports: str
+        cls,
+        resource_index: Sequence[int] | IntArray,
+        numbers: Sequence[int] | IntArray,
+        ports: str | Sequence[str],
+        layout: str | None = None,
     ) -> Board:
-        """Build from a resource-index array (desert = ``DESERT_INDEX``) and a numbers array (0 = none)."""
+        """Build from a resource-index array (desert = ``DESERT_INDEX``) and a numbers array (0 = none).
+        The layout defaults to the one with that many hexes."""
         letters = (*RESOURCES, DESERT)
         res = tuple(letters[int(i)] for i in resource_index)
         nums = tuple(None if int(n) == 0 else int(n) for n in numbers)
-        return cls(res, nums, tuple(ports))
+        if layout is None:
+            spec = _LAYOUT_BY_HEXES.get(len(res))
+            layout = spec.name if spec else "base"
+        return cls(res, nums, tuple(ports), layout)
 
     def with_swapped(self, kind: str, a: int, b: int) -> Board:
         """Swap by kind, in the one swap vocabulary (:data:`SWAP_KINDS`, module docstring): ``"hexes"``,
@@ -347,11 +494,11 @@ class Board:
 
     def with_swapped_hexes(self, i: int, j: int) -> Board:
         """Swap two whole tiles: resource and number move together (always valid)."""
-        i, j = _check_index(i, N_HEXES, "hex"), _check_index(j, N_HEXES, "hex")
+        i, j = _check_index(i, self.n_hexes, "hex"), _check_index(j, self.n_hexes, "hex")
         r, n = list(self.resources), list(self.numbers)
         r[i], r[j] = r[j], r[i]
         n[i], n[j] = n[j], n[i]
-        return Board(tuple(r), tuple(n), self.ports)
+        return Board(tuple(r), tuple(n), self.ports, self.layout)
 
     def with_swapped_resources(self, i: int, j: int) -> Board:
         """Swap the resources of two hexes; number tokens stay where they are.
@@ -359,29 +506,29 @@ class Board:
         Desert rule: if either hex is the desert, the desert takes its (absent) number along and the
         other hex's token moves with it, i.e. the whole tiles swap, so the desert never holds a token.
         """
-        i, j = _check_index(i, N_HEXES, "hex"), _check_index(j, N_HEXES, "hex")
+        i, j = _check_index(i, self.n_hexes, "hex"), _check_index(j, self.n_hexes, "hex")
         if DESERT in (self.resources[i], self.resources[j]):
             return self.with_swapped_hexes(i, j)
         r = list(self.resources)
         r[i], r[j] = r[j], r[i]
-        return Board(tuple(r), self.numbers, self.ports)
+        return Board(tuple(r), self.numbers, self.ports, self.layout)
 
     def with_swapped_numbers(self, i: int, j: int) -> Board:
         """Swap the number tokens of two non-desert hexes (resources stay). The desert has no token to
         swap, so naming it raises :class:`BoardError`."""
-        i, j = _check_index(i, N_HEXES, "hex"), _check_index(j, N_HEXES, "hex")
+        i, j = _check_index(i, self.n_hexes, "hex"), _check_index(j, self.n_hexes, "hex")
         if self.numbers[i] is None or self.numbers[j] is None:
             raise BoardError(f"cannot swap numbers of hexes {i} and {j}: the desert has no number token")
         n = list(self.numbers)
         n[i], n[j] = n[j], n[i]
-        return Board(self.resources, tuple(n), self.ports)
+        return Board(self.resources, tuple(n), self.ports, self.layout)
 
     def with_swapped_ports(self, a: int, b: int) -> Board:
-        """Swap the port kinds of two slots (0..8)."""
-        a, b = _check_index(a, N_PORTS, "port slot"), _check_index(b, N_PORTS, "port slot")
+        """Swap the port kinds of two slots (0..8; 0..10 on the extended board)."""
+        a, b = _check_index(a, self.n_ports, "port slot"), _check_index(b, self.n_ports, "port slot")
         p = list(self.ports)
         p[a], p[b] = p[b], p[a]
-        return Board(self.resources, self.numbers, tuple(p))
+        return Board(self.resources, self.numbers, tuple(p), self.layout)
 
     # -- arrays -------------------------------------------------------------------------------------------
 
@@ -409,12 +556,17 @@ class Board:
 
     @property
     def desert(self) -> int:
-        """Hex id of the desert."""
+        """Hex id of the (first) desert."""
         return self.resources.index(DESERT)
+
+    @property
+    def deserts(self) -> tuple[int, ...]:
+        """Hex ids of the deserts (one on the base board, two on the extended board)."""
+        return tuple(i for i, r in enumerate(self.resources) if r == DESERT)
 
     def spot_port(self, spot: int) -> str | None:
         """Port letter at a spot (``"3"`` or a resource letter), or ``None``."""
-        slot = int(SPOT_PORT[_check_spot(spot)])
+        slot = int(self.topology.spot_port[_check_index(spot, self.n_spots, "spot")])
         return None if slot < 0 else self.ports[slot]
 
 
@@ -426,10 +578,6 @@ def _check_index(value: int, n: int, what: str) -> int:
     return int(value)
 
 
-def _check_spot(spot: int) -> int:
-    return _check_index(spot, N_SPOTS, "spot")
-
-
 def _check_number(n: int, where: str) -> int:
     if n == 7:
         raise BoardParseError(f"{where}: 7 is not a number token (the robber's roll)")
@@ -439,7 +587,7 @@ def _check_number(n: int, where: str) -> int:
 
 
 @cache
-def _json_schema() -> Any:
+def _json_schema(layout: str = "base") -> Any:
     """The pydantic model of board JSON (built on first use: the CLI does not import pydantic for codes).
 
     Strict types, no unknown keys::
@@ -456,24 +604,26 @@ def _json_schema() -> Any:
 
     from pydantic import BaseModel, ConfigDict, Field
 
+    spec = LAYOUTS[layout]
     strict = ConfigDict(strict=True, extra="forbid")
-    Spot = Annotated[int, Field(ge=0, le=N_SPOTS - 1)]
+    Spot = Annotated[int, Field(ge=0, le=spec.n_spots - 1)]
 
     class HexJson(BaseModel):
         model_config = strict
-        id: Annotated[int, Field(ge=0, le=N_HEXES - 1)] = -1  # the default (never validated): position
+        id: Annotated[int, Field(ge=0, le=spec.n_hexes - 1)] = -1  # the default (never validated): position
         resource: str
         number: Annotated[int, Field(ge=0, le=99)] | None = None
 
     class PortJson(BaseModel):
         model_config = strict
-        slot: Annotated[int, Field(ge=0, le=N_PORTS - 1)] = -1
+        slot: Annotated[int, Field(ge=0, le=spec.n_ports - 1)] = -1
         kind: Literal["3:1", "2:1"]
         resource: str | None = None
         spots: Annotated[list[Spot], Field(min_length=2, max_length=2)] | None = None
 
     class BoardJson(BaseModel):
         model_config = strict
+        layout: Literal["base", "extended"] = "base"
         code: str | None = None
         hexes: list[HexJson]
         ports: list[PortJson]
@@ -540,12 +690,19 @@ def _port_letter(kind: str, res: str | None, path: str) -> str:
     return letter
 
 
-def _validate(resources: tuple[str, ...], numbers: tuple[int | None, ...], ports: tuple[str, ...]) -> None:
-    """Check lengths, letters and the base game's counts; messages quote the cell or the share code."""
-    if len(resources) != N_HEXES:
-        raise BoardParseError(f"a board has {N_HEXES} hexes, got {len(resources)} resources")
-    if len(numbers) != N_HEXES:
-        raise BoardParseError(f"a board has {N_HEXES} hexes, got {len(numbers)} numbers")
+def _validate(
+    resources: tuple[str, ...], numbers: tuple[int | None, ...], ports: tuple[str, ...], spec: Layout
+) -> None:
+    """Check lengths, letters and the layout's counts; messages quote the cell or the share code."""
+    where = "" if spec.name == "base" else f" ({spec.title})"
+    if len(resources) != spec.n_hexes:
+        raise BoardParseError(
+            f"a {spec.name} board has {spec.n_hexes} hexes{where}, got {len(resources)} resources"
+        )
+    if len(numbers) != spec.n_hexes:
+        raise BoardParseError(
+            f"a {spec.name} board has {spec.n_hexes} hexes{where}, got {len(numbers)} numbers"
+        )
     for i, (r, n) in enumerate(zip(resources, numbers, strict=True)):
         _validate_hex(i, r, n)
     for k, p in enumerate(ports):
@@ -555,7 +712,7 @@ def _validate(resources: tuple[str, ...], numbers: tuple[int | None, ...], ports
                 "expected "
                 "'3' (3:1) or a resource letter W B S G O (2:1)"
             )
-    _validate_counts(resources, numbers, ports)
+    _validate_counts(resources, numbers, ports, spec)
 
 
 def _validate_hex(i: int, r: str, n: int | None) -> None:
@@ -577,9 +734,11 @@ def _validate_hex(i: int, r: str, n: int | None) -> None:
 
 
 def _validate_counts(
-    resources: tuple[str, ...], numbers: tuple[int | None, ...], ports: tuple[str, ...]
+    resources: tuple[str, ...], numbers: tuple[int | None, ...], ports: tuple[str, ...], spec: Layout
 ) -> None:
-    """The base game's counts: tiles 4/3/4/4/3/1, the 18 tokens, 9 ports (four 3:1, one per resource)."""
+    """The layout's counts. Base: tiles 4/3/4/4/3/1, the 18 tokens, 9 ports (four 3:1, one per resource);
+    extended: tiles 6/5/6/6/5/2, the 28 tokens, 11 ports (five 3:1, two sheep, one of each other)."""
+    what = "" if spec.name == "base" else f" on the {spec.name} board ({spec.title})"
     code = (
         "-".join(r if n is None else f"{r}{n}" for r, n in zip(resources, numbers, strict=True))
         + "~"
@@ -589,26 +748,26 @@ def _validate_counts(
     tile_diffs = [
         f"{expected} {RESOURCE_NAMES[letter]} tile{'s' if expected > 1 else ''} ({letter}) expected, "
         f"got {got[letter]}"
-        for letter, expected in TILE_COUNTS.items()
+        for letter, expected in spec.tile_counts.items()
         if got[letter] != expected
     ]
     if tile_diffs:
-        raise BoardParseError(f"wrong tiles ({'; '.join(tile_diffs)}) in {code!r}")
+        raise BoardParseError(f"wrong tiles{what} ({'; '.join(tile_diffs)}) in {code!r}")
     tokens = Counter(n for n in numbers if n is not None)
-    want = Counter(NUMBER_TOKENS)
+    want = Counter(spec.number_tokens)
     if tokens != want:
         diffs = [f"{want[n]} x {n} expected, got {tokens[n]}" for n in sorted(PIPS) if tokens[n] != want[n]]
-        raise BoardParseError(f"wrong number tokens ({'; '.join(diffs)}) in {code!r}")
-    if len(ports) != N_PORTS:
+        raise BoardParseError(f"wrong number tokens{what} ({'; '.join(diffs)}) in {code!r}")
+    if len(ports) != spec.n_ports:
         raise BoardParseError(
-            f"{N_PORTS} ports expected, got {len(ports)} in {''.join(ports)!r} (board {code!r})"
+            f"{spec.n_ports} ports expected{what}, got {len(ports)} in {''.join(ports)!r} (board {code!r})"
         )
     pc = Counter(ports)
-    pwant = Counter(PORT_KINDS)
+    pwant = Counter(spec.port_kinds)
     if pc != pwant:
         diffs = [
             f"{pwant[k]} '{k}' port{'s' if pwant[k] > 1 else ''} expected, got {pc[k]}"
             for k in _PORT_LETTERS
             if pc[k] != pwant[k]
         ]
-        raise BoardParseError(f"wrong ports ({'; '.join(diffs)}) in {''.join(ports)!r}")
+        raise BoardParseError(f"wrong ports{what} ({'; '.join(diffs)}) in {''.join(ports)!r}")

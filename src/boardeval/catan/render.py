@@ -1,5 +1,6 @@
 """Self-contained SVG drawing of a board, optionally with a spot-score heatmap.
 
+Both layouts (the base board and the 5-6 player board: the topology comes from ``board.topology``).
 Pointy-top hexes in terrain colours, number tokens with pip dots (6 and 8 in red), the 9 ports on their
 slots (coloured by resource, labelled ``3:1`` / ``2:1``, with lines to the two spots they serve), and a
 circle on every spot. Hooks for the web app: each hex is a ``<g class="hex" data-hex="N">`` and each spot a
@@ -17,19 +18,12 @@ import numpy as np
 
 from boardeval.catan.board import (
     DESERT,
-    N_SPOTS,
     PIPS,
     RESOURCE_NAMES,
     Board,
 )
 from boardeval.catan.spots import SpotTable
-from boardeval.catan.topology import (
-    BASE_PORT_FRAME,
-    HEX_CENTRES,
-    PORT_SPOTS,
-    SPOT_HEXES,
-    SPOT_XY,
-)
+from boardeval.catan.topology import Topology
 from boardeval.core import CatanError
 
 __all__ = ["PORT_COLOURS", "TERRAIN_COLOURS", "board_svg"]
@@ -85,16 +79,19 @@ class _Frame:
     r: float
     ox: float
     oy: float
+    topo: Topology
 
     def px(self, x: float, y: float) -> tuple[float, float]:
-        """Pixel position of a point given for circumradius 1 (``HEX_CENTRES`` / ``SPOT_XY`` units)."""
+        """Pixel position of a point given for circumradius 1 (``hex_centres`` / ``spot_xy`` units)."""
         return (x * self.r + self.ox, y * self.r + self.oy)
 
     def spot(self, s: int) -> tuple[float, float]:
-        return self.px(float(SPOT_XY[s, 0]), float(SPOT_XY[s, 1]))
+        xy = self.topo.spot_xy
+        return self.px(float(xy[s, 0]), float(xy[s, 1]))
 
     def hex(self, h: int) -> tuple[float, float]:
-        return self.px(float(HEX_CENTRES[h, 0]), float(HEX_CENTRES[h, 1]))
+        xy = self.topo.hex_centres
+        return self.px(float(xy[h, 0]), float(xy[h, 1]))
 
 
 def board_svg(
@@ -114,17 +111,18 @@ def board_svg(
         raise CatanError("the heatmap was computed for a different board")
     r = size
     margin = 2.2 * r
-    xs = HEX_CENTRES[:, 0] * r
-    ys = HEX_CENTRES[:, 1] * r
+    topo = board.topology
+    xs = topo.hex_centres[:, 0] * r
+    ys = topo.hex_centres[:, 1] * r
     min_x, max_x = float(xs.min()) - margin, float(xs.max()) + margin
     min_y, max_y = float(ys.min()) - margin, float(ys.max()) + margin
     legend_h = 46.0 if heatmap is not None else 0.0
     width, height = max_x - min_x, max_y - min_y + legend_h
-    frame = _Frame(r, -min_x, -min_y)
+    frame = _Frame(r, -min_x, -min_y, topo)
     out: list[str] = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_f(width)} {_f(height)}" '
         f'width="{_f(width)}" height="{_f(height)}" font-family="DejaVu Sans, Arial, Helvetica, sans-serif" '
-        f'class="catan-board" data-code="{escape(board.code())}">',
+        f'class="catan-board" data-layout="{board.layout}" data-code="{escape(board.code())}">',
         f"<title>{escape(title or 'Catan board ' + board.code())}</title>",
         f'<rect x="0" y="0" width="{_f(width)}" height="{_f(height)}" rx="{_f(r * 0.3)}" fill="{_SEA}"/>',
         _coast_svg(board, frame),
@@ -152,9 +150,9 @@ def _ports_svg(board: Board, frame: _Frame) -> list[str]:
     """Each port: a pier from each of its two spots to a marker on its water hex."""
     r = frame.r
     out = ['<g class="ports">']
-    for slot, (cube, _direction) in enumerate(BASE_PORT_FRAME):
+    for slot, (cube, _direction) in enumerate(frame.topo.port_frame):
         kind = board.ports[slot]
-        a, b = PORT_SPOTS[slot]
+        a, b = frame.topo.port_spots[slot]
         (ax, ay), (bx, by) = frame.spot(a), frame.spot(b)
         # marker between the water hex centre and the coast edge
         mx0, my0 = frame.px(*_cube_xy(cube))
@@ -249,7 +247,8 @@ def _score_range(heatmap: SpotTable) -> tuple[float, float]:
 
 
 def _spots_svg(heatmap: SpotTable | None, label_top: int, frame: _Frame) -> list[str]:
-    """The 54 spots: plain markers (port spots in white), or coloured by score with the best ranked."""
+    """The spots (54, or 80 on the 5-6 player board): plain markers (port spots in white), or coloured by
+    score with the best ranked."""
     r = frame.r
     out = ['<g class="spots">']
     ranks: dict[int, int] = {}
@@ -257,10 +256,10 @@ def _spots_svg(heatmap: SpotTable | None, label_top: int, frame: _Frame) -> list
     if heatmap is not None:
         lo, hi = _score_range(heatmap)
         ranks = {s: k + 1 for k, s in enumerate(heatmap.top(label_top))}
-    port_spots = {s for pair in PORT_SPOTS for s in pair}
-    for s in range(N_SPOTS):
+    port_spots = {s for pair in frame.topo.port_spots for s in pair}
+    for s in range(frame.topo.n_spots):
         x, y = frame.spot(s)
-        hexes = ", ".join(str(h) for h in SPOT_HEXES[s])
+        hexes = ", ".join(str(h) for h in frame.topo.spot_hexes[s])
         if heatmap is not None:
             score = float(heatmap.scores[s])
             t = (score - lo) / (hi - lo) if hi > lo else 0.5

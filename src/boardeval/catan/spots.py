@@ -1,5 +1,8 @@
 """The settlement-spot evaluator of seed 000, with the spec's erratum; all 54 spots in one numpy call.
 
+Both layouts: the base board's 54 spots and the 5-6 player board's 80 (the topology comes from the
+board, or from the arrays' width in :func:`spot_scores_batch`).
+
 For a spot, ``prod[r]`` is the pips of its adjacent hexes of resource r; ``total[r]`` the pips of all
 hexes of r on the board. Complements: wood<->brick, grain<->ore; sheep has none::
 
@@ -44,19 +47,13 @@ import numpy.typing as npt
 
 from boardeval.catan.board import (
     DESERT,
-    N_PORTS,
-    N_SPOTS,
     PIPS,
     RESOURCE_NAMES,
     RESOURCES,
     Board,
 )
 from boardeval.catan.params import METRIC_NAMES, SpotParams
-from boardeval.catan.topology import (
-    SPOT_HEX_MATRIX,
-    SPOT_HEXES,
-    SPOT_PORT,
-)
+from boardeval.catan.topology import TOPOLOGIES, Topology
 from boardeval.core import Breakdown, CatanError
 
 __all__ = [
@@ -167,18 +164,19 @@ def spot_metrics_from_production(
 
 def evaluate_spot(board: Board, spot: int, params: SpotParams | None = None) -> Breakdown:
     """One spot, computed the seed's way (dicts and Python loops); the reference for the vector path."""
-    _check_spot(spot, N_SPOTS)
+    spot_hexes = board.topology.spot_hexes
+    _check_spot(spot, len(spot_hexes))
     totals = {r: 0.0 for r in RESOURCES}
     for res, num in zip(board.resources, board.numbers, strict=True):
         if res != DESERT and num is not None:
             totals[res] += PIPS[num]
     prod = {r: 0.0 for r in RESOURCES}
-    for h in SPOT_HEXES[spot]:
+    for h in spot_hexes[spot]:
         res, num = board.resources[h], board.numbers[h]
         if res != DESERT and num is not None:
             prod[res] += PIPS[num]
     b = spot_metrics_from_production(prod, totals, board.spot_port(int(spot)), params, label=f"spot {spot}")
-    return Breakdown(b.terms, b.label, {"spot": int(spot), "hexes": list(SPOT_HEXES[spot]), **b.extras})
+    return Breakdown(b.terms, b.label, {"spot": int(spot), "hexes": list(spot_hexes[spot]), **b.extras})
 
 
 def _check_spot(spot: int, n: int) -> int:
@@ -235,11 +233,12 @@ class SpotTable:
         s = _check_spot(spot, len(self))
         raw = dict(zip(METRIC_NAMES, self.metrics[s].tolist(), strict=True))
         weights = dict(zip(METRIC_NAMES, self.params.eval_weights, strict=True))
-        slot = int(SPOT_PORT[s])
+        topo = self.board.topology
+        slot = int(topo.spot_port[s])
         names = [RESOURCE_NAMES[r] for r in RESOURCES]
         extras: dict[str, Any] = {
             "spot": s,
-            "hexes": list(SPOT_HEXES[s]),
+            "hexes": list(topo.spot_hexes[s]),
             "port": None if slot < 0 else self.board.ports[slot],
             "port_strength": 0.0 if slot < 0 else float(self.port_strength[slot]),
             "production": dict(zip(names, self.production[s].tolist(), strict=True)),
@@ -260,12 +259,13 @@ class SpotTable:
         """``{"board": code, "spots": [{"spot", "hexes", "port", "metrics": {...}, "score"}, ...]}``,
         spots in id order."""
         spots = []
+        topo = self.board.topology
         for s in range(len(self)):
-            slot = int(SPOT_PORT[s])
+            slot = int(topo.spot_port[s])
             spots.append(
                 {
                     "spot": s,
-                    "hexes": list(SPOT_HEXES[s]),
+                    "hexes": list(topo.spot_hexes[s]),
                     "port": None if slot < 0 else self.board.ports[slot],
                     "metrics": dict(zip(METRIC_NAMES, self.metrics[s].tolist(), strict=True)),
                     "score": float(self.scores[s]),
@@ -283,9 +283,12 @@ def evaluate_spots(board: Board, params: SpotParams | None = None) -> SpotTable:
     and :meth:`SpotTable.ranked` orders them by id. About 50 us a board (``benchmarks/catan_spots.py``).
     """
     p = params or SpotParams.default()
-    prod, totals = _production(board.resource_index[None], board.pips[None])
+    tables = _tables(board.topology)
+    prod, totals = _production(board.resource_index[None], board.pips[None], tables)
     parts = _strength_parts(totals[0].tolist(), p.base_resource_strength, p.dampening_factor)
-    port_strength, metrics, scores = _score(prod, totals, np.array(parts[3:]), board.port_index[None], p)
+    port_strength, metrics, scores = _score(
+        prod, totals, np.array(parts[3:]), board.port_index[None], p, tables
+    )
     by_spot = np.stack([m[0] for m in metrics], axis=1)  # (54, 5)
     scarcity, pairwise, raw, strength = (np.array(x) for x in parts)
     production = np.ascontiguousarray(prod[0].T)
@@ -313,7 +316,8 @@ def spot_scores_batch(
     """Scores of all 54 spots for a batch of boards at once, shape (B, 54): for generators and sweeps.
 
     Inputs are stacked board arrays: ``resource_index`` and ``pips`` (B, 19) (``Board.resource_index``,
-    ``Board.pips``), ``port_index`` (B, 9) (``Board.port_index``: resource index, -1 for 3:1). The same
+    ``Board.pips``), ``port_index`` (B, 9) (``Board.port_index``: resource index, -1 for 3:1); for
+    5-6 player boards (B, 30) and (B, 11), giving (B, 80) (the width picks the layout). The same
     formulas as :func:`evaluate_spot`, with the per-resource strengths computed in numpy over the batch;
     the per-call overhead is paid once per batch instead of once per board.
     """
@@ -321,11 +325,19 @@ def spot_scores_batch(
     res = np.asarray(resource_index)
     pip = np.asarray(pips, dtype=np.float64)
     ports = np.asarray(port_index)
-    if res.ndim != 2 or res.shape != pip.shape or ports.ndim != 2 or ports.shape[0] != res.shape[0]:
+    topo = _BY_WIDTH.get(res.shape[1]) if res.ndim == 2 else None
+    if (
+        topo is None
+        or res.shape != pip.shape
+        or ports.ndim != 2
+        or ports.shape != (res.shape[0], topo.n_ports)
+    ):
         raise CatanError(
-            f"batch arrays must be (B, 19), (B, 19), (B, 9); got {res.shape}, {pip.shape}, {ports.shape}"
+            "batch arrays must be (B, 19), (B, 19), (B, 9) (or (B, 30), (B, 30), (B, 11)); "
+            f"got {res.shape}, {pip.shape}, {ports.shape}"
         )
-    prod, totals = _production(res, pip)
+    tables = _tables(topo)
+    prod, totals = _production(res, pip, tables)
     with np.errstate(divide="ignore", invalid="ignore"):
         scarcity = np.where(totals > 0, 1.0 / totals, SCARCITY_CAP)
         comp = totals[:, _COMP_INDEX]
@@ -333,21 +345,55 @@ def spot_scores_batch(
     ratio = np.where(totals > 0, ratio, np.where(comp > 0, SCARCITY_CAP, 1.0))
     pairwise = np.where(_HAS_COMP, ratio, 1.0)
     strength = (np.asarray(p.base_resource_strength) * scarcity * pairwise) ** p.dampening_factor
-    return _score(prod, totals, strength, ports, p)[2]
+    return _score(prod, totals, strength, ports, p, tables)[2]
 
 
-def _production(res: npt.NDArray[Any], pip: npt.NDArray[Any]) -> tuple[FloatArray, FloatArray]:
+@dataclass(frozen=True, eq=False)
+class _Tables:
+    """A topology's arrays for the vector path."""
+
+    hex_spot: FloatArray
+    """(hexes, spots) incidence: ``(B, 5, hexes) @ hex_spot`` sums each spot's hexes."""
+    spot_slot: IntArray
+    """Port slot per spot; ``n_ports`` (-> a 0 appended after the slots) for spots without a port."""
+
+
+def _make_tables(topo: Topology) -> _Tables:
+    hex_spot = np.ascontiguousarray(topo.spot_hex_matrix.T, dtype=np.float64)
+    hex_spot.setflags(write=False)
+    slot = np.where(topo.spot_port >= 0, topo.spot_port, topo.n_ports)
+    slot.setflags(write=False)
+    return _Tables(hex_spot, slot)
+
+
+_TABLES: dict[int, _Tables] = {id(t): _make_tables(t) for t in TOPOLOGIES.values()}
+_BY_WIDTH: dict[int, Topology] = {t.n_hexes: t for t in TOPOLOGIES.values()}
+
+
+def _tables(topo: Topology) -> _Tables:
+    found = _TABLES.get(id(topo))
+    return found if found is not None else _make_tables(topo)
+
+
+def _production(
+    res: npt.NDArray[Any], pip: npt.NDArray[Any], tables: _Tables
+) -> tuple[FloatArray, FloatArray]:
     """Pips per (board, resource, spot), shape (B, 5, 54), and per (board, resource), shape (B, 5).
 
     Sums of at most three small integers: exact in float64, whatever order BLAS adds them in.
     """
     pip_f = np.asarray(pip, dtype=np.float64)
     hex_prod = (res[:, None, :] == _RESOURCE_AXIS) * pip_f[:, None, :]  # (B, 5, 19); the desert matches none
-    return hex_prod @ _HEX_SPOT, hex_prod.sum(axis=2)
+    return hex_prod @ tables.hex_spot, hex_prod.sum(axis=2)
 
 
 def _score(
-    prod: FloatArray, totals: FloatArray, strength: FloatArray, ports: npt.NDArray[Any], p: SpotParams
+    prod: FloatArray,
+    totals: FloatArray,
+    strength: FloatArray,
+    ports: npt.NDArray[Any],
+    p: SpotParams,
+    tables: _Tables,
 ) -> tuple[FloatArray, tuple[FloatArray, ...], FloatArray]:
     """Port strength per slot (B, 9), the five metrics (each (B, 54)) and the scores (B, 54) from the
     production (B, 5, 54), board totals (B, 5), dampened strengths (B, 5) and port kinds (B, 9).
@@ -366,7 +412,7 @@ def _score(
     kind[:, 6] = 0.0  # 6: no port
     slot_kind = np.where(ports < 0, 5, ports)
     port_strength = kind[rows, slot_kind]  # (B, 9)
-    spot_kind = np.concatenate([slot_kind, np.full((n, 1), 6)], axis=1)[:, _SPOT_SLOT]  # (B, 54)
+    spot_kind = np.concatenate([slot_kind, np.full((n, 1), 6)], axis=1)[:, tables.spot_slot]  # (B, 54)
     m1 = prod.sum(axis=1)
     terms = prod * strength[:, :, None]
     m2 = terms[:, 0] + terms[:, 1] + terms[:, 2] + terms[:, 3] + terms[:, 4]
@@ -378,11 +424,6 @@ def _score(
     return port_strength, (m1, m2, m3, m4, m5), scores
 
 
-_HEX_SPOT = np.ascontiguousarray(SPOT_HEX_MATRIX.T, dtype=np.float64)
-"""(19, 54) hex-spot incidence: ``(B, 5, 19) @ _HEX_SPOT`` sums each spot's hexes."""
-_HEX_SPOT.setflags(write=False)
-_SPOT_SLOT = np.where(SPOT_PORT >= 0, SPOT_PORT, N_PORTS)
-"""Port slot per spot, ``N_PORTS`` (-> a 0 appended after the 9 slots) for spots without a port."""
 _RESOURCE_AXIS = np.arange(len(RESOURCES))[:, None]
 """(5, 1) resource indices: ``res[:, None, :] == _RESOURCE_AXIS`` one-hot encodes the hexes' resources."""
 _COMP_INDEX = np.array([1, 0, 2, 4, 3])

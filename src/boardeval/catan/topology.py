@@ -24,8 +24,12 @@ Ports: 9 slots on the coast. Slot ``k`` is the ``k``-th port of catanatron's ``B
 topology order, starting with the water hex at cube (3, -3, 0) facing west (slot 0 = spots 26 and 37);
 each port touches the two corners of its water hex on the side it faces.
 
-Everything lives in a :class:`Topology` built from a list of hex cube coordinates, so larger frames (5-6
-players) can be added later; the base game's tables are module constants (:data:`BASE_TOPOLOGY`).
+Everything lives in a :class:`Topology` built from a list of hex cube coordinates; the base game's tables
+are module constants (:data:`BASE_TOPOLOGY`). The 5-6 player extension's 30-hex board (rows 3-4-5-6-5-4-3,
+80 spots, 109 roads, 11 harbours) is :data:`EXTENDED_TOPOLOGY`, derived by the same code; its ids follow
+the same rules (hexes by row then x, spots by zig-zag line then x) and its harbour slots run clockwise
+from the top-left harbour (:data:`EXTENDED_PORT_FRAME`). :data:`TOPOLOGIES` maps a layout name to its
+topology.
 Nothing here knows about tiles, number tokens or port kinds: that is :mod:`boardeval.catan.board`.
 """
 
@@ -47,11 +51,15 @@ __all__ = [
     "CENTRE_HEX",
     "CORNER_HEXES",
     "EDGE_HEXES",
+    "EXTENDED_HEX_CUBES",
+    "EXTENDED_PORT_FRAME",
+    "EXTENDED_TOPOLOGY",
     "HEX_CENTRES",
     "HEX_CUBE",
     "HEX_EDGES",
     "HEX_EDGE_PAIRS",
     "HEX_NEIGHBOURS",
+    "LAYOUT_NAMES",
     "PORT_SPOTS",
     "ROADS",
     "SPOT_HEXES",
@@ -59,6 +67,7 @@ __all__ = [
     "SPOT_NEIGHBOURS",
     "SPOT_PORT",
     "SPOT_XY",
+    "TOPOLOGIES",
     "Cube",
     "Topology",
 ]
@@ -254,14 +263,25 @@ class Topology:
         return tuple(i for i, nb in enumerate(self.hex_neighbours) if len(nb) == 3)
 
     @cached_property
+    def centre_hexes(self) -> tuple[int, ...]:
+        """The hexes nearest the board's centroid: hex 9 (cube (0, 0, 0)) on the base board, the two
+        middle hexes of the 6-hex row on the extended board (its centroid is the midpoint of their
+        shared side)."""
+        xy = self.hex_centres
+        d = np.round(((xy - xy.mean(axis=0)) ** 2).sum(axis=1), 9)
+        return tuple(int(i) for i in np.flatnonzero(d == d.min()))
+
+    @cached_property
     def centre_hex(self) -> int:
-        """The hex at cube (0, 0, 0)."""
-        return self.hex_cubes.index((0, 0, 0))
+        """The single centre hex (base board: cube (0, 0, 0)); a board with two centre hexes raises."""
+        if len(self.centre_hexes) != 1:
+            raise CatanError(f"topology: {len(self.centre_hexes)} centre hexes {self.centre_hexes}, not one")
+        return self.centre_hexes[0]
 
     @cached_property
     def edge_hexes(self) -> tuple[int, ...]:
-        """Every hex that is neither a corner nor the centre (seed 001's 'edges' region)."""
-        skip = {*self.corner_hexes, self.centre_hex}
+        """Every hex that is neither a corner nor a centre hex (seed 001's 'edges' region)."""
+        skip = {*self.corner_hexes, *self.centre_hexes}
         return tuple(i for i in range(self.n_hexes) if i not in skip)
 
     def hex_corner_spots(self, hex_id: int) -> tuple[int, ...]:
@@ -308,6 +328,40 @@ def _to_pixels(points: FloatArray) -> FloatArray:
 BASE_TOPOLOGY = Topology(BASE_HEX_CUBES, BASE_PORT_FRAME)
 """The base game's 19-hex, 54-spot, 9-port frame."""
 
+EXTENDED_HEX_CUBES: tuple[Cube, ...] = tuple(
+    (x, -x - z, z)
+    for z, (lo, hi) in zip(
+        range(-3, 4), ((1, 3), (0, 3), (-1, 3), (-2, 3), (-2, 2), (-2, 1), (-2, 0)), strict=True
+    )
+    for x in range(lo, hi + 1)
+)
+"""The 30 land hexes of the 5-6 player extension: rows of 3, 4, 5, 6, 5, 4, 3 hexes (z = -3..3). The
+board is symmetric about the midpoint of the side shared by cubes (0, 0, 0) and (1, -1, 0)."""
+
+EXTENDED_PORT_FRAME: tuple[tuple[Cube, str], ...] = (
+    ((1, 3, -4), "SOUTHEAST"),
+    ((3, 1, -4), "SOUTHWEST"),
+    ((4, -1, -3), "SOUTHWEST"),
+    ((4, -4, 0), "WEST"),
+    ((2, -4, 2), "NORTHWEST"),
+    ((1, -4, 3), "WEST"),
+    ((-1, -3, 4), "NORTHWEST"),
+    ((-3, -1, 4), "NORTHEAST"),
+    ((-3, 1, 2), "EAST"),
+    ((-3, 2, 1), "NORTHEAST"),
+    ((-2, 3, -1), "EAST"),
+)
+"""The 11 harbour water hexes of the 5-6 player frame and the direction each faces land, clockwise from
+the top-left harbour. Positions from the extension's standard frame (the base frame's 9 harbours plus
+the extension's 2:1 sheep and 3:1 frame pieces; docs/catan.md cites the sources)."""
+
+EXTENDED_TOPOLOGY = Topology(EXTENDED_HEX_CUBES, EXTENDED_PORT_FRAME)
+"""The 5-6 player extension's 30-hex, 80-spot, 109-road, 11-harbour frame."""
+
+TOPOLOGIES: dict[str, Topology] = {"base": BASE_TOPOLOGY, "extended": EXTENDED_TOPOLOGY}
+"""Board layout name -> its topology."""
+LAYOUT_NAMES: tuple[str, ...] = tuple(TOPOLOGIES)
+
 HEX_CUBE: tuple[Cube, ...] = BASE_TOPOLOGY.hex_cubes
 HEX_NEIGHBOURS: tuple[tuple[int, ...], ...] = BASE_TOPOLOGY.hex_neighbours
 HEX_EDGES: IntArray = BASE_TOPOLOGY.hex_edges
@@ -328,3 +382,5 @@ EDGE_HEXES: tuple[int, ...] = BASE_TOPOLOGY.edge_hexes
 assert BASE_TOPOLOGY.n_hexes == 19 and BASE_TOPOLOGY.n_spots == 54 and BASE_TOPOLOGY.n_ports == 9
 assert len(ROADS) == 72 and len(HEX_EDGES) == 42
 assert CORNER_HEXES == (0, 2, 7, 11, 16, 18) and CENTRE_HEX == 9
+assert (EXTENDED_TOPOLOGY.n_hexes, EXTENDED_TOPOLOGY.n_spots, EXTENDED_TOPOLOGY.n_ports) == (30, 80, 11)
+assert len(EXTENDED_TOPOLOGY.roads) == 109 and len(EXTENDED_TOPOLOGY.hex_edges) == 71

@@ -1,6 +1,7 @@
 """A Rich renderable of a Catan board for the terminal (``boardeval catan show``): CLI presentation.
 
-Hexes are drawn as coloured cells in their five staggered rows (3-4-5-4-3), each with the resource letter
+Hexes are drawn as coloured cells in their staggered rows (3-4-5-4-3; 3-4-5-6-5-4-3 on the 5-6 player
+board, whose topology the board carries), each with the resource letter
 and number (6 and 8 in red); the ports follow as a line per slot with the two spots they serve::
 
         O10   S2   W9
@@ -13,7 +14,7 @@ from __future__ import annotations
 from rich.console import Group
 from rich.text import Text
 
-from boardeval.catan import BASE_TOPOLOGY, RESOURCE_NAMES, Board
+from boardeval.catan import RESOURCE_NAMES, Board
 
 __all__ = ["board_renderable"]
 
@@ -30,8 +31,9 @@ _CELL = 7  # characters per hex cell
 
 def board_renderable(board: Board) -> Group:
     """The board as Rich text: staggered rows of coloured hexes, then the ports."""
+    topo = board.topology
     rows: dict[int, list[int]] = {}
-    for h, cube in enumerate(BASE_TOPOLOGY.hex_cubes):
+    for h, cube in enumerate(topo.hex_cubes):
         rows.setdefault(cube[2], []).append(h)
     widest = max(len(r) for r in rows.values())
     lines: list[Text] = []
@@ -51,10 +53,12 @@ def board_renderable(board: Board) -> Group:
         for h in hexes:
             ids.append(f"#{h}".center(_CELL) + " ", style="dim")
         lines.append(ids)
+    if board.layout != "base":
+        lines.append(Text(f"layout: {board.layout} ({board.spec.title})", style="dim"))
     ports = Text("ports: ")
     for slot, kind in enumerate(board.ports):
         name = "3:1" if kind == "3" else f"2:1 {RESOURCE_NAMES[kind]}"
-        a, b = BASE_TOPOLOGY.port_spots[slot]
+        a, b = topo.port_spots[slot]
         style = "bold" if kind == "3" else _STYLE[kind]
         ports.append(f"{slot}:", style="dim")
         ports.append(f" {name} ", style=style)

@@ -1,0 +1,181 @@
+"""The 5-6 player board (``layout="extended"``): topology, counts, share code, JSON, spots, rendering."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from boardeval.catan.board import LAYOUTS, Board, BoardError, BoardParseError
+from boardeval.catan.render import board_svg
+from boardeval.catan.spots import evaluate_spot, evaluate_spots, spot_scores_batch
+from boardeval.catan.topology import BASE_TOPOLOGY, EXTENDED_TOPOLOGY, Topology
+
+EXT = EXTENDED_TOPOLOGY
+
+# A hand-laid extended board: the tiles, tokens and harbours of thisisrandy/catan-randomizer's 5-6 player
+# example (docs/catan.md cites it), rows 3-4-5-6-5-4-3 read top to bottom, left to right.
+HAND = (
+    "W4-S5-G2-B6-O11-B10-S8-D-W12-G12-W9-G4-G3-W10-O3-B6-B5-W8-S9-O5-G2-D-S3-B8-S4-S9-O6-O11-G11-W10"
+    "~3S33BSW3G3O"
+)
+
+
+def test_extended_topology_counts() -> None:
+    assert (EXT.n_hexes, EXT.n_spots, EXT.n_ports) == (30, 80, 11)
+    assert len(EXT.roads) == 109  # Euler: V - E + F = 2 with 80 spots and 30 + 1 faces
+    assert len(EXT.hex_edges) == 71
+    rows = Counter(c[2] for c in EXT.hex_cubes)
+    assert [rows[z] for z in sorted(rows)] == [3, 4, 5, 6, 5, 4, 3]
+    # spots on 1, 2 or 3 hexes: 30 coast spots touch one hex, 2 * 25... counted from the incidence
+    per_spot = Counter(len(h) for h in EXT.spot_hexes)
+    assert sum(k * n for k, n in per_spot.items()) == 6 * 30
+    assert all(len(nb) in (2, 3) for nb in EXT.spot_neighbours)
+
+
+def test_extended_regions_defined_like_the_base_board() -> None:
+    # corners: hexes with exactly three land neighbours (6, as on the base board)
+    assert EXT.corner_hexes == (0, 2, 12, 17, 27, 29)
+    assert all(len(EXT.hex_neighbours[h]) == 3 for h in EXT.corner_hexes)
+    # centre: the hexes nearest the centroid; on the 6-row's middle two
+    assert EXT.centre_hexes == (14, 15)
+    assert BASE_TOPOLOGY.centre_hexes == (9,)
+    assert len(EXT.edge_hexes) == 30 - 6 - 2
+    with pytest.raises(Exception, match="2 centre hexes"):
+        _ = EXT.centre_hex
+
+
+def test_extended_harbour_slots_clockwise_on_the_coast() -> None:
+    coast = {s for s, hexes in enumerate(EXT.spot_hexes) if len(hexes) < 3}
+    assert len(EXT.port_spots) == 11
+    assert len({s for pair in EXT.port_spots for s in pair}) == 22  # no spot serves two harbours
+    for a, b in EXT.port_spots:
+        assert a in coast and b in coast and (a, b) in EXT.roads
+    # clockwise (screen y down: growing angle) from the top-left harbour
+    centre = EXT.hex_centres.mean(axis=0)
+    angles = [np.arctan2(*(EXT.spot_xy[list(p)].mean(axis=0) - centre)[::-1]) for p in EXT.port_spots]
+    unwrapped = np.unwrap(angles)
+    assert all(np.diff(unwrapped) > 0) and unwrapped[-1] - unwrapped[0] < 2 * np.pi
+
+
+def test_topology_rebuilt_from_its_cubes_is_identical() -> None:
+    again = Topology(tuple(reversed(EXT.hex_cubes)), EXT.port_frame)
+    assert again.spot_hexes == EXT.spot_hexes and again.roads == EXT.roads
+    assert again.port_spots == EXT.port_spots
+
+
+def test_hand_checked_board() -> None:
+    b = Board.parse(HAND)
+    assert b.layout == "extended" and b.n_hexes == 30 and b.n_ports == 11
+    assert b.deserts == (7, 21)
+    assert Counter(b.resources) == Counter(LAYOUTS["extended"].tile_counts)
+    assert sorted(n for n in b.numbers if n is not None) == sorted(LAYOUTS["extended"].number_tokens)
+    # spot 0 is the top-left corner of hex 0 (wood 4): one hex, 3 pips, on harbour slot 0 (3:1)
+    assert EXT.spot_hexes[0] == (0,)
+    assert b.spot_port(0) == "3"
+    e = evaluate_spot(b, 0)
+    assert e.extras["production"]["wood"] == 3.0
+    # the spot below the two centre hexes, where hexes 14 (ore 3), 15 (brick 6) and 20 (grain 2) meet:
+    # 2 ore pips, 5 brick pips, 1 grain pip
+    (s,) = [s for s, h in enumerate(EXT.spot_hexes) if h == (14, 15, 20)]
+    assert evaluate_spots(b).production[s].tolist() == [0.0, 5.0, 0.0, 1.0, 2.0]
+
+
+def test_counts_components() -> None:
+    spec = LAYOUTS["extended"]
+    assert dict(spec.tile_counts) == {"W": 6, "B": 5, "S": 6, "G": 6, "O": 5, "D": 2}
+    tokens = Counter(spec.number_tokens)
+    assert tokens == {2: 2, 12: 2, **{n: 3 for n in (3, 4, 5, 6, 8, 9, 10, 11)}}
+    assert Counter(spec.port_kinds) == {"3": 5, "S": 2, "W": 1, "B": 1, "G": 1, "O": 1}
+
+
+def test_random_extended_boards_round_trip_code_and_json() -> None:
+    for seed in range(300):
+        b = Board.random(seed, layout="extended")
+        assert b.layout == "extended"
+        assert Board.parse(b.code()) == b
+        assert Board.from_json(json.dumps(b.to_json())) == b
+        assert Board.from_text(b.code(), "extended") == b
+    assert Board.random(5) == Board.random(5, layout="base")
+    assert Board.random(5, layout="extended") == Board.random(5, layout="extended")
+
+
+def test_base_json_without_layout_is_base() -> None:
+    b = Board.random(1)
+    doc = b.to_json()
+    assert doc["layout"] == "base"
+    del doc["layout"]
+    assert Board.from_json(doc) == b
+
+
+@pytest.mark.parametrize(
+    ("text", "layout", "message"),
+    [
+        (HAND.split("~")[0] + "~3S3W3B3GO", None, "has 30 hexes (5-6 player extension) but 9 port letters"),
+        (Board.random(1).code(), "extended", "has 19 hexes: a base board"),
+        (HAND, "base", "has 30 hexes: a extended board"),
+        (HAND.replace("W4-", "W5-", 1), None, "wrong number tokens on the extended board"),
+        (HAND.replace("G2-", "G6-", 1), None, "2 x 2 expected, got 1; 3 x 6 expected, got 4"),
+        (HAND.replace("S5-", "O5-", 1), None, "6 sheep tiles (S) expected, got 5"),
+        (HAND[:-1] + "3", None, "wrong ports on the extended board"),
+    ],
+)
+def test_bad_extended_input_names_what_is_wrong(text: str, layout: str | None, message: str) -> None:
+    with pytest.raises(BoardParseError) as info:
+        Board.parse(text, layout)
+    assert message in str(info.value)
+
+
+def test_bad_extended_json() -> None:
+    doc = Board.parse(HAND).to_json()
+    with pytest.raises(BoardParseError, match=r"\$.hexes has 30 entries, expected 19 \(base layout\)"):
+        Board.from_json({k: v for k, v in doc.items() if k != "layout"})
+    with pytest.raises(BoardParseError, match="'huge' is not a layout"):
+        Board.from_json({**doc, "layout": "huge"})
+    with pytest.raises(BoardParseError, match="not the base layout asked for"):
+        Board.from_json(doc, "base")
+    bad = json.loads(json.dumps(doc))
+    bad["ports"][3]["spots"] = [0, 1]
+    with pytest.raises(BoardParseError, match=r"\$.ports\[3\].spots \[0, 1\] do not match slot 3"):
+        Board.from_json(bad)
+    with pytest.raises(BoardParseError, match="unknown board layout 'huge'"):
+        Board.random(1, layout="huge")
+
+
+def test_extended_swaps_keep_layout_and_check_indices() -> None:
+    b = Board.parse(HAND)
+    assert b.with_swapped("ports", 0, 10).layout == "extended"
+    assert b.with_swapped_hexes(0, 29).resources[29] == "W"
+    with pytest.raises(BoardError, match=r"0\.\.29"):
+        b.with_swapped_hexes(0, 30)
+    with pytest.raises(BoardError, match=r"0\.\.10"):
+        b.with_swapped_ports(0, 11)
+
+
+def test_extended_spots_batch_matches_reference() -> None:
+    boards = [Board.random(s, layout="extended") for s in range(4)]
+    batch = spot_scores_batch(
+        np.stack([b.resource_index for b in boards]),
+        np.stack([b.pips for b in boards]),
+        np.stack([b.port_index for b in boards]),
+    )
+    assert batch.shape == (4, 80)
+    for k, b in enumerate(boards):
+        table = evaluate_spots(b)
+        assert len(table) == 80
+        ref = [evaluate_spot(b, s).total for s in range(80)]
+        assert batch[k].tolist() == pytest.approx(ref, rel=1e-12)
+        assert table.scores.tolist() == pytest.approx(ref, rel=1e-12)
+    with pytest.raises(Exception, match=r"\(B, 30\), \(B, 30\), \(B, 11\)"):
+        spot_scores_batch(np.zeros((1, 30), int), np.zeros((1, 30)), np.zeros((1, 9), int))
+
+
+def test_extended_svg() -> None:
+    b = Board.parse(HAND)
+    svg = board_svg(b, evaluate_spots(b))
+    assert svg.count('class="hex"') == 30
+    assert svg.count('<circle class="spot"') == 80
+    assert svg.count('class="port"') == 11
+    assert 'data-layout="extended"' in svg
