@@ -1,0 +1,294 @@
+"""A Lighthouse-style budget: page weight and first render of `/`, `/catan`, `/morris` and `/diplomacy`.
+
+Usage: ``.venv/bin/python benchmarks/web_budget.py [--loads N] [--src DIR] [--url URL] [--no-check]
+[--markdown]``
+
+For every page it
+
+* loads the page ``N`` times (default 5) in Debian's chromium through Playwright, each time in a fresh
+  browser context (empty cache), at 1400 x 900, and records every same-origin response of the load (the
+  HTML, scripts, style sheets, SVG images and the JSON/SVG the page fetches while it starts, until the
+  network is idle);
+* **page weight**: fetches each of those URLs again with httpx, once plainly (``raw``: the body's bytes)
+  and once with ``Accept-Encoding: gzip`` (``gzip``: the bytes on the wire, as the app serves them; it
+  gzips answers over 1 KiB) and adds them up, by kind (``html``, ``js``, ``css``, ``svg``, ``json``) and
+  in total;
+* **first render**: the median over the loads of the first-contentful-paint time and of the navigation
+  timing's DOMContentLoaded and load events (ms from navigation start).
+
+It prints a table and compares it with the baseline table in ``docs/web.md`` (the block after
+``<!-- web-budget baseline -->``): a page is over budget when its gzip weight, raw weight or first
+contentful paint exceeds the baseline by more than 20 % (timings: and by more than ``--slack-ms``, default
+20 ms, so that a 40 ms paint does not fail on 9 ms of jitter).  The exit status is 1 when any page is over
+budget (``--no-check``: always 0).  ``--markdown`` prints the table as the Markdown that ``docs/web.md``
+holds.
+
+The app is started with ``uvicorn`` on a free loopback port from this checkout, or from another source
+tree with ``--src DIR`` (``PYTHONPATH=DIR/src``: how the baseline was measured from an older commit's
+``git archive``), or not at all with ``--url`` (an app that is already running).  Timings depend on the
+machine's load: the load average is printed beside them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[1]
+DOC = ROOT / "docs" / "web.md"
+MARKER = "<!-- web-budget baseline -->"
+PAGES = ("/", "/catan", "/morris", "/diplomacy")
+KINDS = ("html", "js", "css", "svg", "json")
+TOLERANCE = 0.20
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
+
+
+@dataclass
+class PageFigures:
+    page: str
+    requests: int = 0
+    raw: dict[str, int] = field(default_factory=dict)
+    gzip: dict[str, int] = field(default_factory=dict)
+    fcp_ms: float = float("nan")
+    dcl_ms: float = float("nan")
+    load_ms: float = float("nan")
+
+    @property
+    def raw_total(self) -> int:
+        return sum(self.raw.values())
+
+    @property
+    def gzip_total(self) -> int:
+        return sum(self.gzip.values())
+
+
+def _kind(url: str, content_type: str) -> str:
+    path = url.split("?")[0]
+    if "svg" in content_type or path.endswith(".svg"):
+        return "svg"
+    if "javascript" in content_type or path.endswith(".js"):
+        return "js"
+    if "css" in content_type or path.endswith(".css"):
+        return "css"
+    if "html" in content_type:
+        return "html"
+    return "json"
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def start_server(src: str | None) -> tuple[subprocess.Popen[bytes], str]:
+    """uvicorn serving the app on a free loopback port (from ``src``/src when given)."""
+    port = _free_port()
+    env = dict(os.environ)
+    if src:
+        env["PYTHONPATH"] = str(Path(src) / "src")
+    code = (
+        "import uvicorn\nfrom boardeval.web.app import create_app\n"
+        f"uvicorn.run(create_app(), host='127.0.0.1', port={port}, log_level='warning')"
+    )
+    proc = subprocess.Popen([sys.executable, "-c", code], env=env)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(base + "/api/health", timeout=1).status_code == 200:
+                return proc, base
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    proc.terminate()
+    raise SystemExit("the app did not start within 60 s")
+
+
+def _weights(urls: dict[str, str]) -> tuple[dict[str, int], dict[str, int]]:
+    """Raw and gzip bytes per kind of the given ``{url: kind}``."""
+    raw = dict.fromkeys(KINDS, 0)
+    gz = dict.fromkeys(KINDS, 0)
+    with httpx.Client(timeout=30) as client:
+        for url, kind in urls.items():
+            plain = client.get(url, headers={"Accept-Encoding": "identity"})
+            raw[kind] += len(plain.content)
+            with client.stream("GET", url, headers={"Accept-Encoding": "gzip"}) as r:
+                for _ in r.iter_raw():
+                    pass
+                gz[kind] += r.num_bytes_downloaded
+    return raw, gz
+
+
+def measure(base: str, loads: int) -> list[PageFigures]:
+    """Figures of every page (see the module docstring)."""
+    from playwright.sync_api import sync_playwright
+
+    out = []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        for page_path in PAGES:
+            fig = PageFigures(page_path)
+            urls: dict[str, str] = {}
+            fcp, dcl, load = [], [], []
+            for _ in range(loads):
+                context = browser.new_context(viewport={"width": 1400, "height": 900})
+                page = context.new_page()
+                seen: dict[str, str] = {}
+
+                def on_response(response: Any, seen: dict[str, str] = seen) -> None:
+                    if response.url.startswith(base) and response.status == 200:
+                        seen[response.url] = _kind(response.url, response.headers.get("content-type", ""))
+
+                page.on("response", on_response)
+                page.route(
+                    "**/*",
+                    lambda route: route.continue_() if route.request.url.startswith(base) else route.abort(),
+                )
+                page.goto(base + page_path, wait_until="networkidle")
+                timing = page.evaluate(
+                    """() => {
+                        const nav = performance.getEntriesByType('navigation')[0];
+                        const paint = performance.getEntriesByName('first-contentful-paint')[0];
+                        return {fcp: paint ? paint.startTime : null,
+                                dcl: nav.domContentLoadedEventEnd, load: nav.loadEventEnd};
+                    }"""
+                )
+                if timing["fcp"] is not None:
+                    fcp.append(float(timing["fcp"]))
+                dcl.append(float(timing["dcl"]))
+                load.append(float(timing["load"]))
+                urls.update(seen)
+                context.close()
+            fig.requests = len(urls)
+            fig.raw, fig.gzip = _weights(urls)
+            fig.fcp_ms = statistics.median(fcp) if fcp else float("nan")
+            fig.dcl_ms = statistics.median(dcl)
+            fig.load_ms = statistics.median(load)
+            out.append(fig)
+        browser.close()
+    return out
+
+
+def _kb(n: int) -> str:
+    return f"{n / 1024:.1f}"
+
+
+def markdown(figures: list[PageFigures]) -> str:
+    """The figures as the Markdown table of ``docs/web.md``."""
+    lines = [
+        "| page | requests | raw KB | gzip KB | html / js / css / svg / json gzip KB | FCP ms "
+        "| DOMContentLoaded ms | load ms |",
+        "|---|---:|---:|---:|---|---:|---:|---:|",
+    ]
+    for f in figures:
+        parts = " / ".join(_kb(f.gzip.get(k, 0)) for k in KINDS)
+        lines.append(
+            f"| `{f.page}` | {f.requests} | {_kb(f.raw_total)} | {_kb(f.gzip_total)} | {parts} | "
+            f"{f.fcp_ms:.0f} | {f.dcl_ms:.0f} | {f.load_ms:.0f} |"
+        )
+    return "\n".join(lines)
+
+
+def read_baseline(path: Path = DOC) -> dict[str, dict[str, float]]:
+    """``{page: {"raw", "gzip", "fcp"}}`` from the table after :data:`MARKER` in ``docs/web.md``."""
+    text = path.read_text(encoding="utf-8")
+    if MARKER not in text:
+        return {}
+    out = {}
+    for line in text.split(MARKER, 1)[1].splitlines()[1:]:
+        if not line.startswith("|"):
+            if out:
+                break
+            continue
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        m = re.fullmatch(r"`(/[a-z]*)`", cells[0])
+        if m:
+            out[m.group(1)] = {"raw": float(cells[2]), "gzip": float(cells[3]), "fcp": float(cells[5])}
+    return out
+
+
+def check(figures: list[PageFigures], baseline: dict[str, dict[str, float]], slack_ms: float) -> list[str]:
+    """Every figure over its budget, as sentences."""
+    over = []
+    for f in figures:
+        base = baseline.get(f.page)
+        if base is None:
+            over.append(f"{f.page}: no baseline in docs/web.md")
+            continue
+        for name, now, before, slack in (
+            ("raw KB", f.raw_total / 1024, base["raw"], 0.05),
+            ("gzip KB", f.gzip_total / 1024, base["gzip"], 0.05),
+            ("FCP ms", f.fcp_ms, base["fcp"], slack_ms),
+        ):
+            limit = max(before * (1 + TOLERANCE), before + slack)
+            if not now <= limit:
+                over.append(f"{f.page}: {name} {now:.1f} > budget {limit:.1f} (baseline {before:.1f} + 20 %)")
+            elif now < before * (1 - TOLERANCE) and name != "FCP ms":
+                print(f"   note: {f.page} {name} {now:.1f} is > 20 % under the baseline {before:.1f}")
+    return over
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--loads", type=int, default=5, help="page loads per page (median timings)")
+    parser.add_argument("--src", default=None, help="serve the app from this source tree (DIR/src)")
+    parser.add_argument("--url", default=None, help="measure an app already running at this base URL")
+    parser.add_argument("--slack-ms", type=float, default=20.0)
+    parser.add_argument("--no-check", action="store_true", help="print only; exit 0")
+    parser.add_argument("--markdown", action="store_true", help="print the table as Markdown")
+    args = parser.parse_args()
+    proc = None
+    if args.url:
+        base = args.url.rstrip("/")
+    else:
+        proc, base = start_server(args.src)
+    try:
+        before = os.getloadavg()[0]
+        figures = measure(base, args.loads)
+        after = os.getloadavg()[0]
+    finally:
+        if proc is not None:
+            proc.terminate()
+            proc.wait(timeout=10)
+    print(
+        f"web budget: {len(PAGES)} pages, {args.loads} loads each, chromium at 1400 px; "
+        f"load average {before:.2f} before, {after:.2f} after, {os.cpu_count()} CPUs"
+    )
+    print(markdown(figures) if args.markdown else _plain(figures))
+    if args.no_check:
+        return
+    over = check(figures, read_baseline(), args.slack_ms)
+    for line in over:
+        print(f"   OVER BUDGET {line}")
+    print(f"   budget (baseline in docs/web.md + 20 %): {'exceeded' if over else 'met'}")
+    raise SystemExit(1 if over else 0)
+
+
+def _plain(figures: list[PageFigures]) -> str:
+    head = f"{'page':<11}{'requests':>9}{'raw KB':>9}{'gzip KB':>9}{'FCP ms':>8}{'DCL ms':>8}{'load ms':>8}"
+    rows = [head]
+    for f in figures:
+        rows.append(
+            f"{f.page:<11}{f.requests:>9}{_kb(f.raw_total):>9}{_kb(f.gzip_total):>9}"
+            f"{f.fcp_ms:>8.0f}{f.dcl_ms:>8.0f}{f.load_ms:>8.0f}"
+        )
+    return "\n".join(rows)
+
+
+if __name__ == "__main__":
+    main()
