@@ -44,8 +44,9 @@ from boardeval.catan.topology import (
     CENTRE_HEX,
     CORNER_HEXES,
     EDGE_HEXES,
-    HEX_EDGE_PAIRS,
+    EXTENDED_TOPOLOGY,
     HEX_EDGES,
+    Topology,
 )
 from boardeval.core import Breakdown, WeightSet
 
@@ -69,9 +70,19 @@ ENERGY_WEIGHT_RANGE: tuple[float, float] = (0.0, 1e6)
 """Allowed range of each energy weight (module docstring)."""
 
 
-def _region_matrix() -> npt.NDArray[np.float64]:
-    m = np.zeros((3, N_HEXES), dtype=np.float64)
-    for k, hexes in enumerate((CORNER_HEXES, (CENTRE_HEX,), EDGE_HEXES)):
+def _region_matrix(topology: Topology | None = None) -> npt.NDArray[np.float64]:
+    """(3, hexes) region means. Regions come from the topology the same way on every layout: corners =
+    hexes with exactly three land neighbours, centre = the hexes nearest the board's centroid, edges =
+    the rest. Base board: 6 / 1 / 12 hexes; 5-6 player board: 6 / 2 (the two middle hexes of the
+    6-hex row) / 22."""
+    if topology is None:
+        hexes_by_region: tuple[tuple[int, ...], ...] = (CORNER_HEXES, (CENTRE_HEX,), EDGE_HEXES)
+        n = N_HEXES
+    else:
+        hexes_by_region = (topology.corner_hexes, topology.centre_hexes, topology.edge_hexes)
+        n = topology.n_hexes
+    m = np.zeros((3, n), dtype=np.float64)
+    for k, hexes in enumerate(hexes_by_region):
         m[k, list(hexes)] = 1.0 / len(hexes)
     m.setflags(write=False)
     return m
@@ -82,6 +93,15 @@ REGION_MATRIX = _region_matrix()
 
 _EDGE_A = HEX_EDGES[:, 0]
 _EDGE_B = HEX_EDGES[:, 1]
+_TABLES_BY_WIDTH: dict[int, tuple[npt.NDArray[np.float64], npt.NDArray[np.int64], npt.NDArray[np.int64]]] = {
+    N_HEXES: (REGION_MATRIX, _EDGE_A, _EDGE_B),
+    EXTENDED_TOPOLOGY.n_hexes: (
+        _region_matrix(EXTENDED_TOPOLOGY),
+        EXTENDED_TOPOLOGY.hex_edges[:, 0],
+        EXTENDED_TOPOLOGY.hex_edges[:, 1],
+    ),
+}
+"""Hexes per board -> (region matrix, edge ends a, edge ends b): the array path picks its layout by width."""
 
 
 def energy_weights(path: str | Path | None = None) -> WeightSet:
@@ -110,11 +130,12 @@ def energy_terms_arrays(
     res = np.asarray(resource_index)
     pip = np.asarray(pips, dtype=np.float64)
     num = np.asarray(numbers)
-    ra, rb = res[..., _EDGE_A], res[..., _EDGE_B]
+    region, edge_a, edge_b = _TABLES_BY_WIDTH.get(res.shape[-1], (REGION_MATRIX, _EDGE_A, _EDGE_B))
+    ra, rb = res[..., edge_a], res[..., edge_b]
     same = ((ra == rb) & (ra != DESERT_INDEX)).sum(axis=-1)
     hot = (num == 6) | (num == 8)
-    high = (hot[..., _EDGE_A] & hot[..., _EDGE_B]).sum(axis=-1)
-    means = pip @ REGION_MATRIX.T
+    high = (hot[..., edge_a] & hot[..., edge_b]).sum(axis=-1)
+    means = pip @ region.T
     variance = means.var(axis=-1)
     return same.astype(np.int64), high.astype(np.int64), variance
 
@@ -137,9 +158,11 @@ def board_energy(board: Board, weights: WeightSet | None = None) -> Breakdown:
     """The board's energy as a breakdown; extras list the offending pairs and the region means."""
     same, high, var = energy_terms_arrays(board.resource_index, board.pips, board.number_array)
     res, num = board.resource_index, board.number_array
-    same_pairs = [[a, b] for a, b in HEX_EDGE_PAIRS if res[a] == res[b] and res[a] != DESERT_INDEX]
-    high_pairs = [[a, b] for a, b in HEX_EDGE_PAIRS if num[a] in (6, 8) and num[b] in (6, 8)]
-    means = (board.pips.astype(np.float64) @ REGION_MATRIX.T).tolist()
+    edge_pairs = [(int(a), int(b)) for a, b in board.topology.hex_edges.tolist()]
+    same_pairs = [[a, b] for a, b in edge_pairs if res[a] == res[b] and res[a] != DESERT_INDEX]
+    high_pairs = [[a, b] for a, b in edge_pairs if num[a] in (6, 8) and num[b] in (6, 8)]
+    region = _TABLES_BY_WIDTH.get(board.n_hexes, (REGION_MATRIX,))[0]
+    means = (board.pips.astype(np.float64) @ region.T).tolist()
     extras: dict[str, object] = {
         "same_resource_pair_hexes": same_pairs,
         "high_number_pair_hexes": high_pairs,
