@@ -76,7 +76,7 @@ def test_spots_table_sorted() -> None:
 
 def test_energy_json_shape() -> None:
     d = json.loads(_ok(["catan", "energy", SPEC_CODE, "--json"]))
-    assert list(d) == ["same_resource_pairs", "high_number_pairs", "pip_variance", "energy"]
+    assert list(d) == ["same_resource_pairs", "high_number_pairs", "pip_variance", "ports", "energy"]
     e = board_energy(Board.parse(SPEC_CODE))
     assert d["same_resource_pairs"] == 5 and isinstance(d["same_resource_pairs"], int)
     assert d["energy"] == pytest.approx(e.total)

@@ -12,7 +12,7 @@ from boardeval.catan import Board, board_energy, check_rules
 from boardeval.cli.main import app
 
 runner = CliRunner()
-ENERGY_KEYS = {"same_resource_pairs", "high_number_pairs", "pip_variance", "energy"}
+ENERGY_KEYS = {"same_resource_pairs", "high_number_pairs", "pip_variance", "ports", "energy"}
 
 
 def _ok(args: list[str]) -> str:

@@ -30,7 +30,12 @@ SPEC_CODE = "O10-S2-W9-G12-B6-S4-B10-G9-W11-D-W3-O8-W8-O3-G4-S5-B5-G6-S11~3S3W3B
 def test_seed_example_is_400() -> None:
     b = energy_from_terms(2, 1, 5.0)
     assert b.total == 400
-    assert b.contributions() == {"same_resource_pairs": 200, "high_number_pairs": 150, "pip_variance": 50}
+    assert b.contributions() == {
+        "same_resource_pairs": 200,
+        "high_number_pairs": 150,
+        "pip_variance": 50,
+        "ports": 0,
+    }
 
 
 def _brute(board: Board) -> tuple[int, int, float]:
@@ -63,7 +68,10 @@ def test_spec_board_by_hand() -> None:
     )
     assert e["pip_variance"].raw == pytest.approx(sum((m - mu) ** 2 for m in means) / 3)
     assert (e["same_resource_pairs"].raw, e["high_number_pairs"].raw) == _brute(board)[:2]
-    assert e.total == pytest.approx(100 * _brute(board)[0] + 150 * _brute(board)[1] + 10 * _brute(board)[2])
+    ports = e["ports"].raw * energy_weights()["ports"]
+    assert e.total == pytest.approx(
+        100 * _brute(board)[0] + 150 * _brute(board)[1] + 10 * _brute(board)[2] + ports
+    )
 
 
 def test_built_board_two_same_one_high() -> None:
@@ -114,7 +122,21 @@ def test_weights_configurable(tmp_path: Path) -> None:
     assert e["pip_variance"].contribution == 0
     f = tmp_path / "w.toml"
     f.write_text("same_resource_pairs = 1\nhigh_number_pairs = 2\npip_variance = 3\n")
-    assert dict(energy_weights(f)) == {"same_resource_pairs": 1, "high_number_pairs": 2, "pip_variance": 3}
+    # a file from before the harbour term: ports = 0 (seed 001's energy)
+    assert dict(energy_weights(f)) == {
+        "same_resource_pairs": 1,
+        "high_number_pairs": 2,
+        "pip_variance": 3,
+        "ports": 0,
+    }
+    f.write_text("same_resource_pairs = 1\nhigh_number_pairs = 2\npip_variance = 3\nports = 4\n")
+    assert energy_weights(f)["ports"] == 4
+    f.write_text("same_resource_pairs = 1\nhigh_number_pairs = 2\npip_variance = 3\nports = -4\n")
+    with pytest.raises(ParamsError, match="ports"):
+        energy_weights(f)
+    f.write_text("same_resource_pairs = 1\nhigh_number_pairs = 2\npip_variance = 3\nharbours = 4\n")
+    with pytest.raises(ParamsError, match="harbours"):
+        energy_weights(f)
     f.write_text("same_resource_pairs = -1\nhigh_number_pairs = 2\npip_variance = 3\n")
     with pytest.raises(ParamsError, match="same_resource_pairs"):
         energy_weights(f)
@@ -122,5 +144,6 @@ def test_weights_configurable(tmp_path: Path) -> None:
         "same_resource_pairs": 100,
         "high_number_pairs": 150,
         "pip_variance": 10,
+        "ports": 0,
     }
     assert isinstance(energy_weights(), WeightSet) and tuple(energy_weights()) == ENERGY_TERMS

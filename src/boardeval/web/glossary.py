@@ -104,13 +104,19 @@ _CATAN: Final[dict[str, str]] = {
     ),
     "energy": (
         "Board fairness, lower is fairer: 100 × same-resource pairs + 150 × high-number pairs + "
-        "10 × pip variance. Scale: each adjacent pair costs 100 or 150; a fair board scores near 0."
+        "10 × pip variance + 10 × ports (harbours). Scale: each adjacent pair costs 100 or 150; a fair "
+        "board scores near 0."
     ),
     "same_resource_pairs": "Adjacent hexes (each pair once) with the same non-desert resource.",
     "high_number_pairs": "Adjacent hexes whose tokens are both 6 or 8.",
     "pip_variance": (
         "Population variance of the mean pips per hex of the three regions (corners, centre, edges; the "
         "desert counts 0)."
+    ),
+    "ports": (
+        "Harbour term, in harbour units: the own-resource pips on each 2:1 harbour's spots, + 5 per 2:1 "
+        "harbour with no spot within two roads making 3 pips of its resource, + 5 per two 3:1 harbours "
+        "next to each other on the coast."
     ),
     "fairness": (
         "The generator's fairness dial F: the first annealed board with energy at most E0 − F·(E0 − E*), "
