@@ -8,6 +8,10 @@ catanatron numbers its nodes (our spots) in the order it meets them; the node <-
 from geometry: the corner ``NodeRef.X`` of the tile at cube ``c`` is our spot at the same corner of the
 same hex (:meth:`Topology.spot_of_corner`). Port slot k is the k-th port in topology order
 (:data:`BASE_PORT_FRAME`).
+
+catanatron has no 5-6 player map: converting an extended board (``layout="extended"``) raises
+:class:`CatanatronLayoutError` saying so (:func:`require_base_layout`), so every play-test path that
+reaches catanatron refuses it with the same message.
 """
 
 from __future__ import annotations
@@ -30,8 +34,10 @@ from boardeval.catan.topology import (
 
 __all__ = [
     "CATANATRON_RESOURCES",
+    "CatanatronLayoutError",
     "from_catanatron_map",
     "node_to_spot",
+    "require_base_layout",
     "spot_to_node",
     "to_catanatron_map",
 ]
@@ -45,6 +51,20 @@ CATANATRON_RESOURCES: dict[str, str] = {
 }
 """Our resource letters -> catanatron's resource strings."""
 _FROM_CATANATRON = {v: k for k, v in CATANATRON_RESOURCES.items()}
+
+
+class CatanatronLayoutError(BoardParseError):
+    """A board of a layout catanatron cannot play (the 5-6 player board)."""
+
+
+def require_base_layout(board: Board, what: str = "play-testing") -> None:
+    """Raise :class:`CatanatronLayoutError` unless ``board`` is a base-game board: catanatron, which
+    plays our games, has no 5-6 player map."""
+    if board.layout != "base":
+        raise CatanatronLayoutError(
+            f"{what} needs a base-game board: catanatron has no 5-6 player map, and this board is "
+            f"{board.layout!r} ({board.spec.title}, {board.n_hexes} hexes)"
+        )
 
 
 @cache
@@ -78,7 +98,8 @@ def spot_to_node() -> dict[int, int]:
 
 
 def to_catanatron_map(board: Board) -> Any:
-    """A catanatron ``CatanMap`` with this board's tiles, numbers and ports."""
+    """A catanatron ``CatanMap`` with this board's tiles, numbers and ports (base boards only)."""
+    require_base_layout(board, "a catanatron map")
     from catanatron.models.map import BASE_MAP_TEMPLATE, CatanMap, initialize_tiles
 
     land, _ = _layout()

@@ -22,6 +22,13 @@ The rules (spec section 4; seed 004 for wood-brick and the 6/8 resources)::
     resource-pips-band=LO..HI      each resource's total pips on the board lies in LO..HI
     no-port-own-resource           no 2:1 port touches a hex of its own resource
 
+Both layouts: every checker reads the board's own topology and every encoder the topology of its
+:class:`BoardVars` (:func:`layout_geometry`), so the rules mean the same on the 5-6 player board. Two rules
+need a word there: ``desert=centre|coast`` puts *every* desert on the centre (the extended board's two
+centre hexes) or the coast, and ``68-different-resources`` lets each resource hold at most
+``ceil(hot tokens / 5)`` of the 6s and 8s (1 of the base board's 4; 2 of the extended board's 6, which
+cannot lie on six different resources).
+
 Choices (documented here because the spec leaves them open):
 
 * ``wood-brick-apart`` bans wood–brick contacts only; wood–wood and brick–brick pairs are the business of
@@ -45,19 +52,17 @@ import numpy as np
 import numpy.typing as npt
 
 from boardeval.catan.board import (
+    DESERT,
     DESERT_INDEX,
     N_HEXES,
-    N_PORTS,
     NUMBER_TOKENS,
     PIPS,
     RESOURCE_NAMES,
     RESOURCES,
-    TILE_COUNTS,
     Board,
+    layout_spec,
 )
 from boardeval.catan.topology import (
-    CENTRE_HEX,
-    HEX_EDGE_PAIRS,
     HEX_NEIGHBOURS,
     PORT_SPOTS,
     SPOT_HEXES,
@@ -71,10 +76,12 @@ __all__ = [
     "COAST_HEXES",
     "RULES",
     "BoardVars",
+    "Geometry",
     "Rule",
     "RuleError",
     "RuleSpec",
     "check_rules",
+    "layout_geometry",
     "parse_rule",
     "parse_rules",
     "rule_violations",
@@ -108,14 +115,15 @@ def _port_hexes() -> tuple[tuple[int, ...], ...]:
 PORT_HEXES = _port_hexes()
 
 
-def _connected_sets(size: int) -> tuple[frozenset[int], ...]:
-    """Every connected set of ``size`` hexes of the base board (each once)."""
-    found: set[frozenset[int]] = {frozenset([h]) for h in range(N_HEXES)}
+def _connected_sets(size: int, layout: str = "base") -> tuple[frozenset[int], ...]:
+    """Every connected set of ``size`` hexes of a layout's board (each once)."""
+    neighbours = layout_spec(layout).topology.hex_neighbours
+    found: set[frozenset[int]] = {frozenset([h]) for h in range(len(neighbours))}
     for _ in range(size - 1):
         grown: set[frozenset[int]] = set()
         for s in found:
             for h in s:
-                for nb in HEX_NEIGHBOURS[h]:
+                for nb in neighbours[h]:
                     if nb not in s:
                         grown.add(s | {nb})
         found = grown
@@ -123,6 +131,55 @@ def _connected_sets(size: int) -> tuple[frozenset[int], ...]:
 
 
 connected_sets = cache(_connected_sets)
+
+
+@dataclass(frozen=True, eq=False)
+class Geometry:
+    """What the rules need of a layout: its topology's tables and its component counts."""
+
+    layout: str
+    n_hexes: int
+    n_ports: int
+    hex_edge_pairs: tuple[tuple[int, int], ...]
+    hex_neighbours: tuple[tuple[int, ...], ...]
+    spot_hexes: tuple[tuple[int, ...], ...]
+    port_hexes: tuple[tuple[int, ...], ...]
+    coast_hexes: tuple[int, ...]
+    land3_spots: tuple[int, ...]
+    centre_hexes: tuple[int, ...]
+    tile_counts: Mapping[str, int]
+    token_count: Mapping[int, int]
+    port_count: Mapping[str, int]
+    max_hot_per_resource: int
+    """``68-different-resources``: at most this many 6s and 8s per resource (ceil(hot tokens / 5))."""
+
+
+@cache
+def layout_geometry(layout: str = "base") -> Geometry:
+    """The :class:`Geometry` of a layout (``"base"`` or ``"extended"``), built once."""
+    spec = layout_spec(layout)
+    t = spec.topology
+    hot = sum(1 for n in spec.number_tokens if n in (6, 8))
+    return Geometry(
+        layout=spec.name,
+        n_hexes=t.n_hexes,
+        n_ports=t.n_ports,
+        hex_edge_pairs=tuple((int(a), int(b)) for a, b in t.hex_edges.tolist()),
+        hex_neighbours=t.hex_neighbours,
+        spot_hexes=t.spot_hexes,
+        port_hexes=tuple(tuple(sorted({h for s in pair for h in t.spot_hexes[s]})) for pair in t.port_spots),
+        coast_hexes=tuple(h for h in range(t.n_hexes) if len(t.hex_neighbours[h]) < 6),
+        land3_spots=tuple(s for s, hexes in enumerate(t.spot_hexes) if len(hexes) == 3),
+        centre_hexes=t.centre_hexes,
+        tile_counts=dict(spec.tile_counts),
+        token_count={n: spec.number_tokens.count(n) for n in NUMBERS},
+        port_count={p: spec.port_kinds.count(p) for p in PORT_LETTERS},
+        max_hot_per_resource=-(-hot // len(RESOURCES)),
+    )
+
+
+def _geo(board: Board) -> Geometry:
+    return layout_geometry(board.layout)
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -148,32 +205,36 @@ class BoardVars:
     pips: list[Any]
     hot: list[Any]
     _and: dict[tuple[int, int, int], Any] = field(default_factory=dict)
+    geo: Geometry = field(default_factory=lambda: layout_geometry("base"))
 
     @classmethod
-    def new(cls, model: cp_model.CpModel) -> BoardVars:
-        """Post the variables and the tile/token/port counts of the base game on ``model``."""
-        res = [{r: model.new_bool_var(f"res{h}_{r}") for r in range(6)} for h in range(N_HEXES)]
-        num = [{n: model.new_bool_var(f"num{h}_{n}") for n in NUMBERS} for h in range(N_HEXES)]
-        port = [{p: model.new_bool_var(f"port{k}_{p}") for p in PORT_LETTERS} for k in range(N_PORTS)]
-        for h in range(N_HEXES):
+    def new(cls, model: cp_model.CpModel, layout: str = "base") -> BoardVars:
+        """Post the variables and the tile/token/port counts of a layout (default: the base game) on
+        ``model``."""
+        g = layout_geometry(layout)
+        hexes, slots = range(g.n_hexes), range(g.n_ports)
+        res = [{r: model.new_bool_var(f"res{h}_{r}") for r in range(6)} for h in hexes]
+        num = [{n: model.new_bool_var(f"num{h}_{n}") for n in NUMBERS} for h in hexes]
+        port = [{p: model.new_bool_var(f"port{k}_{p}") for p in PORT_LETTERS} for k in slots]
+        for h in hexes:
             model.add_exactly_one(res[h].values())
             # a numbered hex holds exactly one token; the desert none
             model.add(sum(num[h].values()) + res[h][DESERT_INDEX] == 1)
         for r, letter in enumerate(_LETTERS):
-            model.add(sum(res[h][r] for h in range(N_HEXES)) == TILE_COUNTS[letter])
+            model.add(sum(res[h][r] for h in hexes) == g.tile_counts[letter])
         for n in NUMBERS:
-            model.add(sum(num[h][n] for h in range(N_HEXES)) == TOKEN_COUNT[n])
-        for k in range(N_PORTS):
+            model.add(sum(num[h][n] for h in hexes) == g.token_count[n])
+        for k in slots:
             model.add_exactly_one(port[k].values())
         for p in PORT_LETTERS:
-            model.add(sum(port[k][p] for k in range(N_PORTS)) == (4 if p == "3" else 1))
-        pips = [sum(PIPS[n] * num[h][n] for n in NUMBERS) for h in range(N_HEXES)]
+            model.add(sum(port[k][p] for k in slots) == g.port_count[p])
+        pips = [sum(PIPS[n] * num[h][n] for n in NUMBERS) for h in hexes]
         hot = []
-        for h in range(N_HEXES):
+        for h in hexes:
             lit = model.new_bool_var(f"hot{h}")
             model.add(lit == num[h][6] + num[h][8])
             hot.append(lit)
-        return cls(model, res, num, port, pips, hot)
+        return cls(model, res, num, port, pips, hot, geo=g)
 
     def both(self, h: int, r: int, n: int) -> Any:
         """A literal equal to ``res[h][r] AND num[h][n]``."""
@@ -189,27 +250,31 @@ class BoardVars:
 
     def resource_pips(self, r: int) -> Any:
         """Linear expression: total pips on the hexes of resource r."""
-        return sum(PIPS[n] * self.both(h, r, n) for h in range(N_HEXES) for n in NUMBERS)
+        return sum(PIPS[n] * self.both(h, r, n) for h in range(self.geo.n_hexes) for n in NUMBERS)
 
     def add_hint(self, board: Board) -> None:
-        """Hint the solver with a board (a warm start)."""
-        for h in range(N_HEXES):
+        """Hint the solver with a board (a warm start) of the same layout."""
+        if board.layout != self.geo.layout:
+            raise CatanError(f"a {board.layout} board cannot hint a {self.geo.layout} model")
+        for h in range(self.geo.n_hexes):
             for r in range(6):
                 self.model.add_hint(self.res[h][r], int(board.resource_index[h]) == r)
             for n in NUMBERS:
                 self.model.add_hint(self.num[h][n], board.numbers[h] == n)
-        for k in range(N_PORTS):
+        for k in range(self.geo.n_ports):
             for p in PORT_LETTERS:
                 self.model.add_hint(self.port[k][p], board.ports[k] == p)
 
     def read(self, solver: cp_model.CpSolver) -> Board:
         """The board of the solver's current solution."""
-        res = [next(r for r in range(6) if solver.boolean_value(self.res[h][r])) for h in range(N_HEXES)]
-        nums = [next((n for n in NUMBERS if solver.boolean_value(self.num[h][n])), 0) for h in range(N_HEXES)]
+        hexes = range(self.geo.n_hexes)
+        res = [next(r for r in range(6) if solver.boolean_value(self.res[h][r])) for h in hexes]
+        nums = [next((n for n in NUMBERS if solver.boolean_value(self.num[h][n])), 0) for h in hexes]
         ports = "".join(
-            next(p for p in PORT_LETTERS if solver.boolean_value(self.port[k][p])) for k in range(N_PORTS)
+            next(p for p in PORT_LETTERS if solver.boolean_value(self.port[k][p]))
+            for k in range(self.geo.n_ports)
         )
-        return Board.from_arrays(res, nums, ports)
+        return Board.from_arrays(res, nums, ports, self.geo.layout)
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -374,12 +439,14 @@ def _name(letter: str) -> str:
 def _check_same_resource(board: Board, _: None) -> list[str]:
     r = board.resources
     return [
-        f"hexes {a} and {b} are both {_name(r[a])}" for a, b in HEX_EDGE_PAIRS if r[a] == r[b] and r[a] != "D"
+        f"hexes {a} and {b} are both {_name(r[a])}"
+        for a, b in _geo(board).hex_edge_pairs
+        if r[a] == r[b] and r[a] != "D"
     ]
 
 
 def _enc_same_resource(bv: BoardVars, _: None) -> None:
-    for a, b in HEX_EDGE_PAIRS:
+    for a, b in bv.geo.hex_edge_pairs:
         for r in range(5):
             bv.model.add(bv.res[a][r] + bv.res[b][r] <= 1)
 
@@ -388,37 +455,43 @@ def _check_68(board: Board, _: None) -> list[str]:
     n = board.numbers
     return [
         f"hexes {a} and {b} hold {n[a]} and {n[b]}"
-        for a, b in HEX_EDGE_PAIRS
+        for a, b in _geo(board).hex_edge_pairs
         if n[a] in (6, 8) and n[b] in (6, 8)
     ]
 
 
 def _enc_68(bv: BoardVars, _: None) -> None:
-    for a, b in HEX_EDGE_PAIRS:
+    for a, b in bv.geo.hex_edge_pairs:
         bv.model.add(bv.hot[a] + bv.hot[b] <= 1)
 
 
 def _check_equal_numbers(board: Board, _: None) -> list[str]:
     n = board.numbers
     return [
-        f"hexes {a} and {b} both hold {n[a]}" for a, b in HEX_EDGE_PAIRS if n[a] is not None and n[a] == n[b]
+        f"hexes {a} and {b} both hold {n[a]}"
+        for a, b in _geo(board).hex_edge_pairs
+        if n[a] is not None and n[a] == n[b]
     ]
 
 
 def _enc_equal_numbers(bv: BoardVars, _: None) -> None:
-    for a, b in HEX_EDGE_PAIRS:
+    for a, b in bv.geo.hex_edge_pairs:
         for v in NUMBERS:
-            if TOKEN_COUNT[v] > 1:
+            if bv.geo.token_count[v] > 1:
                 bv.model.add(bv.num[a][v] + bv.num[b][v] <= 1)
 
 
 def _check_2_12(board: Board, _: None) -> list[str]:
     n = board.numbers
-    return [f"hexes {a} and {b} hold the 2 and the 12" for a, b in HEX_EDGE_PAIRS if {n[a], n[b]} == {2, 12}]
+    return [
+        f"hexes {a} and {b} hold the 2 and the 12"
+        for a, b in _geo(board).hex_edge_pairs
+        if {n[a], n[b]} == {2, 12}
+    ]
 
 
 def _enc_2_12(bv: BoardVars, _: None) -> None:
-    for a, b in HEX_EDGE_PAIRS:
+    for a, b in bv.geo.hex_edge_pairs:
         bv.model.add(bv.num[a][2] + bv.num[b][12] <= 1)
         bv.model.add(bv.num[a][12] + bv.num[b][2] <= 1)
 
@@ -426,13 +499,15 @@ def _enc_2_12(bv: BoardVars, _: None) -> None:
 def _check_wood_brick(board: Board, _: None) -> list[str]:
     r = board.resources
     return [
-        f"wood and brick touch at hexes {a} and {b}" for a, b in HEX_EDGE_PAIRS if {r[a], r[b]} == {"W", "B"}
+        f"wood and brick touch at hexes {a} and {b}"
+        for a, b in _geo(board).hex_edge_pairs
+        if {r[a], r[b]} == {"W", "B"}
     ]
 
 
 def _enc_wood_brick(bv: BoardVars, _: None) -> None:
     w, b = RESOURCES.index("W"), RESOURCES.index("B")
-    for x, y in HEX_EDGE_PAIRS:
+    for x, y in bv.geo.hex_edge_pairs:
         bv.model.add(bv.res[x][w] + bv.res[y][b] <= 1)
         bv.model.add(bv.res[x][b] + bv.res[y][w] <= 1)
 
@@ -442,52 +517,57 @@ def _check_68_resources(board: Board, _: None) -> list[str]:
     for h, (r, n) in enumerate(zip(board.resources, board.numbers, strict=True)):
         if n in (6, 8):
             by_res.setdefault(r, []).append(h)
+    most = _geo(board).max_hot_per_resource
     return [
         f"{_name(r)} holds {len(hs)} of the 6s and 8s (hexes {', '.join(map(str, hs))})"
+        + ("" if most == 1 else f", more than {most}")
         for r, hs in by_res.items()
-        if len(hs) > 1
+        if len(hs) > most
     ]
 
 
 def _enc_68_resources(bv: BoardVars, _: None) -> None:
     for r in range(5):
-        bv.model.add(sum(bv.both(h, r, 6) + bv.both(h, r, 8) for h in range(N_HEXES)) <= 1)
+        hexes = range(bv.geo.n_hexes)
+        bv.model.add(sum(bv.both(h, r, 6) + bv.both(h, r, 8) for h in hexes) <= bv.geo.max_hot_per_resource)
 
 
 def _spot_pips(board: Board) -> list[int]:
     p = board.pips
-    return [int(sum(p[h] for h in hexes)) for hexes in SPOT_HEXES]
+    return [int(sum(p[h] for h in hexes)) for hexes in _geo(board).spot_hexes]
 
 
 def _check_max_spot(board: Board, limit: int) -> list[str]:
     n = board.numbers
+    spot_hexes = _geo(board).spot_hexes
     out = []
     for s, total in enumerate(_spot_pips(board)):
         if total > limit:
-            nums = "-".join(str(n[h]) for h in SPOT_HEXES[s] if n[h] is not None)
+            nums = "-".join(str(n[h]) for h in spot_hexes[s] if n[h] is not None)
             out.append(f"spot {s} ({nums}) has {total} pips > {limit}")
     return out
 
 
 def _enc_max_spot(bv: BoardVars, limit: int) -> None:
-    for hexes in SPOT_HEXES:
+    for hexes in bv.geo.spot_hexes:
         bv.model.add(sum(bv.pips[h] for h in hexes) <= limit)
 
 
 def _check_min_spot(board: Board, limit: int) -> list[str]:
     n = board.numbers
+    g = _geo(board)
     totals = _spot_pips(board)
     out = []
-    for s in LAND3_SPOTS:
+    for s in g.land3_spots:
         if totals[s] < limit:
-            nums = "-".join("D" if n[h] is None else str(n[h]) for h in SPOT_HEXES[s])
+            nums = "-".join("D" if n[h] is None else str(n[h]) for h in g.spot_hexes[s])
             out.append(f"spot {s} ({nums}) has {totals[s]} pips < {limit}")
     return out
 
 
 def _enc_min_spot(bv: BoardVars, limit: int) -> None:
-    for s in LAND3_SPOTS:
-        bv.model.add(sum(bv.pips[h] for h in SPOT_HEXES[s]) >= limit)
+    for s in bv.geo.land3_spots:
+        bv.model.add(sum(bv.pips[h] for h in bv.geo.spot_hexes[s]) >= limit)
 
 
 def clusters(board: Board) -> list[tuple[str, tuple[int, ...]]]:
@@ -495,7 +575,8 @@ def clusters(board: Board) -> list[tuple[str, tuple[int, ...]]]:
     seen: set[int] = set()
     out: list[tuple[str, tuple[int, ...]]] = []
     r = board.resources
-    for start in range(N_HEXES):
+    neighbours = board.topology.hex_neighbours
+    for start in range(board.n_hexes):
         if start in seen or r[start] == "D":
             continue
         group, stack = [], [start]
@@ -503,7 +584,7 @@ def clusters(board: Board) -> list[tuple[str, tuple[int, ...]]]:
         while stack:
             h = stack.pop()
             group.append(h)
-            for nb in HEX_NEIGHBOURS[h]:
+            for nb in neighbours[h]:
                 if nb not in seen and r[nb] == r[start]:
                     seen.add(nb)
                     stack.append(nb)
@@ -521,29 +602,33 @@ def _check_cluster(board: Board, limit: int) -> list[str]:
 
 def _enc_cluster(bv: BoardVars, limit: int) -> None:
     size = limit + 1
-    biggest = max(TILE_COUNTS[letter] for letter in RESOURCES)
+    counts = bv.geo.tile_counts
+    biggest = max(counts[letter] for letter in RESOURCES)
     if size > biggest:
         return  # no resource has that many hexes: always satisfied
-    for group in connected_sets(size):
+    for group in connected_sets(size, bv.geo.layout):
         for r, letter in enumerate(RESOURCES):
-            if TILE_COUNTS[letter] >= size:
+            if counts[letter] >= size:
                 bv.model.add(sum(bv.res[h][r] for h in group) <= size - 1)
 
 
 def _check_desert(board: Board, where: str) -> list[str]:
-    d = board.desert
-    if where == "centre" and d != CENTRE_HEX:
-        return [f"the desert is on hex {d}, not the centre (hex {CENTRE_HEX})"]
-    if where == "coast" and d not in COAST_HEXES:
-        return [f"the desert is on hex {d}, not on the coast"]
-    return []
+    g = _geo(board)
+    if where == "centre":
+        where_text = f"the centre (hex {', '.join(map(str, g.centre_hexes))})"
+        allowed = g.centre_hexes
+    elif where == "coast":
+        where_text, allowed = "on the coast", g.coast_hexes
+    else:
+        return []
+    return [f"the desert is on hex {d}, not {where_text}" for d in board.deserts if d not in allowed]
 
 
 def _enc_desert(bv: BoardVars, where: str) -> None:
-    if where == "centre":
-        bv.model.add(bv.res[CENTRE_HEX][DESERT_INDEX] == 1)
-    elif where == "coast":
-        bv.model.add(sum(bv.res[h][DESERT_INDEX] for h in COAST_HEXES) == 1)
+    g = bv.geo
+    allowed = g.centre_hexes if where == "centre" else g.coast_hexes if where == "coast" else None
+    if allowed is not None:
+        bv.model.add(sum(bv.res[h][DESERT_INDEX] for h in allowed) == g.tile_counts[DESERT])
 
 
 def resource_pip_totals(board: Board) -> dict[str, int]:
@@ -577,7 +662,7 @@ def _check_port_own(board: Board, _: None) -> list[str]:
     for k, p in enumerate(board.ports):
         if p == "3":
             continue
-        own = [h for h in PORT_HEXES[k] if board.resources[h] == p]
+        own = [h for h in _geo(board).port_hexes[k] if board.resources[h] == p]
         if own:
             out.append(
                 f"the 2:1 {_name(p)} port (slot {k}) touches {_name(p)} hex {', '.join(map(str, own))}"
@@ -586,9 +671,9 @@ def _check_port_own(board: Board, _: None) -> list[str]:
 
 
 def _enc_port_own(bv: BoardVars, _: None) -> None:
-    for k in range(N_PORTS):
+    for k in range(bv.geo.n_ports):
         for r, letter in enumerate(RESOURCES):
-            for h in PORT_HEXES[k]:
+            for h in bv.geo.port_hexes[k]:
                 bv.model.add(bv.port[k][letter] + bv.res[h][r] <= 1)
 
 

@@ -1,7 +1,9 @@
 """``boardeval catan ...``: board codes, spots, energy, rendering (generators: catan_generate.py).
 
-Every command takes a board as a share code (``O10-S2-...~3S3W3B3GO``) or the path of a JSON board file.
-Bad input raises a library error; the root group prints one red line and exits 2.
+Every command takes a board as a share code (``O10-S2-...~3S3W3B3GO``) or the path of a JSON board file;
+the board's layout (base or the 5-6 player ``extended`` board) comes from the board itself. Commands that
+make a board (``random``; ``generate`` and ``optimum`` in catan_generate.py) take ``--layout`` or
+``--players``. Bad input raises a library error; the root group prints one red line and exits 2.
 """
 
 from __future__ import annotations
@@ -62,6 +64,33 @@ ParamsOpt = Annotated[
     Path | None, typer.Option("--params", help="Spot-evaluator parameter file (TOML or JSON).")
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable JSON on stdout.")]
+LayoutOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--layout", help="Board layout: base (3-4 players, 19 hexes) or extended (5-6 players, 30 hexes)."
+    ),
+]
+PlayersOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--players",
+        parser=int_option("--players", 2, 6),
+        help="Players: 2-4 use the base board, 5-6 the extended board (instead of --layout).",
+    ),
+]
+
+
+def resolve_layout(layout: str | None, players: int | None) -> str:
+    """The layout from ``--layout`` and/or ``--players`` (default base); a contradiction is an error."""
+    if layout is not None and layout not in ("base", "extended"):
+        raise ParamsError(f"--layout must be base or extended, got {layout!r}")
+    from_players = None if players is None else ("extended" if players >= 5 else "base")
+    if layout is not None and from_players is not None and layout != from_players:
+        raise ParamsError(
+            f"--players {players} needs the {from_players} layout, but --layout {layout} was given"
+        )
+    return layout or from_players or "base"
+
 
 _SHORT = {
     "raw_production": "raw",
@@ -98,9 +127,11 @@ def random_board(
         int, typer.Option("--seed", parser=parse_seed, help="Random seed (same seed, same board).")
     ],
     json_out: JsonOpt = False,
+    layout: LayoutOpt = None,
+    players: PlayersOpt = None,
 ) -> None:
-    """Print the share code of a uniformly shuffled board."""
-    board = Board.random(seed)
+    """Print the share code of a uniformly shuffled board (``--layout extended``: the 5-6 player board)."""
+    board = Board.random(seed, layout=resolve_layout(layout, players))
     if json_out:
         print_json({"code": board.code(), **board.to_json()})
     else:
@@ -112,7 +143,7 @@ def spots(
     board: BoardArg,
     params: ParamsOpt = None,
     json_out: JsonOpt = False,
-    top: Annotated[int, typer.Option("--top", parser=_TOP, help="Rows in the table (0 = all 54).")] = 0,
+    top: Annotated[int, typer.Option("--top", parser=_TOP, help="Rows in the table (0 = all spots).")] = 0,
 ) -> None:
     """Evaluate every settlement spot (seed 000's five metrics); a table sorted by score, or JSON."""
     table = evaluate_spots(read_board(board), _params(params))
