@@ -108,7 +108,7 @@ def section_speed(positions: list[Position], depth: int, searcher_depth: int) ->
     print(f"  today's Searcher ({load()})")
     snodes = swall = scpu = 0.0
     for pos in positions:
-        s = Searcher()
+        s = Searcher(engine="python")
         r2, w, c = timed(s.search, pos, depth=searcher_depth)
         snodes, swall, scpu = snodes + r2.nodes, swall + w, scpu + c
     print(
@@ -247,7 +247,7 @@ def section_searcher(count: int, depth: int, seed: int) -> None:
     worst = 0.0
     equal = 0
     for pos in sampled_positions(count, seed):
-        a = Searcher().search(pos, depth=depth).score
+        a = Searcher(engine="python").search(pos, depth=depth).score
         b = eng.search(pos, depth=depth).score
         worst = max(worst, abs(a - b))
         equal += abs(a - b) <= 1e-9

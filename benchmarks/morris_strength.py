@@ -10,6 +10,16 @@ remove, ``24 + from * 24 + to`` move), so a disagreement of the two rule sets wo
     .venv/bin/python benchmarks/morris_strength.py --opponent both --games 100 --workers 2 --depth 5
     .venv/bin/python benchmarks/morris_strength.py --measure      # per-move time of both players first
 
+Issue 12 section 3 (standard rules): the new AI (the compiled search) against today's AI (the Python
+``Searcher``, ``engine="python"``):
+
+    nice .venv/bin/python benchmarks/morris_strength.py --versus-old --games 200 --time 0.1 --old-time 0.1
+    nice .venv/bin/python benchmarks/morris_strength.py --versus-old --games 200 --time 0.1 --old-depth 5
+        each random opening (two random placements per side) is played twice with colours swapped; W/D/L
+        of the new AI with boardeval.core.score_interval (target: >= 90% at equal time), the reasons, and
+        the blockade losses (no legal move) within 10 turns after the placing phase (target: none).
+    The MCTS floor above runs the new AI too (``--engine python`` for today's).
+
 Issue 13 section 4 (standard rules, no OpenSpiel):
 
     nice .venv/bin/python benchmarks/morris_strength.py --tuned --games 400 --depth 2 --time 0.02
@@ -46,6 +56,7 @@ class Job:
     time_limit: float | None
     sims: int
     profile: str
+    engine: str = "compiled"
 
 
 @dataclass(frozen=True)
@@ -76,7 +87,7 @@ def play(job: Job) -> GameOutcome:
         if job.opponent == "mcts"
         else None
     )
-    searcher = Searcher(Evaluator(load_weights(job.profile)))
+    searcher = Searcher(Evaluator(load_weights(job.profile)), engine=job.engine)
     ai_side = 0 if job.ai_white else 1
     ai_t = opp_t = 0.0
     ai_n = opp_n = 0
@@ -129,6 +140,15 @@ def play(job: Job) -> GameOutcome:
     return GameOutcome(job, result, outcome.reason, pos.turns, ai_t, ai_n, opp_t, opp_n)
 
 
+PLACING_TURNS = 18
+"""Turns of the placing phase (9 men a side, one placement a turn): it ends after turn 18."""
+
+
+def early_blockade(result: str, reason: str, turns: int) -> bool:
+    """A loss by having no legal move within 10 turns after the placing phase ended (issue 12 section 3)."""
+    return result == "loss" and "no legal" in reason and turns <= PLACING_TURNS + 10
+
+
 def measure(args: argparse.Namespace) -> None:
     """Per-move times of both players on the first moves of one game."""
     game = pyspiel.load_game("nine_mens_morris")
@@ -159,6 +179,110 @@ def measure(args: argparse.Namespace) -> None:
         f"our AI depth={args.depth} time={args.time}: mean {np.mean(ts):.3f} s/move, max {max(ts):.3f} s, "
         f"{np.mean(nodes):.0f} nodes/move over {len(ts)} self-play turns"
     )
+
+
+# ------------------------------------------------------------------ issue 12: the new AI vs today's AI
+
+
+@dataclass(frozen=True)
+class OldJob:
+    seed: int  # the opening's seed (shared by the two games of a pair)
+    new_white: bool
+    time_limit: float | None  # the new AI's budget
+    old_depth: int | None  # today's AI's budget
+    old_time: float | None
+    profile: str
+
+
+def play_versus_old(job: OldJob) -> tuple[str, str, int, float, float, int]:
+    """One game of the new AI (compiled search) against today's (Python ``Searcher``) from a random
+    opening: (result for the new AI, reason, turns, new s/move, old s/move, new AI's mean depth x 100)."""
+    pos = Position.start()
+    rng = make_rng(job.seed)
+    for _ in range(4):  # two random placements per side
+        turns = pos.legal_turns()
+        pos.push(turns[int(rng.integers(len(turns)))])
+    ev = Evaluator(load_weights(job.profile))
+    new, old = Searcher(ev), Searcher(ev, engine="python")
+    new_side = 0 if job.new_white else 1
+    rngs = [make_rng(s) for s in spawn_seeds(job.seed + 1, 2)]
+    spent = [0.0, 0.0]
+    moves = [0, 0]
+    depth_sum = 0
+    while (outcome := pos.outcome()) is None:
+        t0 = time.perf_counter()
+        if pos.side == new_side:
+            res = new.search(pos, None, job.time_limit, rng=rngs[pos.side])
+            depth_sum += res.depth
+            who = 0
+        else:
+            res = old.search(pos, job.old_depth, job.old_time, rng=rngs[pos.side])
+            who = 1
+        spent[who] += time.perf_counter() - t0
+        moves[who] += 1
+        assert res.move is not None
+        pos.push(res.move)
+    result = "draw" if outcome.winner is None else ("win" if outcome.winner == new_side else "loss")
+    return (
+        result,
+        outcome.reason,
+        pos.turns,
+        spent[0] / max(1, moves[0]),
+        spent[1] / max(1, moves[1]),
+        round(100 * depth_sum / max(1, moves[0])),
+    )
+
+
+def versus_old(args: argparse.Namespace) -> None:
+    old_budget = f"depth {args.old_depth}" if args.old_depth is not None else f"{args.old_time} s/move"
+    label = f"new {args.time} s/move vs old {old_budget}"
+    seeds = spawn_seeds(args.seed, (args.games + 1) // 2)
+    jobs = [
+        OldJob(seeds[i // 2], i % 2 == 0, args.time, args.old_depth, args.old_time, args.profile)
+        for i in range(args.games)
+    ]
+    start = time.perf_counter()
+
+    def progress(done: int, total: int, _msg: str) -> None:
+        if done % 10 == 0 or done == total:
+            el = time.perf_counter() - start
+            print(f"  [{label}] {done}/{total} games, {el:.0f} s, {load()}", file=sys.stderr, flush=True)
+
+    try:
+        results = map_jobs(play_versus_old, jobs, workers=args.workers, progress=progress, label="versus")
+        interrupted = False
+    except JobsInterrupted as exc:
+        results = [exc.done[i] for i in sorted(exc.done)]
+        interrupted = True
+    w = sum(r[0] == "win" for r in results)
+    d = sum(r[0] == "draw" for r in results)
+    lo = sum(r[0] == "loss" for r in results)
+    iv = score_interval(w, d, lo)
+    note = " (interrupted)" if interrupted else ""
+    blocked = sum(early_blockade(r[0], r[1], r[2]) for r in results)
+    print(
+        f"{label} (standard rules, profile {args.profile}): {len(results)} games{note} in "
+        f"{time.perf_counter() - start:.0f} s ({load()}): W {w} / D {d} / L {lo}, score {iv.value:.3f} "
+        f"[{iv.lo:.3f}, {iv.hi:.3f}] (95%); mean turns "
+        f"{np.mean([r[2] for r in results]) if results else 0:.1f}"
+        f"; new {np.mean([r[3] for r in results]) if results else 0:.3f} s/move (mean depth "
+        f"{np.mean([r[5] for r in results]) / 100 if results else 0:.1f}), old "
+        f"{np.mean([r[4] for r in results]) if results else 0:.3f} s/move; blockade losses of the new AI "
+        f"within 10 turns after placing: {blocked}",
+        flush=True,
+    )
+    reasons: dict[str, int] = {}
+    for r in results:
+        reasons[f"{r[0]}: {r[1]}"] = reasons.get(f"{r[0]}: {r[1]}", 0) + 1
+    for k, v in sorted(reasons.items()):
+        print(f"    {v:3d} x {k}")
+
+
+def load() -> str:
+    """The 1-minute load average (printed beside every timing: the machine may be shared)."""
+    import os
+
+    return f"load {os.getloadavg()[0]:.2f}"
 
 
 # ------------------------------------------------------------------------ issue 13: tuned vs seed weights
@@ -337,6 +461,10 @@ def main() -> None:
     ap.add_argument("--tuned-profile", default="tuned")
     ap.add_argument("--tb-check", action="store_true", help="issue 13: covered positions played out")
     ap.add_argument("--positions", type=int, default=1000)
+    ap.add_argument("--versus-old", action="store_true", help="issue 12: the new AI vs today's (Python)")
+    ap.add_argument("--old-depth", type=int, default=None, help="today's AI: depth per move")
+    ap.add_argument("--old-time", type=float, default=None, help="today's AI: seconds per move")
+    ap.add_argument("--engine", choices=["compiled", "python"], default="compiled", help="our AI's engine")
     ap.add_argument("--tablebase", default=None, help="tablebase folder (K <= 5 sub-databases are used)")
     args = ap.parse_args()
     if args.tuned:
@@ -345,9 +473,18 @@ def main() -> None:
     if args.tb_check:
         tb_check(args)
         return
+    if args.versus_old:
+        if args.time is None or (args.old_depth is None) == (args.old_time is None):
+            ap.error("--versus-old needs --time (the new AI) and one of --old-depth / --old-time")
+        versus_old(args)
+        return
     depth = None if args.time is not None else args.depth
     budget = f"time {args.time} s/move" if args.time is not None else f"depth {depth}"
-    print(f"our AI: {budget}, profile {args.profile}; OpenSpiel rules (200 turns, no repetition)", flush=True)
+    print(
+        f"our AI ({args.engine}): {budget}, profile {args.profile}; "
+        "OpenSpiel rules (200 turns, no repetition)",
+        flush=True,
+    )
     if args.measure:
         measure(args)
         return
@@ -355,7 +492,8 @@ def main() -> None:
     for opp in opponents:
         seeds = spawn_seeds(args.seed + (1 if opp == "mcts" else 0), args.games)
         jobs = [
-            Job(opp, i % 2 == 0, s, depth, args.time, args.sims, args.profile) for i, s in enumerate(seeds)
+            Job(opp, i % 2 == 0, s, depth, args.time, args.sims, args.profile, args.engine)
+            for i, s in enumerate(seeds)
         ]
         tally = {"win": 0, "draw": 0, "loss": 0}
         start = time.perf_counter()
@@ -391,6 +529,8 @@ def main() -> None:
                 reasons[key] = reasons.get(key, 0) + 1
             for k, v in sorted(reasons.items()):
                 print(f"    {v:3d} x {k}")
+            blocked = sum(early_blockade(o.result, o.reason, o.turns) for o in finished)
+            print(f"  blockade losses within 10 turns after placing: {blocked}; {load()}")
         print(flush=True)
 
 

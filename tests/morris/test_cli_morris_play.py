@@ -57,6 +57,20 @@ def test_best_json_shape() -> None:
     assert "scale" not in json.dumps(data["why"])
 
 
+def test_best_at_a_strength_level() -> None:
+    """--strength sets the budget of a named level: easy searches one turn, medium is time per move."""
+    pos_text = "WW.BB................... w 7 7"
+    code, out, _ = run("best", pos_text, "--strength", "easy", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["depth"] == 1 and data["move"].startswith("g7x")
+    code, out, _ = run("best", pos_text, "--strength", "medium", "--json")
+    assert code == 0
+    data = json.loads(out)  # 0.05 s a move: the depth reached depends on the machine's load
+    assert data["depth"] >= 1 and data["move"].startswith("g7x")
+    assert data["why"]["candidates"][0]["pv"][0].startswith("g7x")
+
+
 def test_best_with_time_limit_and_human_output() -> None:
     code, out, _ = run("best", START, "--time", "0.05")
     assert code == 0
@@ -92,6 +106,9 @@ def test_match_human_output() -> None:
         (("eval", START, "--variant", "chess"), "variant"),
         (("best", START, "--depth", "0"), "depth"),
         (("best", START, "--time", "-1"), "time limit"),
+        (("best", START, "--strength", "godlike"), "--strength must be one of easy"),
+        (("best", START, "--strength", "easy", "--depth", "2"), "without --depth/--time"),
+        (("play", "--strength", "godlike"), "--strength must be one of easy"),
         (("play", "--colour", "green"), "--colour must be white or black"),
         (("match", "--white", "minimax"), "player 'minimax'"),
         (("match", "--games", "0"), "number of games"),

@@ -219,7 +219,7 @@ def test_full_width_equals_searcher() -> None:
     engine = Engine(COEF, FULL_WIDTH)
     positions = sample(3000, 23)[::50]
     for pos in positions:
-        want = Searcher().search(pos, depth=3)
+        want = Searcher(engine="python").search(pos, depth=3)
         got = engine.search(pos, depth=3)
         assert got.score == pytest.approx(want.score, abs=1e-9), pos.text()
         assert got.depth == want.depth

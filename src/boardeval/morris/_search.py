@@ -209,9 +209,10 @@ class Searcher:
     def compiled(self) -> Engine:
         """The compiled search over this evaluator's coefficients (built on first use: numba loads then)."""
         if self._engine is None:
-            from boardeval.morris._engine import Engine  # numba on first use, not at import
+            from boardeval.morris._engine import Engine, warm_up  # numba on first use, not at import
 
             assert isinstance(self.evaluator, Evaluator)
+            warm_up()  # load the compiled code before any clock runs
             self._engine = Engine(_coefficients(self.evaluator), self.options)
         return self._engine
 
