@@ -42,6 +42,7 @@ LAYERS: dict[str, dict[str, int | str]] = {
         "constraints": 2,
         "_generate.__init__": 4,
         "_generate.common": 3,
+        "_generate.harbours": 3,
         "_generate.random": 4,
         "_generate.anneal": 4,
         "_generate.cp": 4,

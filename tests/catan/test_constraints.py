@@ -125,6 +125,20 @@ def test_no_port_own_resource() -> None:
     assert not any("sheep" in v for v in rule.violations(generic_everywhere_near_own))
 
 
+def test_port_min_pips() -> None:
+    # slot 1 holds EX's sheep port; spot 44 (hexes 14, 15, 18: G4, S5, S11), within two roads, makes
+    # 4 + 2 = 6 sheep pips; no spot within two roads makes 7
+    assert parse_rule("port-min-pips=0").holds(EX)
+    six = [v for v in parse_rule("port-min-pips=7").violations(EX) if "sheep" in v]
+    assert six == [
+        "the 2:1 sheep port (slot 1): no spot within two roads makes 7 sheep pips (best: 6 at spot 44)"
+    ]
+    assert not any("sheep" in v for v in parse_rule("port-min-pips=6").violations(EX))
+    assert len(parse_rule("port-min-pips=15").violations(EX)) == 5  # every 2:1 port
+    with pytest.raises(RuleError, match="port-min-pips"):
+        parse_rule("port-min-pips=16")
+
+
 def test_parse_errors_name_the_rule_and_list_valid_ones() -> None:
     with pytest.raises(RuleError, match=r"unknown rule 'no-such-rule'; valid rules: .*max-spot-pips=N"):
         parse_rule("no-such-rule")
@@ -170,6 +184,7 @@ RULE_TEXTS = [
     "desert=coast",
     "resource-pips-band=10..13",
     "no-port-own-resource",
+    "port-min-pips=4",
 ]
 
 

@@ -21,6 +21,8 @@ The rules (spec section 4; seed 004 for wood-brick and the 6/8 resources)::
     desert=any|centre|coast        where the desert may lie (coast = the 12 outer hexes)
     resource-pips-band=LO..HI      each resource's total pips on the board lies in LO..HI
     no-port-own-resource           no 2:1 port touches a hex of its own resource
+    port-min-pips=N                every 2:1 port's resource makes at least N pips at some spot within
+                                   two roads of the port (its own two spots included)
 
 Both layouts: every checker reads the board's own topology and every encoder the topology of its
 :class:`BoardVars` (:func:`layout_geometry`), so the rules mean the same on the 5-6 player board. Two rules
@@ -37,6 +39,10 @@ Choices (documented here because the spec leaves them open):
   with 0 pips there (a spot next to the desert is a poor spot, which is what the rule is about).
 * ``max-cluster=N`` is encoded exactly: a same-resource component of more than N hexes exists iff some
   connected set of N+1 hexes is all one resource, so every connected (N+1)-set gets a CP constraint.
+* ``port-min-pips=N``: "within two roads" = road distance 0, 1 or 2 from either spot of the port (the
+  reach of the energy's harbour term, :func:`~boardeval.catan.energy.port_geometry`); a spot "makes N
+  pips of r" when its own hexes of resource r carry at least N pips together. Harbour kinds are CP-SAT
+  variables like the tiles, so both port rules constrain where harbours go as much as the tiles.
 * ``resource-pips-band`` bounds totals (not per-hex means), so ore and brick (3 hexes) compete with the
   4-hex resources on raw production, which is what players feel.
 """
@@ -62,6 +68,7 @@ from boardeval.catan.board import (
     Board,
     layout_spec,
 )
+from boardeval.catan.energy import port_geometry
 from boardeval.catan.topology import (
     HEX_NEIGHBOURS,
     PORT_SPOTS,
@@ -247,6 +254,10 @@ class BoardVars:
             self.model.add_bool_or([a.Not(), b.Not(), lit])
             self._and[key] = lit
         return self._and[key]
+
+    def spot_resource_pips(self, s: int, r: int) -> Any:
+        """Linear expression: the pips of resource r at spot s (its hexes of resource r)."""
+        return sum(PIPS[n] * self.both(h, r, n) for h in self.geo.spot_hexes[s] for n in NUMBERS)
 
     def resource_pips(self, r: int) -> Any:
         """Linear expression: total pips on the hexes of resource r."""
@@ -677,6 +688,39 @@ def _enc_port_own(bv: BoardVars, _: None) -> None:
                 bv.model.add(bv.port[k][letter] + bv.res[h][r] <= 1)
 
 
+def _check_port_min(board: Board, limit: int) -> list[str]:
+    reach = port_geometry(board.topology).reach
+    hexes_of = board.topology.spot_hexes
+    pips = board.pips.tolist()
+    out = []
+    for k, p in enumerate(board.ports):
+        if p == "3":
+            continue
+        made = {s: sum(pips[h] for h in hexes_of[s] if board.resources[h] == p) for s in reach[k]}
+        best = max(made, key=lambda s: (made[s], -s))
+        if made[best] < limit:
+            out.append(
+                f"the 2:1 {_name(p)} port (slot {k}): no spot within two roads makes {limit} {_name(p)} "
+                f"pips (best: {made[best]} at spot {best})"
+            )
+    return out
+
+
+def _enc_port_min(bv: BoardVars, limit: int) -> None:
+    if limit <= 0:
+        return
+    topology = layout_spec(bv.geo.layout).topology
+    reach = port_geometry(topology).reach
+    for k in range(bv.geo.n_ports):
+        for r, letter in enumerate(RESOURCES):
+            made = []
+            for s in reach[k]:
+                lit = bv.model.new_bool_var(f"portmin{k}_{r}_{s}")
+                bv.model.add(bv.spot_resource_pips(s, r) >= limit).only_enforce_if(lit)
+                made.append(lit)
+            bv.model.add_bool_or([bv.port[k][letter].Not(), *made])
+
+
 def _specs() -> dict[str, RuleSpec]:
     specs = [
         RuleSpec("no-same-resource-neighbours", "no two neighbouring hexes share a resource", None,
@@ -703,6 +747,8 @@ def _specs() -> dict[str, RuleSpec]:
                  _band_param, _check_band, _enc_band),
         RuleSpec("no-port-own-resource", "no 2:1 port touches a hex of its resource", None,
                  _no_param, _check_port_own, _enc_port_own),
+        RuleSpec("port-min-pips", "every 2:1 port's resource makes N pips within two roads", "N",
+                 _int_param(0, 15), _check_port_min, _enc_port_min),
     ]  # fmt: skip
     return {s.name: s for s in specs}
 

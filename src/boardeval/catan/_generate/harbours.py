@@ -1,0 +1,129 @@
+"""Harbours in generation (issue 16): the ``--ports`` modes and the exact best harbours for given tiles.
+
+``ports`` modes, for every generator (``random``, ``anneal``, ``cp``, ``tournament``, the fairness dial):
+
+* ``fixed``: the start board's harbours are kept as drawn (the seeded uniform board's own harbour draw,
+  or the ``start`` board's harbours). This is how every generator placed harbours before issue 16, and
+  the default of ``--method random`` (whose drawn harbours are a uniform shuffle already).
+* ``random``: the harbour kinds are shuffled on the slots by their own seeded stream
+  (``numpy.random.default_rng((seed, 16))``), independent of the tiles, then kept.
+* ``balanced`` (default of anneal, cp and tournament): the harbours are placed by the harbour term of the
+  energy (:mod:`boardeval.catan.energy`): annealing swaps them, CP-SAT decides them, and
+  :func:`best_harbours` places them exactly for given tiles (``random`` with balanced harbours, the
+  ``cp`` satisfy mode, the tournament's harbour swaps, the annealer's final polish).
+
+:func:`best_harbours` enumerates every distinct arrangement of the board's harbour kinds on its slots
+(9!/4! = 15,120 on the base board, 11!/(5! 2!) = 166,320 on the 5-6 player board) and scores them all at
+once with numpy: the harbour term splits into a cost per (slot, 2:1 kind) plus the neighbouring-3:1
+pairs. The first arrangement of least cost (in enumeration order; the board's own arrangement first
+among equals) that satisfies the given rules wins, so the result is exact and deterministic.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from functools import lru_cache
+
+import numpy as np
+import numpy.typing as npt
+
+from boardeval.catan.board import RESOURCES, Board
+from boardeval.catan.constraints import Rule
+from boardeval.catan.energy import (
+    PORT_GENERIC_ADJACENT_COST,
+    PORT_REACH_PIPS,
+    PORT_UNREACHED_COST,
+    port_geometry,
+)
+from boardeval.core import ParamsError, quote
+
+__all__ = ["PORTS_MODES", "best_harbours", "check_ports_mode", "harbour_costs", "start_harbours"]
+
+PORTS_MODES: tuple[str, ...] = ("random", "fixed", "balanced")
+PORTS_STREAM = 16
+"""Second word of the seed sequence of the ``random`` harbour shuffle (``(seed, 16)``: issue 16)."""
+
+
+def check_ports_mode(mode: object) -> str:
+    """A ``ports`` mode (``random``, ``fixed`` or ``balanced``); ParamsError quoting anything else."""
+    if not isinstance(mode, str) or mode not in PORTS_MODES:
+        raise ParamsError(f"unknown ports mode {quote(mode)}; choose one of {', '.join(PORTS_MODES)}")
+    return mode
+
+
+def start_harbours(board: Board, mode: str, seed: int) -> Board:
+    """The start board with its harbours as ``mode`` wants them before any optimisation: ``random``
+    reshuffles them from the seed's own harbour stream; ``fixed`` and ``balanced`` keep them."""
+    if check_ports_mode(mode) != "random":
+        return board
+    rng = np.random.default_rng((int(seed), PORTS_STREAM))
+    ports = tuple(board.ports[i] for i in rng.permutation(len(board.ports)))
+    return Board(board.resources, board.numbers, ports, layout=board.layout)
+
+
+def harbour_costs(board: Board) -> npt.NDArray[np.int64]:
+    """(slots, 5) harbour units a 2:1 harbour of each resource would cost on each slot, for the board's
+    tiles: its own-resource pips plus ``PORT_UNREACHED_COST`` when it would be out of reach."""
+    g = port_geometry(board.topology)
+    res, pips = board.resource_index.tolist(), board.pips.tolist()
+    out = np.zeros((len(g.spots), len(RESOURCES)), dtype=np.int64)
+    for k in range(len(g.spots)):
+        for r in range(len(RESOURCES)):
+            own = sum(pips[h] for h in g.hexes[k] if res[h] == r)
+            reached = any(
+                sum(pips[h] for h in hexes if res[h] == r) >= PORT_REACH_PIPS for hexes in g.reach_hexes[k]
+            )
+            out[k, r] = own + (0 if reached else PORT_UNREACHED_COST)
+    return out
+
+
+@lru_cache(maxsize=8)
+def _arrangements(kinds: tuple[int, ...]) -> npt.NDArray[np.int64]:
+    """Every distinct arrangement of the multiset ``kinds`` (resource index, -1 = 3:1), first the given
+    order, then the rest in a fixed order: shape (arrangements, slots)."""
+    n = len(kinds)
+    generic = sum(1 for x in kinds if x < 0)
+    special = sorted(x for x in kinds if x >= 0)
+    perms = sorted(set(itertools.permutations(special)))
+    rows: list[tuple[int, ...]] = [kinds]
+    for where in itertools.combinations(range(n), generic):
+        rest = [i for i in range(n) if i not in where]
+        for p in perms:
+            row = [-1] * n
+            for i, x in zip(rest, p, strict=True):
+                row[i] = x
+            t = tuple(row)
+            if t != kinds:
+                rows.append(t)
+    a = np.array(rows, dtype=np.int64)
+    a.setflags(write=False)
+    return a
+
+
+def _letters(row: Sequence[int]) -> tuple[str, ...]:
+    return tuple("3" if x < 0 else RESOURCES[x] for x in row)
+
+
+def best_harbours(board: Board, rules: Sequence[Rule] = ()) -> Board:
+    """``board`` with the harbour arrangement of least harbour term for its tiles (module docstring),
+    among those under which every rule in ``rules`` holds; the board itself when none does."""
+    g = port_geometry(board.topology)
+    arr = _arrangements(tuple(int(x) for x in board.port_index.tolist()))
+    costs = harbour_costs(board)
+    padded = np.concatenate([np.zeros((costs.shape[0], 1), dtype=np.int64), costs], axis=1)
+    total = padded[np.arange(arr.shape[1]), arr + 1].sum(axis=1)
+    for a, b in g.neighbours:
+        total += PORT_GENERIC_ADJACENT_COST * ((arr[:, a] < 0) & (arr[:, b] < 0))
+    order = np.argsort(total, kind="stable")
+    if not rules:
+        return _with_ports(board, arr[order[0]])
+    for i in order.tolist():
+        candidate = _with_ports(board, arr[i])
+        if all(r.holds(candidate) for r in rules):
+            return candidate
+    return board
+
+
+def _with_ports(board: Board, row: npt.NDArray[np.int64]) -> Board:
+    return Board(board.resources, board.numbers, _letters(row.tolist()), layout=board.layout)
