@@ -95,7 +95,9 @@ def test_rings() -> None:
 def test_point_names_round_trip_and_errors() -> None:
     for i, name in enumerate(POINT_NAMES):
         assert point_index(name) == i and point_name(i) == name
-        assert point_index(name.upper()) == i
+        assert point_index(name.upper()) == i  # upper case accepted on purpose
+        with pytest.raises(NotationError, match="unknown point"):
+            point_index(f" {name}")  # no padding (issue 17)
     for bad in ("d4", "h1", "a0", "", "a77"):
         with pytest.raises(NotationError, match="unknown point"):
             point_index(bad)

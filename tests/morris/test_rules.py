@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pickle
 import random
+import re
 
 import pytest
 
@@ -35,7 +36,7 @@ def test_turn_text_forms() -> None:
     assert Turn.parse("d2") == Turn(None, 19)
     assert Turn.parse("a1-a4") == Turn(21, 9)
     assert Turn.parse("d2xg7") == Turn(None, 19, 2)
-    assert Turn.parse(" A1-A4xD7 ") == Turn(21, 9, 1)
+    assert Turn.parse("A1-A4xD7") == Turn(21, 9, 1)  # upper case accepted on purpose; no padding
     assert str(Turn(21, 9, 1)) == "a1-a4xd7"
     assert Turn.parse("d2") is make_turn(None, 19)
     assert hash(Turn(None, 19, 2)) == hash(Turn.parse("d2xg7"))
@@ -112,9 +113,9 @@ def test_text_round_trips_on_random_positions() -> None:
         ("......................... w 9 9", "24 characters"),
         (".......................X w 9 9", "unknown board characters 'X'"),
         ("........................ x 9 9", "side to move must be 'w' or 'b'"),
-        ("........................ w 9 a", "Black's men in hand must be a number"),
-        ("........................ w -1 9", "White's men in hand must be a number"),
-        ("........................ w 10 10", "white has 10 men in hand"),
+        ("........................ w 9 a", "Black's men in hand: 'a' is not an integer"),
+        ("........................ w -1 9", "White's men in hand: '-1' is out of range 0..9"),
+        ("........................ w 10 10", "White's men in hand: '10' is out of range 0..9"),
         (board("a7 d7 g7 b6 d6 f6 c5 d5 e5 a4") + " w 0 0", "10 men, more than 9"),
         (board("a7") + " w 9 9", "1 on board \\+ 9 in hand = 10 men"),
         ("........................ w 9 8", "with white to move both sides must have placed equally many"),
@@ -406,9 +407,9 @@ def test_legal_turns_are_unique_and_counted() -> None:
 
 def test_variant_names_and_round_trip() -> None:
     assert Variant.parse("standard") == STANDARD == Variant()
-    assert Variant.parse("OpenSpiel") == OPENSPIEL
+    assert Variant.parse("openspiel") == OPENSPIEL
     assert OPENSPIEL.max_turns == 200 and not OPENSPIEL.threefold_repetition and OPENSPIEL.flying
-    custom = Variant.parse("standard, flying=off, max_turns=none, no_mill_turns=50")
+    custom = Variant.parse("standard,flying=off,max_turns=none,no_mill_turns=50")
     assert custom == Variant(max_turns=None, threefold_repetition=True, no_mill_turns=50, flying=False)
     for v in (STANDARD, OPENSPIEL, custom, Variant.parse("openspiel,max_turns=100")):
         assert Variant.parse(v.text()) == v
@@ -423,8 +424,8 @@ def test_variant_names_and_round_trip() -> None:
         ("standard,flying", "bad variant option 'flying'"),
         ("standard,speed=3", "bad variant option 'speed=3'"),
         ("standard,flying=maybe", "flying must be yes/no"),
-        ("standard,max_turns=ten", "max_turns must be a positive integer"),
-        ("standard,max_turns=0", "max_turns must be a positive integer"),
+        ("standard,max_turns=ten", "max_turns in .*'ten' is not an integer"),
+        ("standard,max_turns=0", "max_turns in .*'0' is out of range 1..1000000"),
     ],
 )
 def test_bad_variants(text: str, match: str) -> None:
@@ -500,10 +501,94 @@ def test_diagram() -> None:
 
 def test_from_moves_from_a_start_position() -> None:
     start = board("a7 d7", "b6 d6") + " w 7 7"
-    pos = Position.from_moves(["g7xb6", " d5 "], start=start)
+    pos = Position.from_moves(["g7xb6", "D5"], start=start)
     assert pos.text() == board("a7 d7 g7", "d6 d5") + " w 6 6"
     assert [str(t) for t in pos.history] == ["g7xb6", "d5"]
     again = Position.from_moves("g7xb6 d5", start=Position.parse(start, OPENSPIEL))
     assert again.text() == pos.text() and again.variant == OPENSPIEL and len(again.history) == 2
     with pytest.raises(IllegalMoveError, match="move 1 of the move list: illegal turn g7 "):
         Position.from_moves("g7", start=start)
+
+
+# -------------------------------------------------------------------- issue 17: no silent fix-ups
+
+
+@pytest.mark.parametrize(
+    ("text", "match"),
+    [
+        ("........................\tw 9 9", r"'\\t' between the fields"),
+        ("........................ w\n9 9", r"'\\n' between the fields"),
+        ("........................  w 9 9", "a run of spaces between the fields"),
+        ("........................ w +9 9", r"White's men in hand: '\+9' is not a count|'\+9' is not"),
+        ("........................ w 09 9", "has a leading zero"),
+        ("........................ w \uff19 9", "is not"),
+        ("........................ w 9 " + "9" * 5000, "too long for a position text"),
+        ("........................ W 9 9", "side to move must be 'w' or 'b'"),
+        ("w" * 24 + " w 0 0", "unknown board characters 'w'"),
+    ],
+)
+def test_position_text_is_read_exactly(text: str, match: str) -> None:
+    with pytest.raises(PositionError, match=match) as info:
+        Position.parse(text)
+    assert repr(text[:40])[1:30] in str(info.value)  # the message quotes the text
+
+
+def test_position_text_may_carry_outer_whitespace() -> None:
+    """A pasted line or a file's last line: ASCII whitespace around the whole text is accepted on purpose."""
+    start = Position.start()
+    for text in (
+        " ........................ w 9 9",
+        "........................ w 9 9\n",
+        "\t........................ w 9 9\r\n",
+    ):
+        assert Position.parse(text).text() == start.text()
+    with pytest.raises(PositionError):
+        Position.parse("\u00a0........................ w 9 9")  # not ASCII whitespace
+
+
+@pytest.mark.parametrize(
+    "text", ["d 2", "a1 -a4", "d2\u00a0", "\u3000d2", "ｄ2", "d２", "a1–a4", "", "d2xg7x", "d2\x00"]
+)
+def test_turn_text_is_not_fixed_up(text: str) -> None:
+    with pytest.raises(NotationError, match="cannot read turn"):
+        Turn.parse(text)
+
+
+def test_turn_text_may_carry_outer_ascii_whitespace() -> None:
+    """A typed line ends in a newline: outer ASCII whitespace is accepted on purpose, as for positions."""
+    for text in (" d2", "d2\n", "\tD2\r\n"):
+        assert str(Turn.parse(text)) == "d2"
+
+
+def test_move_lists_take_whitespace_not_commas() -> None:
+    expected = Position.from_moves("d2 f4 d1").text()
+    assert Position.from_moves("d2\tf4\n  d1\r\n").text() == expected  # any ASCII whitespace run
+    for text, bad in (("d2,f4", "','"), ("d2, f4", "','"), ("d2;f4", "';'"), ("1. d2 f4", "'.'")):
+        with pytest.raises(NotationError, match=f"move list {re.escape(repr(text))}: unexpected {bad}"):
+            Position.from_moves(text)
+    with pytest.raises(NotationError, match="move 1 of the move list: cannot read turn 'd 2'"):
+        Position.from_moves(["d 2"])  # list items are read as turns
+
+
+@pytest.mark.parametrize(
+    ("text", "match"),
+    [
+        ("OpenSpiel", r"unknown variant 'OpenSpiel'.*write 'openspiel'"),
+        (" standard", r"unknown variant ' standard'"),
+        ("standard, flying=no", r"bad variant option ' flying=no'"),
+        ("standard,FLYING=no", r"bad variant option 'FLYING=no'"),
+        ("standard,max_turns=+5", r"'\+5' is not"),
+        ("standard,max_turns=05", "leading zero"),
+        ("standard,max_turns=\uff15", "is not"),
+        ("standard,max_turns=1_0", "is not"),
+        ("standard,max_turns=0", "out of range 1..1000000"),
+        ("standard,max_turns=" + "9" * 5000, "too long"),
+        ("standard,no_mill_turns=" + "9" * 50, "out of range"),
+        ("standard,flying=No", "must be yes/no"),
+        ("standard,flying=no,flying=yes", "given twice"),
+        ("", "empty variant"),
+    ],
+)
+def test_variant_text_is_read_exactly(text: str, match: str) -> None:
+    with pytest.raises(VariantError, match=match):
+        Variant.parse(text)

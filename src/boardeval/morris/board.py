@@ -159,15 +159,16 @@ def popcount(x: int) -> int:
 
 
 def point_index(name: str) -> int:
-    """The index 0..23 of an algebraic point name such as ``"d2"`` (case-insensitive).
+    """The index 0..23 of an algebraic point name such as ``"d2"``.
 
-    Raises :class:`NotationError` naming the bad input and listing the valid names.
+    Upper case is accepted on purpose (``"D2"``, as in :meth:`~boardeval.morris.Turn.parse`); spaces
+    are not. Raises :class:`NotationError` naming the bad input and listing the valid names.
     """
-    key = name.strip().lower() if isinstance(name, str) else name
-    try:
-        return _NAME_TO_INDEX[key]
-    except (KeyError, TypeError):
-        raise NotationError(f"unknown point {name!r}: points are {', '.join(POINT_NAMES)}") from None
+    key = name.lower() if isinstance(name, str) and name.isascii() else None
+    if key is None or key not in _NAME_TO_INDEX:
+        shown = repr(name[:20]) if isinstance(name, str) else type(name).__name__
+        raise NotationError(f"unknown point {shown}: points are {', '.join(POINT_NAMES)}")
+    return _NAME_TO_INDEX[key]
 
 
 def point_name(index: int) -> str:

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from boardeval.core import MorrisError
+from boardeval.core.numbers import parse_int, quote
 from boardeval.morris.board import (
     ADJ_MASK,
     BIT,
@@ -99,7 +100,9 @@ class Variant:
     3 men (none in hand) may move a man to any empty point; when False it keeps sliding.
 
     Text form (:meth:`parse` / :meth:`text`): ``standard`` or ``openspiel``, optionally followed by
-    comma-separated overrides, e.g. ``standard,flying=no,max_turns=none,no_mill_turns=50``.
+    comma-separated overrides, e.g. ``standard,flying=no,max_turns=none,no_mill_turns=50``. Exactly as
+    written: lower case, no spaces; counts are ASCII digits without sign or leading zero, 1..1,000,000
+    (the shared number reader :func:`~boardeval.core.parse_int`).
     """
 
     max_turns: int | None = 200
@@ -120,37 +123,49 @@ class Variant:
 
     @classmethod
     def parse(cls, text: str) -> Variant:
-        """Read ``standard`` / ``openspiel`` with optional ``,key=value`` overrides (see class docstring)."""
-        if not isinstance(text, str) or not text.strip():
-            raise VariantError(f"empty variant: expected 'standard' or 'openspiel', got {text!r}")
-        base, *options = [part.strip() for part in text.strip().lower().split(",")]
+        """Read ``standard`` / ``openspiel`` with optional ``,key=value`` overrides (see class docstring).
+
+        Case and padding are not fixed up (``OpenSpiel``, ``standard, flying=no``, ``max_turns=+5``,
+        ``max_turns=０５`` are refused): every error quotes the text.
+        """
+        if not isinstance(text, str) or not text:
+            raise VariantError(f"empty variant: expected 'standard' or 'openspiel', got {quote(text)}")
+        if len(text) > MAX_VARIANT_CHARS:
+            raise VariantError(f"variant {quote(text)} is too long (at most {MAX_VARIANT_CHARS} characters)")
+        base, *options = text.split(",")
         if base not in _NAMED_VARIANTS:
-            raise VariantError(f"unknown variant {base!r} in {text!r}: expected one of standard, openspiel")
+            raise VariantError(
+                f"unknown variant {quote(base)} in {quote(text)}: expected one of standard, openspiel"
+                + _case_hint(base, _NAMED_VARIANTS)
+            )
         variant = _NAMED_VARIANTS[base]
         changes: dict[str, object] = {}
         for option in options:
             key, sep, raw = option.partition("=")
-            key, raw = key.strip(), raw.strip()
             if not sep or key not in _OPTION_KINDS:
                 raise VariantError(
-                    f"bad variant option {option!r} in {text!r}: expected key=value with key one of "
-                    f"{', '.join(_OPTION_KINDS)}"
+                    f"bad variant option {quote(option)} in {quote(text)}: expected key=value with key one "
+                    f"of {', '.join(_OPTION_KINDS)} (lower case, no spaces)"
                 )
+            if key in changes:
+                raise VariantError(f"variant option {key} is given twice in {quote(text)}")
             if _OPTION_KINDS[key] == "bool":
                 if raw not in _BOOL_WORDS:
                     raise VariantError(
-                        f"variant option {key} must be yes/no (or on/off, true/false), got {raw!r}"
+                        f"variant option {key} must be yes/no (or on/off, true/false, 1/0), got {quote(raw)} "
+                        f"in {quote(text)}"
                     )
                 changes[key] = _BOOL_WORDS[raw]
             elif raw in ("none", "off", "no"):
                 changes[key] = None
             else:
-                try:
-                    changes[key] = int(raw)
-                except ValueError:
-                    raise VariantError(
-                        f"variant option {key} must be a positive integer or none, got {raw!r}"
-                    ) from None
+                changes[key] = parse_int(
+                    raw,
+                    f"variant option {key} in {quote(text)} (a count 1..{MAX_VARIANT_COUNT} or none)",
+                    lo=1,
+                    hi=MAX_VARIANT_COUNT,
+                    error=VariantError,
+                )
         return dataclasses.replace(variant, **changes)  # type: ignore[arg-type]
 
     def text(self) -> str:
@@ -169,6 +184,19 @@ class Variant:
 
     def __str__(self) -> str:
         return self.text()
+
+
+MAX_VARIANT_CHARS = 200
+"""Longest variant text read (the longest sensible one is about 90 characters)."""
+MAX_VARIANT_COUNT = 1_000_000
+"""Largest ``max_turns`` / ``no_mill_turns`` read (a real game has a few hundred turns)."""
+
+
+def _case_hint(word: str, names: Iterable[str]) -> str:
+    """``" (lower case: 'openspiel')"`` when ``word`` differs from one of ``names`` only by case or
+    surrounding spaces, else ``""``."""
+    fixed = word.strip().lower()
+    return f" (write {fixed!r}: lower case, no spaces)" if fixed in names and fixed != word else ""
 
 
 def _format_option(value: object) -> str:
@@ -243,14 +271,22 @@ class Turn:
 
     @classmethod
     def parse(cls, text: str) -> Turn:
-        """Read ``d2``, ``a1-a4``, ``d2xg7`` or ``a1-a4xd7`` (case-insensitive, surrounding space ignored)."""
+        """Read ``d2``, ``a1-a4``, ``d2xg7`` or ``a1-a4xd7``.
+
+        Accepted on purpose: upper-case letters (``D2``, ``A1-A4XD7``: a point name like a chess square,
+        unambiguous in either case) and ASCII whitespace around the turn (a line typed or pasted by a
+        person ends in a newline), as for positions and share codes; the canonical text is lower case
+        without spaces. Nothing else is fixed up: no space inside the turn, no other characters.
+        """
         if not isinstance(text, str):
-            raise NotationError(f"a turn must be text like 'd2', 'a1-a4', 'd2xg7', got {text!r}")
-        m = _TURN_RE.match(text.strip().lower())
+            raise NotationError(f"a turn must be text like 'd2', 'a1-a4', 'd2xg7', got {quote(text)}")
+        core = text.strip(_OUTER_SPACE)
+        m = _TURN_RE.fullmatch(core.lower()) if core.isascii() and len(core) <= 8 else None
         if m is None:
+            space = " (no spaces inside a turn)" if any(c.isspace() for c in core) else ""
             raise NotationError(
-                f"cannot read turn {text!r}: expected a placement 'd2', a move 'a1-a4', optionally with a "
-                "removal 'xg7' (points are named a..g by 1..7, e.g. a7, d6, c5, g4, d2, a1)"
+                f"cannot read turn {quote(text)}{space}: expected a placement 'd2', a move 'a1-a4', "
+                "optionally with a removal 'xg7' (points are named a..g by 1..7, e.g. a7, d6, c5, g4, d2, a1)"
             )
         src_s, dst_s, rem_s = m.groups()
         src = point_index(src_s) if src_s else None
@@ -439,7 +475,8 @@ class Status:
 
 # ---------------------------------------------------------------------------------------------- position
 
-_TEXT_RE = re.compile(r"^([WB.]{24}) ([wb]) (\d+) (\d+)$")
+_TEXT_RE = re.compile(r"^([WB.]{24}) ([wb]) ([^ ]+) ([^ ]+)$")
+_OUTER_SPACE = " \t\r\n"
 
 
 class Position:
@@ -508,20 +545,33 @@ class Position:
     ) -> Position:
         """Read a position text such as ``........................ w 9 9`` (see the class docstring).
 
-        ``validate=False``: accept a well-formed text of a position that cannot arise (see :meth:`problems`).
+        Grammar: 24 of ``W B .``, one space, ``w`` or ``b``, one space, two hands ``0``..``9`` (ASCII
+        digits) separated by one space. Accepted on purpose: ASCII whitespace (space, tab, CR, LF) around
+        the whole text, which a pasted line or a file's last line carries. Refused, quoting the text:
+        tabs, newlines or runs of spaces between the fields, lower-case ``w``/``b`` on the board, ``+1``,
+        ``09``, full-width digits. ``validate=False``: accept a well-formed text of a position that
+        cannot arise (see :meth:`problems`).
         """
         if not isinstance(text, str):
-            raise PositionError(f"a position must be text like '{'.' * 24} w 9 9', got {text!r}")
-        stripped = " ".join(text.split())
-        m = _TEXT_RE.match(stripped)
+            raise PositionError(f"a position must be text like '{'.' * 24} w 9 9', got {quote(text)}")
+        stripped = text.strip(_OUTER_SPACE)
+        m = _TEXT_RE.fullmatch(stripped) if len(stripped) <= 40 else None
         if m is None:
             raise PositionError(_explain_bad_text(text))
         board, side_c, hw, hb = m.groups()
         white = sum(1 << i for i, c in enumerate(board) if c == "W")
         black = sum(1 << i for i, c in enumerate(board) if c == "B")
+        hands = (
+            parse_int(
+                hw, f"bad position {quote(text)}: White's men in hand", lo=0, hi=9, error=PositionError
+            ),
+            parse_int(
+                hb, f"bad position {quote(text)}: Black's men in hand", lo=0, hi=9, error=PositionError
+            ),
+        )
         return cls(
             (white, black),
-            (int(hw), int(hb)),
+            hands,
             WHITE if side_c == "w" else BLACK,
             turns=turns,
             variant=variant,
@@ -549,10 +599,10 @@ class Position:
             pos._stack = []
         else:
             pos = cls.parse(start, variant)
-        items: Iterable[str | Turn] = moves.replace(",", " ").split() if isinstance(moves, str) else moves
+        items: Iterable[str | Turn] = _split_moves(moves) if isinstance(moves, str) else moves
         for number, item in enumerate(items, start=1):
             try:
-                pos.play(item.strip() if isinstance(item, str) else item)
+                pos.play(item)
             except MorrisError as exc:
                 raise type(exc)(f"move {number} of the move list: {exc}") from None
         return pos
@@ -904,13 +954,41 @@ class Position:
         return self._ending(True) is not None
 
 
+def _split_moves(moves: str) -> list[str]:
+    """A move-list text as turn texts: turns separated by runs of ASCII whitespace (space, tab, CR, LF),
+    accepted on purpose because a list is often pasted over several lines. Commas and other separators
+    are refused (``d2,f4``), quoting the list."""
+    if len(moves) > MAX_MOVE_LIST_CHARS:
+        raise NotationError(
+            f"move list {quote(moves)} is too long (at most {MAX_MOVE_LIST_CHARS} characters)"
+        )
+    bad = sorted({c for c in moves if not (c.isascii() and (c.isalnum() or c in "-" + _OUTER_SPACE))})
+    if bad:
+        raise NotationError(
+            f"move list {quote(moves)}: unexpected {', '.join(quote(c) for c in bad[:5])}; separate the "
+            "turns with spaces, e.g. 'd2 f4 d1xf4'"
+        )
+    return moves.split()
+
+
+MAX_MOVE_LIST_CHARS = 20_000
+"""Longest move-list text read (1,000 turns of up to 8 characters and a space: 9,000)."""
+
+
 def _explain_bad_text(text: str) -> str:
-    parts = text.split()
+    stripped = text.strip(_OUTER_SPACE)
+    parts = stripped.split(" ")
     example = f"'{'.' * 24} w 9 9'"
-    prefix = f"bad position {text!r}:"
+    prefix = f"bad position {quote(text)}:"
+    if len(stripped) > 40:
+        return f"{prefix} too long for a position text ({len(text)} characters), expected one like {example}"
+    odd = sorted({c for c in stripped if c.isspace() and c != " "})
+    if odd or "  " in stripped:
+        what = ", ".join(repr(c) for c in odd) if odd else "a run of spaces"
+        return f"{prefix} {what} between the fields; separate the 4 fields with one space, like {example}"
     if len(parts) != 4:
         return f"{prefix} expected 4 fields (board, side, White's hand, Black's hand) like {example}"
-    board, side, hw, hb = parts
+    board, side = parts[0], parts[1]
     if len(board) != 24:
         return f"{prefix} the board must have 24 characters W, B or '.', got {len(board)}"
     bad = sorted({c for c in board if c not in "WB."})
@@ -918,9 +996,6 @@ def _explain_bad_text(text: str) -> str:
         return f"{prefix} unknown board characters {' '.join(repr(c) for c in bad)} (use W, B or '.')"
     if side not in ("w", "b"):
         return f"{prefix} side to move must be 'w' or 'b', got {side!r}"
-    for who, value in (("White's", hw), ("Black's", hb)):
-        if not value.isdigit():
-            return f"{prefix} {who} men in hand must be a number 0..9, got {value!r}"
     return f"{prefix} expected a position like {example}"  # pragma: no cover
 
 
