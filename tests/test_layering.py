@@ -43,6 +43,7 @@ LAYERS: dict[str, dict[str, int | str]] = {
         "_generate.__init__": 4,
         "_generate.common": 3,
         "_generate.harbours": 3,
+        "_generate.layouts": 2,  # layout geometry and exact-energy scale for the generators (board only)
         "_generate.random": 4,
         "_generate.anneal": 4,
         "_generate.cp": 4,

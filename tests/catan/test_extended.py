@@ -179,3 +179,34 @@ def test_extended_svg() -> None:
     assert svg.count('<circle class="spot"') == 80
     assert svg.count('class="port"') == 11
     assert 'data-layout="extended"' in svg
+
+
+def test_generator_layouts_and_bounds() -> None:
+    from boardeval.catan._generate.common import ENERGY_SCALE, REGION_OF, energy_lower_bound
+    from boardeval.catan._generate.layouts import gen_layout, region_lower_bound
+
+    base, ext = gen_layout("base"), gen_layout("extended")
+    assert (base.scale, base.factors, base.region_of) == (ENERGY_SCALE, (2, 12, 1), REGION_OF)
+    assert (ext.scale, ext.factors) == (39204, (11, 33, 3))  # regions 6 / 2 / 22, lcm 66
+    assert region_lower_bound(10, "base") == energy_lower_bound((100, 150, 10)) == 20
+    assert region_lower_bound(10, "extended") == 720
+    # the scaled variance is exact: the float energy's variance times the scale
+    b = Board.parse(HAND)
+    from boardeval.catan.energy import board_energy
+
+    sums = [0, 0, 0]
+    for h, p in enumerate(b.pips.tolist()):
+        sums[ext.region_of[h]] += p
+    var = board_energy(b)["pip_variance"].raw
+    assert ext.variance_numerator(*sums) == round(var * ext.scale)
+
+
+def test_anneal_extended() -> None:
+    from boardeval.catan._generate.anneal import anneal
+    from boardeval.catan.energy import board_energy
+
+    start = Board.random(4, layout="extended")
+    r = anneal(4, layout="extended")
+    assert r.board.layout == "extended"
+    assert r.energy.total == pytest.approx(board_energy(r.board).total)
+    assert r.energy.total <= board_energy(start).total

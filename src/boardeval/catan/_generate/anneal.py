@@ -40,6 +40,7 @@ from boardeval.catan._generate.common import (
     integer_weights,
     make_result,
 )
+from boardeval.catan._generate.layouts import gen_layout, region_lower_bound
 from boardeval.catan.board import DESERT_INDEX, N_HEXES, Board
 from boardeval.catan.constraints import Rule
 from boardeval.core import Progress, SeedLike, WeightSet, make_rng, report
@@ -75,7 +76,18 @@ def _penalty(state: BoardState, rules: Sequence[Rule]) -> int:
     if not rules:
         return 0
     board = state.board()
-    return RULE_PENALTY * sum(len(r.violations(board)) for r in rules)
+    return _rule_penalty(board.layout) * sum(len(r.violations(board)) for r in rules)
+
+
+def _rule_penalty(layout: str) -> int:
+    """:data:`RULE_PENALTY` on the layout's scale (the same ten 6/8 pairs' worth of energy)."""
+    return RULE_PENALTY // ENERGY_SCALE * gen_layout(layout).scale
+
+
+def _lower_bound(w: tuple[int, ...], layout: str) -> int:
+    """The stopping bound: :func:`~.common.energy_lower_bound` on the base board, the same bound on
+    another layout's scale (:func:`~.layouts.region_lower_bound`)."""
+    return energy_lower_bound(w) if layout == "base" else region_lower_bound(w[2], layout)
 
 
 Move = Callable[[int, int], None]
@@ -135,23 +147,28 @@ def anneal(
     t1: float = T1,
     stop_at_bound: bool = True,
     target: int | None = None,
+    layout: str = "base",
     progress: Progress | None = None,
 ) -> GenerationResult:
     """Our annealer: a seeded random board (or ``start``) annealed to low energy under ``rules``.
 
     ``target`` (scaled energy plus rule penalties): stop at the first board at or below it, the fairness
     dial's stopping rule. The trajectory does not depend on ``target``, only where it stops.
+    ``layout``: the board drawn when no ``start`` is given (``"extended"``: the 5-6 player board; its
+    energy is scaled by 39204 instead of 1296, and the temperatures scale with it).
     """
     t_start = time.perf_counter()
     rng = _python_rng(seed)
     w = integer_weights(weights)
-    state = BoardState(start if start is not None else Board.random(make_rng(seed)), w)
-    bound = energy_lower_bound(w) if stop_at_bound else -1
+    state = BoardState(start if start is not None else Board.random(make_rng(seed), layout), w)
+    lay = state.lay
+    bound = _lower_bound(w, lay.name) if stop_at_bound else -1
     if target is not None:
         bound, stop_at_bound = max(bound, target), True
     run = _Run(state, rules, bound if stop_at_bound else None, rng, progress)
     interrupted = False
     cool = (t1 / t0) ** (1.0 / max(1, steps - 1))
+    heat = lay.scale / ENERGY_SCALE  # temperatures are given in base-board (x1296) units
     try:
         for rnd in range(restarts):
             run.stats.rounds = rnd + 1
@@ -159,13 +176,13 @@ def anneal(
                 break
             if rnd > 0:  # re-heat from the best board
                 run.restart(w)
-            run.round(rnd, steps, restarts, t0, cool)
+            run.round(rnd, steps, restarts, t0 * heat, cool)
             if run.stats.at_bound:
                 break
     except KeyboardInterrupt:
         interrupted = True
     total = max(1, steps * restarts)
-    report(progress, total, total, f"energy {run.best / ENERGY_SCALE:.3f}")
+    report(progress, total, total, f"energy {run.best / lay.scale:.3f}")
     return make_result(
         Board.from_arrays(*run.best_arrays, run.state.ports),
         rules,
@@ -173,7 +190,7 @@ def anneal(
         seed,
         time.perf_counter() - t_start,
         weights,
-        optimal=True if run.best <= energy_lower_bound(w) else None,
+        optimal=True if run.best <= _lower_bound(w, lay.name) else None,
         interrupted=interrupted,
         extras={"moves": run.stats.moves, "rounds": run.stats.rounds},
     )
@@ -219,8 +236,9 @@ class _Run:
         """One cooling schedule of ``steps`` proposed moves from ``temp``; stops early at the bound."""
         randrange, rand = self.rng.randrange, self.rng.random
         state, objective = self.state, self.objective
+        n = len(state.res)
         for step in range(steps):
-            a, b = randrange(N_HEXES), randrange(N_HEXES)
+            a, b = randrange(n), randrange(n)
             if a == b:
                 continue
             move = _propose(state, a, b, rand())
@@ -238,7 +256,7 @@ class _Run:
             temp *= cool
             if self.progress is not None and step % 1000 == 0:
                 done, total = rnd * steps + step, max(1, steps * restarts)
-                report(self.progress, done, total, f"energy {self.best / ENERGY_SCALE:.3f}")
+                report(self.progress, done, total, f"energy {self.best / self.state.lay.scale:.3f}")
         self.stats.moves += steps
 
 

@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from boardeval.catan._generate.layouts import gen_layout
 from boardeval.catan.board import (
     DESERT_INDEX,
     N_HEXES,
@@ -35,7 +36,6 @@ from boardeval.catan.energy import ENERGY_TERMS, board_energy, energy_json, ener
 from boardeval.catan.topology import (
     CENTRE_HEX,
     CORNER_HEXES,
-    HEX_NEIGHBOURS,
 )
 from boardeval.core import Breakdown, CatanError, WeightSet
 
@@ -181,29 +181,38 @@ class BoardState:
     and return the new scaled energy; undoing is the same swap again.
     """
 
-    __slots__ = ("high", "num", "ports", "res", "same", "sums", "weights")
+    __slots__ = ("high", "lay", "num", "ports", "res", "same", "sums", "weights")
 
     def __init__(self, board: Board, weights: tuple[int, int, int] = (100, 150, 10)) -> None:
         self.res = [int(x) for x in board.resource_index]
         self.num = [int(x) for x in board.number_array]
         self.ports = "".join(board.ports)
+        self.lay = gen_layout(board.layout)  # adjacency, regions and scale of the board's layout
         self.weights = weights
         self.same = 0
         self.high = 0
-        for h in range(N_HEXES):
-            for nb in HEX_NEIGHBOURS[h]:
+        for h in range(self.lay.n_hexes):
+            for nb in self.lay.neighbours[h]:
                 if nb > h:
                     if self.res[h] == self.res[nb] and self.res[h] != DESERT_INDEX:
                         self.same += 1
                     if self.num[h] in (6, 8) and self.num[nb] in (6, 8):
                         self.high += 1
         self.sums = [0, 0, 0]
-        for h in range(N_HEXES):
-            self.sums[REGION_OF[h]] += PIPS_OF[self.num[h]]
+        for h in range(self.lay.n_hexes):
+            self.sums[self.lay.region_of[h]] += PIPS_OF[self.num[h]]
+
+    def _tile_energy(self) -> int:
+        """The scaled pair and region-variance terms on the layout's scale (``lay.scale``: 1296 on the
+        base board, 39204 on the 5-6 player board; :mod:`.layouts`)."""
+        if self.lay.name == "base":
+            return scaled_energy(self.same, self.high, variance_numerator(*self.sums), self.weights)
+        w, lay = self.weights, self.lay
+        return lay.scale * (w[0] * self.same + w[1] * self.high) + w[2] * lay.variance_numerator(*self.sums)
 
     def energy(self) -> int:
-        """Scaled (x1296) energy of the current state."""
-        return scaled_energy(self.same, self.high, variance_numerator(*self.sums), self.weights)
+        """Scaled (x1296; x ``lay.scale`` on other layouts) energy of the current state."""
+        return self._tile_energy()
 
     def board(self) -> Board:
         return Board.from_arrays(self.res, self.num, self.ports)
@@ -212,12 +221,12 @@ class BoardState:
         r = self.res[h]
         if r == DESERT_INDEX:
             return 0
-        return sum(1 for nb in HEX_NEIGHBOURS[h] if nb != skip and self.res[nb] == r)
+        return sum(1 for nb in self.lay.neighbours[h] if nb != skip and self.res[nb] == r)
 
     def _high_at(self, h: int, skip: int) -> int:
         if self.num[h] not in (6, 8):
             return 0
-        return sum(1 for nb in HEX_NEIGHBOURS[h] if nb != skip and self.num[nb] in (6, 8))
+        return sum(1 for nb in self.lay.neighbours[h] if nb != skip and self.num[nb] in (6, 8))
 
     def swap_resources(self, a: int, b: int) -> None:
         """Swap the resources of hexes a and b (tokens stay)."""
@@ -229,7 +238,7 @@ class BoardState:
         """Swap the tokens of hexes a and b (resources stay)."""
         self.high -= self._high_at(a, b) + self._high_at(b, a)
         na, nb = self.num[a], self.num[b]
-        ra, rb = REGION_OF[a], REGION_OF[b]
+        ra, rb = self.lay.region_of[a], self.lay.region_of[b]
         self.sums[ra] += PIPS_OF[nb] - PIPS_OF[na]
         self.sums[rb] += PIPS_OF[na] - PIPS_OF[nb]
         self.num[a], self.num[b] = nb, na
