@@ -18,7 +18,7 @@ from rich.table import Table
 
 from boardeval.catan import energy_json
 from boardeval.cli.catan import int_option, parse_seed
-from boardeval.cli.common import console, print_json, progress_bar
+from boardeval.cli.common import console, note_interrupted, print_json, progress_bar
 from boardeval.core import ParamsError
 
 if TYPE_CHECKING:
@@ -94,8 +94,10 @@ def generate_cmd(
         result = generate(method.value, seed, rules=rules, fairness=fairness, progress=progress)
     if json_out:
         print_json(result.to_json())
-        return
-    console.print(_summary(result))
+    else:
+        console.print(_summary(result))
+    if result.interrupted:
+        note_interrupted("the best board so far (valid, not the finished search)")
 
 
 def optimum_cmd(
@@ -112,10 +114,12 @@ def optimum_cmd(
     opt = optimum(rules, time_limit=time_limit)
     if json_out:
         print_json(opt.to_json())
-        return
-    status = "proven optimal" if opt.proven else "best found (not proven)"
-    console.print(f"minimum energy {opt.breakdown().total:.4f} ({status}) in {opt.seconds:.2f} s")
-    console.print(opt.board.code())
+    else:
+        status = "proven optimal" if opt.proven else "best found (not proven)"
+        console.print(f"minimum energy {opt.breakdown().total:.4f} ({status}) in {opt.seconds:.2f} s")
+        console.print(opt.board.code())
+    if opt.interrupted:
+        note_interrupted("the best board found so far, not proven optimal")
 
 
 def count_cmd(

@@ -22,7 +22,6 @@ from typing import Any
 
 import numpy as np
 
-from boardeval.catan._generate.layouts import gen_layout
 from boardeval.catan.board import (
     DESERT_INDEX,
     N_HEXES,
@@ -36,6 +35,7 @@ from boardeval.catan.energy import ENERGY_TERMS, board_energy, energy_json, ener
 from boardeval.catan.topology import (
     CENTRE_HEX,
     CORNER_HEXES,
+    HEX_NEIGHBOURS,
 )
 from boardeval.core import Breakdown, CatanError, WeightSet
 
@@ -181,38 +181,29 @@ class BoardState:
     and return the new scaled energy; undoing is the same swap again.
     """
 
-    __slots__ = ("high", "lay", "num", "ports", "res", "same", "sums", "weights")
+    __slots__ = ("high", "num", "ports", "res", "same", "sums", "weights")
 
     def __init__(self, board: Board, weights: tuple[int, int, int] = (100, 150, 10)) -> None:
         self.res = [int(x) for x in board.resource_index]
         self.num = [int(x) for x in board.number_array]
         self.ports = "".join(board.ports)
-        self.lay = gen_layout(board.layout)  # adjacency, regions and scale of the board's layout
         self.weights = weights
         self.same = 0
         self.high = 0
-        for h in range(self.lay.n_hexes):
-            for nb in self.lay.neighbours[h]:
+        for h in range(N_HEXES):
+            for nb in HEX_NEIGHBOURS[h]:
                 if nb > h:
                     if self.res[h] == self.res[nb] and self.res[h] != DESERT_INDEX:
                         self.same += 1
                     if self.num[h] in (6, 8) and self.num[nb] in (6, 8):
                         self.high += 1
         self.sums = [0, 0, 0]
-        for h in range(self.lay.n_hexes):
-            self.sums[self.lay.region_of[h]] += PIPS_OF[self.num[h]]
-
-    def _tile_energy(self) -> int:
-        """The scaled pair and region-variance terms on the layout's scale (``lay.scale``: 1296 on the
-        base board, 39204 on the 5-6 player board; :mod:`.layouts`)."""
-        if self.lay.name == "base":
-            return scaled_energy(self.same, self.high, variance_numerator(*self.sums), self.weights)
-        w, lay = self.weights, self.lay
-        return lay.scale * (w[0] * self.same + w[1] * self.high) + w[2] * lay.variance_numerator(*self.sums)
+        for h in range(N_HEXES):
+            self.sums[REGION_OF[h]] += PIPS_OF[self.num[h]]
 
     def energy(self) -> int:
-        """Scaled (x1296; x ``lay.scale`` on other layouts) energy of the current state."""
-        return self._tile_energy()
+        """Scaled (x1296) energy of the current state."""
+        return scaled_energy(self.same, self.high, variance_numerator(*self.sums), self.weights)
 
     def board(self) -> Board:
         return Board.from_arrays(self.res, self.num, self.ports)
@@ -221,12 +212,12 @@ class BoardState:
         r = self.res[h]
         if r == DESERT_INDEX:
             return 0
-        return sum(1 for nb in self.lay.neighbours[h] if nb != skip and self.res[nb] == r)
+        return sum(1 for nb in HEX_NEIGHBOURS[h] if nb != skip and self.res[nb] == r)
 
     def _high_at(self, h: int, skip: int) -> int:
         if self.num[h] not in (6, 8):
             return 0
-        return sum(1 for nb in self.lay.neighbours[h] if nb != skip and self.num[nb] in (6, 8))
+        return sum(1 for nb in HEX_NEIGHBOURS[h] if nb != skip and self.num[nb] in (6, 8))
 
     def swap_resources(self, a: int, b: int) -> None:
         """Swap the resources of hexes a and b (tokens stay)."""
@@ -238,7 +229,7 @@ class BoardState:
         """Swap the tokens of hexes a and b (resources stay)."""
         self.high -= self._high_at(a, b) + self._high_at(b, a)
         na, nb = self.num[a], self.num[b]
-        ra, rb = self.lay.region_of[a], self.lay.region_of[b]
+        ra, rb = REGION_OF[a], REGION_OF[b]
         self.sums[ra] += PIPS_OF[nb] - PIPS_OF[na]
         self.sums[rb] += PIPS_OF[na] - PIPS_OF[nb]
         self.num[a], self.num[b] = nb, na
@@ -295,31 +286,48 @@ STOP_POLL_SECONDS = 0.1
 
 
 def solve_stoppable(solver: Any, model: Any, progress: Any, phase: tuple[int, int, str]) -> tuple[Any, bool]:
-    """``solver.solve(model)`` (OR-Tools CP-SAT), stopped early when ``progress`` raises KeyboardInterrupt.
+    """``solver.solve(model)`` (OR-Tools CP-SAT), stopped early by Ctrl-C or by ``progress`` raising
+    KeyboardInterrupt (the web's Cancel).
 
-    Returns ``(status, stopped)``. CP-SAT reports nothing while it searches, so a watchdog thread re-sends
-    ``phase`` (done, total, message) to ``progress`` every :data:`STOP_POLL_SECONDS`; an interrupt there
-    stops the search, and the best solution found so far stays readable from ``solver``. Typed ``Any`` so
-    that this module does not import OR-Tools (the annealer uses it too).
+    Returns ``(status, stopped)``; after a stop the best solution found so far stays readable from
+    ``solver`` and the caller flags its result ``interrupted``. CP-SAT reports nothing while it searches,
+    so the solve runs on a helper thread while the calling thread waits in steps of
+    :data:`STOP_POLL_SECONDS`, re-sending ``phase`` (done, total, message) to ``progress``. A Ctrl-C
+    reaches the waiting thread as KeyboardInterrupt (Python delivers signals to the main thread, which is
+    in Python code here, not inside the solver), as does a cancel raised by ``progress``: either stops
+    the search with ``stop_search``. CP-SAT's own SIGINT handler is switched off
+    (``catch_sigint_signal``): it would end the search silently, and the result would not say that it
+    was cut short (issue 17). Typed ``Any`` so that this module does not import OR-Tools (the annealer
+    uses it too).
     """
-    if progress is None:
-        return solver.solve(model), False
-    finished, stopped = threading.Event(), threading.Event()
+    solver.parameters.catch_sigint_signal = False
+    outcome: dict[str, Any] = {}
+    finished = threading.Event()  # not Thread.join: a join cut by KeyboardInterrupt can lose the thread
 
-    def watch() -> None:
-        while not finished.wait(STOP_POLL_SECONDS):
-            try:
-                progress(*phase)
-            except KeyboardInterrupt:
-                stopped.set()
-                solver.stop_search()
-                return
+    def run() -> None:
+        try:
+            outcome["status"] = solver.solve(model)
+        except BaseException as exc:  # handed to the calling thread below
+            outcome["error"] = exc
+        finally:
+            finished.set()
 
-    watcher = threading.Thread(target=watch, name="cp-sat-watchdog", daemon=True)
-    watcher.start()
+    threading.Thread(target=run, name="cp-sat-solve", daemon=True).start()
+    stopped = False
     try:
-        status = solver.solve(model)
-    finally:
-        finished.set()
-        watcher.join()
-    return status, stopped.is_set()
+        while not finished.wait(STOP_POLL_SECONDS):
+            if progress is not None:
+                progress(*phase)
+    except KeyboardInterrupt:
+        stopped = True
+        solver.stop_search()
+        while True:  # CP-SAT stops within milliseconds; a second Ctrl-C must not leave it running
+            try:
+                if finished.wait(STOP_POLL_SECONDS):
+                    break
+            except KeyboardInterrupt:
+                pass
+            solver.stop_search()
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["status"], stopped

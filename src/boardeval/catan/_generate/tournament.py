@@ -21,10 +21,11 @@ that the **smallest number of such swaps** turns the random board into while eve
 The swaps are listed in order (they do not commute in general) and replayed on the random board as a
 check before the result is returned.
 
-Stopping: while CP-SAT runs, a watchdog thread re-sends the current progress report every 0.1 s; when
-the callback raises :class:`KeyboardInterrupt` (the web job runner does so once a cancel is asked) the
-solver is stopped with ``stop_search`` and the best valid plan found so far is kept, flagged
-``interrupted`` (the drawn board only when no repair was found yet).
+Stopping: while CP-SAT runs, the calling thread re-sends the current progress report every 0.1 s
+(:func:`~.common.solve_stoppable`); on Ctrl-C, or when the callback raises :class:`KeyboardInterrupt` (the
+web job runner does so once a cancel is asked), the solver is stopped with ``stop_search`` and the best
+valid plan found so far is kept, flagged ``interrupted`` (the drawn board only when no repair was found
+yet), in the repair and in the proof alike.
 """
 
 from __future__ import annotations
@@ -144,14 +145,15 @@ def exact_swaps(
     seed: int,
     min_swaps: int = 0,
     progress: Progress | None = None,
-) -> tuple[list[Swap], bool] | None:
+) -> tuple[list[Swap], bool, bool] | None:
     """The fewest swaps (resources, numbers or ports; the desert stays) after which ``rules`` hold.
 
     CP-SAT over ``max_swaps`` layers: layer 0 is ``board``, each later layer is the previous one with at
     most one pair of hexes (or port slots) exchanged, the last layer must satisfy the rules, and the
-    number of non-idle layers is minimised. Returns ``(swaps, proven)`` or None when the solver found
-    nothing within the time limit. A stop through ``progress`` (see :func:`_solve`) keeps the best plan
-    found so far (unproven) and raises KeyboardInterrupt only when there is none.
+    number of non-idle layers is minimised. Returns ``(swaps, proven, stopped)`` or None when the solver
+    found nothing within the time limit. A stop (Ctrl-C, or through ``progress``: see
+    :func:`~.common.solve_stoppable`) keeps the best plan found so far (unproven, ``stopped``) and raises
+    KeyboardInterrupt only when there is none.
     """
     model = cp_model.CpModel()
     final = BoardVars.new(model)
@@ -203,7 +205,7 @@ def exact_swaps(
             raise KeyboardInterrupt
         return None
     swaps = [Swap(kind, a, b) for step in choices for kind, a, b, x in step if solver.boolean_value(x)]
-    return swaps, status == cp_model.OPTIMAL
+    return swaps, status == cp_model.OPTIMAL and not stopped, stopped
 
 
 def _fixed(values: Sequence[object], kinds: Iterable[object]) -> list[dict[Any, Any]]:
@@ -361,6 +363,8 @@ def tournament(
         proven = True  # the plan meets the lower bound ceil(displaced / 2)
     if exact is not None and len(exact[0]) <= len(plan):
         plan, proven = exact[0], exact[1]
+    if exact is not None and exact[2]:  # the proof was cut short (Ctrl-C): the best plan so far, flagged
+        interrupted, proven = True, False
     if stops:
         interrupted, proven = True, False
     swaps += plan
