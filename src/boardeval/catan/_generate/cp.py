@@ -29,24 +29,31 @@ from typing import Any
 from ortools.sat.python import cp_model
 
 from boardeval.catan._generate.common import (
-    ENERGY_SCALE,
     GenerationResult,
+    IntWeights,
     integer_weights,
     make_result,
+    ports_weight,
     solve_stoppable,
     variance_numerator,
 )
+from boardeval.catan._generate.harbours import best_harbours, start_harbours
+from boardeval.catan._generate.layouts import gen_layout
 from boardeval.catan.board import (
     NUMBER_TOKENS,
     PIPS,
+    RESOURCES,
     Board,
+    layout_spec,
 )
-from boardeval.catan.constraints import BoardVars, Rule, parse_rules, rules_text
-from boardeval.catan.energy import board_energy, energy_json
-from boardeval.catan.topology import (
-    CENTRE_HEX,
-    CORNER_HEXES,
-    HEX_EDGE_PAIRS,
+from boardeval.catan.constraints import NUMBERS, BoardVars, Rule, parse_rules, rules_text
+from boardeval.catan.energy import (
+    PORT_GENERIC_ADJACENT_COST,
+    PORT_REACH_PIPS,
+    PORT_UNREACHED_COST,
+    board_energy,
+    energy_json,
+    port_geometry,
 )
 from boardeval.core import (
     Breakdown,
@@ -80,7 +87,7 @@ class Optimum:
 
     @property
     def energy(self) -> float:
-        return self.scaled / ENERGY_SCALE
+        return self.scaled / gen_layout(self.board.layout).scale
 
     def breakdown(self, weights: WeightSet | None = None) -> Breakdown:
         """The board's energy breakdown, by the independent float checker."""
@@ -100,11 +107,18 @@ class Optimum:
         return out
 
 
-def _model(rules: Sequence[Rule]) -> tuple[cp_model.CpModel, BoardVars]:
+def _model(
+    rules: Sequence[Rule], ports: Sequence[str] | None = None, layout: str = "base"
+) -> tuple[cp_model.CpModel, BoardVars]:
+    """The board model of a layout with the rules posted; ``ports``: harbour letters per slot to fix
+    (None: the harbours are decision variables, the ``balanced`` mode)."""
     model = cp_model.CpModel()
-    bv = BoardVars.new(model)
+    bv = BoardVars.new(model, layout)
     for rule in rules:
         rule.encode(bv)
+    if ports is not None:
+        for k, letter in enumerate(ports):
+            model.add(bv.port[k][letter] == 1)
     return model, bv
 
 
@@ -117,12 +131,47 @@ def _fail(status: Any, rules: Sequence[Rule], seconds: float) -> None:
         )
 
 
-def energy_objective(bv: BoardVars, weights: tuple[int, int, int]) -> Any:
-    """Post the scaled energy on ``bv.model`` and return it as a linear expression."""
+def port_objective(bv: BoardVars) -> Any:
+    """Post the harbour term (raw, in harbour units; :mod:`boardeval.catan.energy`) over the harbour and
+    tile variables and return it as a linear expression.
+
+    Per slot k: ``own_k >= (pips of r at the slot's hexes)`` when slot k holds r; a literal per reach spot
+    that, when true, forces the spot's pips of r to ``PORT_REACH_PIPS`` or more, and "slot k holds r
+    implies one of them or ``unreached_k``"; per neighbouring slot pair, a literal at least "both 3:1".
+    Minimisation drives every auxiliary down to its true value.
+    """
     model = bv.model
+    g = port_geometry(layout_spec(bv.geo.layout).topology)
+    terms: list[Any] = []
+    for k in range(len(g.spots)):
+        own = model.new_int_var(0, max(PIPS.values()) * len(g.hexes[k]), f"port_own{k}")
+        unreached = model.new_bool_var(f"port_unreached{k}")
+        for r, letter in enumerate(RESOURCES):
+            holds = bv.port[k][letter]
+            own_r = sum(PIPS[n] * bv.both(h, r, n) for h in g.hexes[k] for n in NUMBERS)
+            model.add(own >= own_r).only_enforce_if(holds)
+            reached = []
+            for s in g.reach[k]:
+                z = model.new_bool_var(f"port_reach{k}_{r}_{s}")
+                model.add(bv.spot_resource_pips(s, r) >= PORT_REACH_PIPS).only_enforce_if(z)
+                reached.append(z)
+            model.add_bool_or([holds.Not(), unreached, *reached])
+        terms += [own, PORT_UNREACHED_COST * unreached]
+    for a, b in g.neighbours:
+        pair = model.new_bool_var(f"port_generic{a}_{b}")
+        model.add(pair >= bv.port[a]["3"] + bv.port[b]["3"] - 1)
+        terms.append(PORT_GENERIC_ADJACENT_COST * pair)
+    return sum(terms)
+
+
+def energy_objective(bv: BoardVars, weights: IntWeights) -> Any:
+    """Post the scaled energy on ``bv.model`` and return it as a linear expression (the harbour term
+    only when its weight is not 0, so a zero weight leaves seed 001's model unchanged)."""
+    model = bv.model
+    lay = gen_layout(bv.geo.layout)
     same_terms = []
     high_terms = []
-    for a, b in HEX_EDGE_PAIRS:
+    for a, b in lay.edge_pairs:
         s = model.new_bool_var(f"same{a}_{b}")
         for r in range(5):
             model.add(s >= bv.res[a][r] + bv.res[b][r] - 1)
@@ -130,20 +179,32 @@ def energy_objective(bv: BoardVars, weights: tuple[int, int, int]) -> Any:
         hp = model.new_bool_var(f"high{a}_{b}")
         model.add(hp >= bv.hot[a] + bv.hot[b] - 1)
         high_terms.append(hp)
-    sc = model.new_int_var(0, 58, "sum_corners")
-    sx = model.new_int_var(0, 5, "sum_centre")
-    model.add(sc == sum(bv.pips[h] for h in CORNER_HEXES))
-    model.add(sx == bv.pips[CENTRE_HEX])
-    # The 58 pips are all on the board (the desert has none), so the edge sum is 58 - sc - sx and the
-    # variance numerator is a function of (sc, sx): a 59 x 6 table read with an element constraint
-    # (far tighter for the solver's bounds than multiplying out the squares).
-    table = [variance_numerator(c, x, TOTAL_PIPS - c - x) for c in range(59) for x in range(6)]
+    total = lay.total_pips  # 58 on the base board, 88 on the 5-6 player board
+    corners, centre = lay.regions[0], lay.regions[1]
+    max_x = 5 * len(centre)
+    sc = model.new_int_var(0, total, "sum_corners")
+    sx = model.new_int_var(0, max_x, "sum_centre")
+    model.add(sc == sum(bv.pips[h] for h in corners))
+    model.add(sx == sum(bv.pips[h] for h in centre))
+    # All pips are on the board (the deserts have none), so the edge sum is total - sc - sx and the
+    # variance numerator is a function of (sc, sx): a (total + 1) x (max_x + 1) table (59 x 6 on the
+    # base board) read with an element constraint (far tighter for the solver's bounds than multiplying
+    # out the squares).
+    if lay.name == "base":
+        table = [variance_numerator(c, x, TOTAL_PIPS - c - x) for c in range(59) for x in range(6)]
+    else:
+        table = [
+            lay.variance_numerator(c, x, total - c - x) for c in range(total + 1) for x in range(max_x + 1)
+        ]
     index = model.new_int_var(0, len(table) - 1, "region_index")
-    model.add(index == 6 * sc + sx)
+    model.add(index == (max_x + 1) * sc + sx)
     var_num = model.new_int_var(min(table), max(table), "variance_numerator")
     model.add_element(index, table, var_num)
-    w_same, w_high, w_var = weights
-    return ENERGY_SCALE * (w_same * sum(same_terms) + w_high * sum(high_terms)) + w_var * var_num
+    w_same, w_high, w_var, w_ports = weights[0], weights[1], weights[2], ports_weight(weights)
+    objective = lay.scale * (w_same * sum(same_terms) + w_high * sum(high_terms)) + w_var * var_num
+    if w_ports:
+        objective += lay.scale * w_ports * port_objective(bv)
+    return objective
 
 
 def satisfy(
@@ -151,14 +212,17 @@ def satisfy(
     seed: SeedLike = 0,
     time_limit: float = DEFAULT_TIME_LIMIT,
     progress: Progress | None = None,
+    ports: Sequence[str] | None = None,
+    layout: str = "base",
 ) -> Board:
     """A board satisfying ``rules``, chosen by the seed (repeatable); InfeasibleError if none exists.
-    A stop through ``progress`` before the first solution raises KeyboardInterrupt (nothing valid yet)."""
+    A stop through ``progress`` before the first solution raises KeyboardInterrupt (nothing valid yet).
+    ``ports``: harbour letters to keep on the slots (None: CP-SAT places them too)."""
     rule_list = parse_rules(rules)
     time_limit = _check_time_limit(time_limit)
     rng = make_rng(seed)
-    model, bv = _model(rule_list)
-    bv.add_hint(Board.random(rng))
+    model, bv = _model(rule_list, ports, layout)
+    bv.add_hint(Board.random(rng, layout))
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
     solver.parameters.random_seed = int(rng.integers(0, 2**31 - 1))
@@ -175,16 +239,21 @@ def optimum(
     weights: WeightSet | None = None,
     time_limit: float = DEFAULT_TIME_LIMIT,
     workers: int = 1,
+    ports: Sequence[str] | None = None,
+    layout: str = "base",
 ) -> Optimum:
     """The minimum energy under ``rules`` and a board reaching it (``proven`` when CP-SAT proved it).
 
-    Without rules and with default weights the result is cached for the process (the annealer's tests and
-    benchmark compare against it).
+    ``ports``: None (default) makes the harbour kinds decision variables, so the minimum is that of the
+    energy with its harbour term over tiles, tokens and harbours; harbour letters per slot fix them
+    (the minimum for those harbours). Results are cached for the process per (rules, weights, ports)
+    (the annealer's tests and benchmark compare against them).
     """
     rule_list = parse_rules(rules)
     w = integer_weights(weights)
+    fixed = None if ports is None else tuple(ports)
     try:
-        return _optimum_cached(rule_list, w, _check_time_limit(time_limit), workers)
+        return _optimum_cached(rule_list, w, _check_time_limit(time_limit), workers, fixed, layout)
     except _Stopped as stop:  # Ctrl-C: the best board so far, flagged, and not cached
         return stop.optimum
 
@@ -199,9 +268,14 @@ class _Stopped(Exception):
 
 @lru_cache(maxsize=32)
 def _optimum_cached(
-    rule_list: tuple[Rule, ...], w: tuple[int, int, int], time_limit: float, workers: int
+    rule_list: tuple[Rule, ...],
+    w: IntWeights,
+    time_limit: float,
+    workers: int,
+    ports: tuple[str, ...] | None = None,
+    layout: str = "base",
 ) -> Optimum:
-    opt, stopped = _optimum_run(rule_list, w, time_limit, workers, None)
+    opt, stopped = _optimum_run(rule_list, w, time_limit, workers, None, ports, layout)
     if stopped:
         raise _Stopped(opt)
     return opt
@@ -209,14 +283,16 @@ def _optimum_cached(
 
 def _optimum_run(
     rule_list: tuple[Rule, ...],
-    w: tuple[int, int, int],
+    w: IntWeights,
     time_limit: float,
     workers: int,
     progress: Progress | None,
+    ports: Sequence[str] | None = None,
+    layout: str = "base",
 ) -> tuple[Optimum, bool]:
     """The optimum search itself and whether a stop cut it short (then the board is the best so far)."""
     t0 = time.perf_counter()
-    model, bv = _model(rule_list)
+    model, bv = _model(rule_list, ports, layout)
     objective = energy_objective(bv, w)
     model.minimize(objective)
     solver = cp_model.CpSolver()
@@ -237,8 +313,9 @@ def count_boards(
     limit: int = 1000,
     time_limit: float = 60.0,
     progress: Progress | None = None,
+    layout: str = "base",
 ) -> tuple[int, bool]:
-    """Count full boards (tiles, tokens and ports) satisfying ``rules``, up to ``limit``.
+    """Count full boards (tiles, tokens and ports) of a layout satisfying ``rules``, up to ``limit``.
 
     Returns ``(count, complete)``: ``complete`` is True when the enumeration finished (the count is exact),
     False when it stopped at ``limit`` or ``time_limit``. An infeasible set gives ``(0, True)``.
@@ -246,7 +323,7 @@ def count_boards(
     if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
         raise CatanError(f"count limit must be an integer >= 1, got {quote(limit)}")
     rule_list = parse_rules(rules)
-    model, _ = _model(rule_list)
+    model, _ = _model(rule_list, layout=layout)
     return count_solutions(model, limit, _check_time_limit(time_limit), progress, what="boards found")
 
 
@@ -310,21 +387,33 @@ def cp_generate(
     weights: WeightSet | None = None,
     time_limit: float = DEFAULT_TIME_LIMIT,
     progress: Progress | None = None,
+    ports: str = "balanced",
+    layout: str = "base",
 ) -> GenerationResult:
     """``method="cp"``: a seeded board satisfying the rules, or (``minimise``) a proven-optimal one.
 
     With ``progress``, a KeyboardInterrupt from it stops CP-SAT (module docstring): the optimum keeps its
     best board so far, flagged ``interrupted``; the result is then computed afresh, not from the cache.
+    ``ports`` (:mod:`.harbours`): ``balanced`` lets CP-SAT place the harbours (the optimum minimises the
+    harbour term with the rest; a satisfying board then gets the best harbours for its tiles that keep
+    the rules); ``fixed`` / ``random`` fix them to the seed's drawn / reshuffled harbours.
     """
     t0 = time.perf_counter()
+    fixed = (
+        None
+        if ports == "balanced"
+        else start_harbours(Board.random(make_rng(seed), layout), ports, seed).ports
+    )
     if minimise:
         if progress is None:
-            opt = optimum(rules, weights, time_limit)
+            opt = optimum(rules, weights, time_limit, ports=fixed, layout=layout)
             stopped = opt.interrupted
         else:
             rule_list = parse_rules(rules)
             w = integer_weights(weights)
-            opt, stopped = _optimum_run(rule_list, w, _check_time_limit(time_limit), 1, progress)
+            opt, stopped = _optimum_run(
+                rule_list, w, _check_time_limit(time_limit), 1, progress, fixed, layout
+            )
         return make_result(
             opt.board,
             rules,
@@ -334,6 +423,11 @@ def cp_generate(
             weights,
             optimal=opt.proven,
             interrupted=stopped,
+            ports=ports,
         )
-    board = satisfy(rules, seed, time_limit, progress)
-    return make_result(board, rules, "cp", seed, time.perf_counter() - t0, weights, optimal=False)
+    board = satisfy(rules, seed, time_limit, progress, ports=fixed, layout=layout)
+    if ports == "balanced":
+        board = best_harbours(board, parse_rules(rules))
+    return make_result(
+        board, rules, "cp", seed, time.perf_counter() - t0, weights, optimal=False, ports=ports
+    )
