@@ -381,3 +381,36 @@ def test_morris_playing_black_lets_the_ai_open(page: Any, live_server: str) -> N
         " && document.querySelectorAll('.man.black').length === 0"
     )
     _clean(page)
+
+
+@pytest.mark.slow
+def test_tablebase_verdict_in_the_why_panel(
+    page: Any, live_server: str, tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 13 section 2: with a (tiny, 3v3) tablebase the hint's why-panel says the verdict in words;
+    without one it says how to build one."""
+    from boardeval.morris.tablebase import build_tablebase
+    from boardeval.web.morris import BUILD_COMMAND, TABLEBASE_ENV
+
+    assert build_tablebase(3, tmp_path / "tb").built == ["3v3"]
+    start = _three_v_three()
+    for folder, selector, text in (
+        (tmp_path / "tb", "#tb-verdict", "tablebase: White wins in 1"),
+        (tmp_path / "none", "#tb-note", BUILD_COMMAND),
+    ):
+        monkeypatch.setenv(TABLEBASE_ENV, str(folder))
+        page.goto(live_server + f"/morris?colour=both&strength=easy&start={quote(start)}")
+        _status(page, "White to move")
+        page.click("#hint-btn")
+        page.wait_for_function(HINT_SHOWN)
+        page.wait_for_selector(selector)
+        assert text in page.inner_text(selector)
+        assert page.inner_text("#ai-move").startswith("g1-g7x")
+    _clean(page)
+
+
+def _three_v_three() -> str:
+    """White a7 d7 g1, Black b6 f2 c4, White to move (flying): g1-g7 closes a mill and wins."""
+    from tests.morris.helpers import make
+
+    return make("a7 d7 g1", "b6 f2 c4", side="w").text()

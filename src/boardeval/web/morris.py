@@ -7,12 +7,21 @@ illegal turn anywhere in the list is refused with its number and the engine's re
 Endpoints: ``state`` (replay and describe), ``ai`` (the AI's turn and its why-panel), ``why`` (the
 why-panel of the side to move's best turn without playing it: the page's "hint" and shared links), and
 ``evals`` (a shallow search score of every position of the game, White's view: the evaluation graph).
+
+The endgame tablebase (issue 13 section 2): when one is built -- in the folder named by the environment
+variable ``BOARDEVAL_TABLEBASE``, else the default folder (``boardeval.morris.default_tablebase_dir``) --
+the AI plays its best turn wherever it covers the position and the answer carries its verdict in words
+("tablebase: White wins in 7"); without one, the answer says how to build it. ``BOARDEVAL_TABLEBASE=none``
+switches it off.
 """
 
 from __future__ import annotations
 
+import functools
+import os
 import time
-from typing import Any, Literal
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse
@@ -29,11 +38,14 @@ from boardeval.morris import (
     WIN_SCORE,
     AlphaBetaPlayer,
     Position,
+    Searcher,
     Variant,
-    search,
 )
 from boardeval.web.common import templates
 from boardeval.web.glossary import morris_terms
+
+if TYPE_CHECKING:
+    from boardeval.morris import Tablebase
 
 __all__ = ["router"]
 
@@ -49,6 +61,9 @@ EVAL_DEPTH = 2
 """Search depth of the evaluation graph's scores (about 6 ms a position on one core)."""
 MAX_EVALS = 200
 """Positions scored per ``evals`` request; the page asks again from where the answer stopped."""
+TABLEBASE_ENV = "BOARDEVAL_TABLEBASE"
+"""Environment variable naming the tablebase folder (default: the default folder; ``none``: off)."""
+BUILD_COMMAND = "boardeval morris tablebase build --max-men 4"
 
 
 class GameIn(BaseModel):
@@ -87,6 +102,18 @@ class MorrisState(BaseModel):
     legal: list[str] = Field(description="legal turns for the side to move (empty when the game is over)")
 
 
+class TablebaseInfo(BaseModel):
+    """Whether an endgame tablebase is at hand, and its verdict on the position searched."""
+
+    available: bool = Field(description="a built tablebase was found")
+    folder: str = Field(description="the folder looked in")
+    covers: bool = Field(description="the tablebase holds the position searched")
+    verdict: str | None = Field(None, description="in words, e.g. 'tablebase: White wins in 7'")
+    note: str = Field(
+        description="one sentence for the page: the verdict, what it covers, or how to build one"
+    )
+
+
 class AiAnswer(BaseModel):
     """The AI's turn, its search figures, the why-panel, and the game after it."""
 
@@ -100,6 +127,7 @@ class AiAnswer(BaseModel):
     scored: list[str] = Field(
         description="features the AI's score counts (non-zero weight); the others are shown, never scored"
     )
+    tablebase: TablebaseInfo
     state: MorrisState = Field(description="the game after the move (for /why: the position explained)")
 
 
@@ -187,19 +215,77 @@ def morris_state(game: GameIn) -> MorrisState:
     return _state(game.position.strip(), pos, played)
 
 
+def _tablebase_folder() -> Path | None:
+    """The folder the tablebase is looked for in (None: switched off by ``BOARDEVAL_TABLEBASE=none``)."""
+    named = os.environ.get(TABLEBASE_ENV, "").strip()
+    if named.lower() == "none":
+        return None
+    if named:
+        return Path(named)
+    from boardeval.morris import default_tablebase_dir  # the tablebase module loads on first use
+
+    return default_tablebase_dir()
+
+
+@functools.lru_cache(maxsize=4)
+def _open_tablebase(folder: str, stamp: int) -> Tablebase | None:
+    """One open tablebase per folder and build (``stamp``: the manifest's mtime); its tables load once."""
+    from boardeval.morris import Tablebase, TablebaseError  # numpy and the index tables on first use
+
+    try:
+        return Tablebase.open(folder)
+    except TablebaseError:
+        return None
+
+
+def _tablebase() -> tuple[Tablebase | None, Path | None]:
+    """The built tablebase (or None) and the folder it was looked for in."""
+    folder = _tablebase_folder()
+    if folder is None:
+        return None, None
+    manifest = folder / "manifest.json"
+    try:
+        stamp = manifest.stat().st_mtime_ns
+    except OSError:
+        return None, folder
+    return _open_tablebase(str(folder), stamp), folder
+
+
+def _tablebase_info(tb: Tablebase | None, folder: Path | None, why: dict[str, Any]) -> TablebaseInfo:
+    """The answer's tablebase part: the why-panel's verdict, what the tablebase covers, or how to build it."""
+    where = "" if folder is None else str(folder)
+    if tb is None:
+        note = (
+            f"Endgame tablebase switched off ({TABLEBASE_ENV}=none)."
+            if folder is None
+            else f"No endgame tablebase in {where}: build one with `{BUILD_COMMAND}` for perfect endgames."
+        )
+        return TablebaseInfo(available=False, folder=where, covers=False, verdict=None, note=note)
+    verdict = why.get("tablebase")
+    if verdict is not None:
+        text = str(verdict["text"])
+        return TablebaseInfo(available=True, folder=where, covers=True, verdict=text, note=text + ".")
+    note = (
+        f"The endgame tablebase (up to {tb.max_men} men a side, no men in hand) does not cover this position."
+    )
+    return TablebaseInfo(available=True, folder=where, covers=False, verdict=None, note=note)
+
+
 def _think(game: AiIn, *, play: bool) -> AiAnswer:
     """Search the position after the game's turns, explain the best turn, and play it if ``play``."""
     pos, played = _replay(game)
     outcome = pos.outcome()
     if outcome is not None:
         raise MorrisError(f"the game is over ({outcome.result}: {outcome.reason}); start a new game")
-    ai = AlphaBetaPlayer.at_strength(game.strength, shuffle_ties=False)
+    tb, folder = _tablebase() if pos.variant.flying else (None, _tablebase_folder())
+    ai = AlphaBetaPlayer.at_strength(game.strength, shuffle_ties=False, tablebase=tb)
     t0 = time.perf_counter()
     result = ai.search(pos)
     seconds = time.perf_counter() - t0
     # The panel searches its candidates at the depth the AI reached (the library's one rule, capped to stay
     # quick), so its scores are the AI's; among equal scores the two searches may order moves differently.
     why = ai.why(pos, game.candidates, result.depth)
+    info = _tablebase_info(tb, folder, why)
     move = str(result.move)
     if play:
         pos.play(move)
@@ -213,6 +299,7 @@ def _think(game: AiIn, *, play: bool) -> AiAnswer:
         seconds=round(seconds, 4),
         why=why,
         scored=[f for f in FEATURES if ai.evaluator.weights[f] != 0.0],
+        tablebase=info,
         state=_state(game.position.strip(), pos, played),
     )
 
@@ -243,13 +330,14 @@ def morris_evals(game: EvalsIn) -> EvalsAnswer:
     for turn in game.moves[: game.from_ply]:
         pos.play(turn)
     scores: list[float] = []
+    searcher = Searcher()  # one compiled search (and table) for every position of the request
     ply = game.from_ply
     while ply < total and len(scores) < MAX_EVALS:
         outcome = pos.outcome()
         if outcome is not None:
             white = 0.0 if outcome.winner is None else (WIN_SCORE if outcome.winner == WHITE else -WIN_SCORE)
         else:
-            score = float(search(pos, EVAL_DEPTH).score)
+            score = float(searcher.search(pos, EVAL_DEPTH).score)
             white = score if pos.side == WHITE else -score
         scores.append(round(white, 4))
         if ply < len(game.moves):

@@ -604,6 +604,9 @@ const MorrisWhy = (() => {
       `${term("score", "score")} ${BE.fmt(ans.score, 2)} · ${term("depth", "depth")} ${ans.depth} · ` +
       `${ans.nodes.toLocaleString()} ${term("nodes", "nodes")} · ${BE.fmt(ans.seconds * 1000, 0)} ms` +
       (ans.pv && ans.pv.length ? ` · ${term("line", "line")} <span class="mono">${ans.pv.map(BE.esc).join(" ")}</span>` : "") + `</p>`;
+    const tb = ans.tablebase;  // the endgame tablebase: its verdict, what it covers, or how to build one
+    if (tb && tb.verdict) h += `<p class="tb-verdict" id="tb-verdict"><strong>${BE.esc(tb.verdict)}</strong></p>`;
+    else if (tb && tb.note) h += `<p class="muted tb-note" id="tb-note">${BE.esc(tb.note).replace(/`([^`]+)`/g, "<code>$1</code>")}</p>`;
     if (w.explanation && w.explanation.length) {
       h += `<h3>In words</h3><ul class="why-words">` + w.explanation.map(s => `<li>${BE.esc(s)}</li>`).join("") + `</ul>`;
     }
