@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import typer
 
-from boardeval.cli.common import console, print_json, progress_bar
-from boardeval.core import ParamsError
-from boardeval.morris import Position, Variant, perft, perft_divide
+from boardeval.cli.common import console, note_interrupted, print_json, progress_bar
+from boardeval.core import JobsInterrupted, ParamsError
+from boardeval.morris import Position, Variant, perft_divide
 
 app = typer.Typer(no_args_is_help=True)
 
@@ -66,15 +66,17 @@ def perft_command(
     """
     n = _parse_depth(depth)
     pos = position_from(position, moves, variant, text_flag="--position", start_if_none=True)
-    # depth >= 6 takes seconds to minutes: show a progress bar over the first turns (Ctrl-C stops)
-    with progress_bar(f"perft {n}", enabled=n >= 6 and not json_out) as progress:
-        if divide:
+    # depth >= 6 takes seconds to minutes: show a progress bar over the first turns. Counting by first
+    # turn (same cost as one count) lets Ctrl-C print the finished first turns' sum, flagged.
+    done = total = 0
+    try:
+        with progress_bar(f"perft {n}", enabled=n >= 6 and not json_out) as progress:
             split = perft_divide(pos, n, removal_plies, progress=progress)
-            parts: dict[str, int] | None = split
-            count = sum(split.values()) if n else 1
-        else:
-            parts = None
-            count = perft(pos, n, removal_plies, progress=progress)
+    except JobsInterrupted as exc:
+        split = dict(exc.done.values())
+        done, total = len(exc.done), exc.total
+    count = sum(split.values()) if n else 1
+    parts = split if divide else None
     if json_out:
         data: dict[str, object] = {
             "position": pos.text(),
@@ -85,9 +87,13 @@ def perft_command(
         }
         if parts is not None:
             data["divide"] = parts
+        if total:
+            data.update(interrupted=True, first_turns_done=done, first_turns=total)
         print_json(data)
-        return
-    if parts is not None:
-        for turn, sub in parts.items():
-            console.print(f"{turn}: {sub}")
-    console.print(str(count))
+    else:
+        if parts is not None:
+            for turn, sub in parts.items():
+                console.print(f"{turn}: {sub}")
+        console.print(str(count))
+    if total:
+        note_interrupted(f"the count below {done} of {total} first turns only (a lower bound)")

@@ -54,7 +54,8 @@ def perft(
     ``removal_plies``: count a removal as its own ply (OpenSpiel's convention) instead of turn-plies.
     ``cache``: use the transposition cache and the two-ply closed form (exact either way).
     ``progress``: called ``(done, total, first turn)`` after each first turn; then Ctrl-C raises
-    :class:`~boardeval.core.JobsInterrupted` with the counts of the first turns already finished.
+    :class:`~boardeval.core.JobsInterrupted` with the counts of the first turns already finished
+    (:func:`perft_divide`).
     """
     _check_depth(depth)
     if progress is not None:
@@ -94,7 +95,9 @@ def perft_divide(
     """Perft split by first turn (``{"d2": n, ...}``), for locating a move-generator difference.
 
     With ``removal_plies`` the first ply is the placement/move alone (mill turns are grouped under it,
-    e.g. ``"g7"`` for ``g7xb6`` and ``g7xd6``). One cache is shared by all first turns.
+    e.g. ``"g7"`` for ``g7xb6`` and ``g7xd6``). One cache is shared by all first turns. Ctrl-C raises
+    :class:`~boardeval.core.JobsInterrupted` whose ``done`` maps 0, 1, ... to the ``(first turn, count)``
+    pairs finished so far (``total``: the number of first turns), so a caller can print a partial count.
     """
     _check_depth(depth)
     if depth == 0:
@@ -121,7 +124,7 @@ def perft_divide(
                 work.pop()
             report(progress, i + 1, len(turns), str(turn))
     except KeyboardInterrupt:
-        raise JobsInterrupted(dict(enumerate(out.values())), len(turns)) from None
+        raise JobsInterrupted(dict(enumerate(out.items())), len(turns)) from None
     return out
 
 
