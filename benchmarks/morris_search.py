@@ -13,7 +13,11 @@ Sections (``--sections``, default all), on the same positions in the same run:
 * ``games``: ``--games`` seeded random games (default 1,000) with equal legal-turn sets at every step
   against ``rules.Position``;
 * ``searcher``: on ``--positions`` sampled positions (default 300), the full-width core's root score at
-  depth 3 equal to today's ``Searcher`` score (same evaluation).
+  depth 3 equal to today's ``Searcher`` score (same evaluation);
+* ``split``: does a root split over 2 processes pay on 2 cores? Each position is searched to
+  ``--split-depth`` once whole, then as two halves of its root turns (interleaved), each half in a fresh
+  engine; CPU time of the whole vs the slower half (the wall time two idle cores would need, before any
+  process overhead) and the work of both halves together.
 
 The machine may be shared: every timing prints the 1-minute load average beside it; CPU time
 (``time.process_time``) is printed too, since it is less sensitive to other jobs than wall time.
@@ -254,9 +258,35 @@ def section_searcher(count: int, depth: int, seed: int) -> None:
     print(f"  equal to 1e-9: {equal}/{count}; largest difference {worst:.3g}")
 
 
+def section_split(positions: list[Position], depth: int) -> None:
+    print(f"== root split over 2 workers, depth {depth}, {len(positions)} positions ({load()})")
+    whole = slow_half = both = 0.0
+    same = 0
+    for pos in positions:
+        r, _w, c = timed(Engine(COEF).search, pos, depth=depth)
+        whole += c
+        turns = pos.legal_turns()
+        halves = [turns[0::2], turns[1::2]]
+        results = []
+        cpus = []
+        for half in halves:
+            rh, _wh, ch = timed(Engine(COEF).search, pos, depth=depth, root_moves=half)
+            results.append(rh)
+            cpus.append(ch)
+        slow_half += max(cpus)
+        both += sum(cpus)
+        best = max(results, key=lambda x: x.score)
+        same += best.move == r.move
+    print(
+        f"  whole: {whole:.2f} s CPU; split: slower half {slow_half:.2f} s CPU (ideal wall on 2 idle cores), "
+        f"both halves {both:.2f} s CPU; speed-up {whole / max(slow_half, 1e-9):.2f}x, work "
+        f"{both / max(whole, 1e-9):.2f}x; same move {same}/{len(positions)} ({load()})"
+    )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--sections", default="compile,speed,depth,techniques,perft,games,searcher")
+    ap.add_argument("--sections", default="compile,speed,depth,techniques,perft,games,searcher,split")
     ap.add_argument("--seed", type=int, default=12)
     ap.add_argument("--positions-placing", type=int, default=20)
     ap.add_argument("--time", type=float, default=1.0, help="seconds per position for the depth section")
@@ -266,6 +296,7 @@ def main() -> None:
     ap.add_argument("--technique-depth", type=int, default=8)
     ap.add_argument("--games", type=int, default=1000)
     ap.add_argument("--positions", type=int, default=300, help="positions for the Searcher comparison")
+    ap.add_argument("--split-depth", type=int, default=10)
     args = ap.parse_args()
     sections = set(args.sections.split(","))
     placing = placing_positions(args.positions_placing, args.seed)
@@ -288,6 +319,8 @@ def main() -> None:
         section_games(args.games, args.seed)
     if "searcher" in sections:
         section_searcher(args.positions, 3, args.seed)
+    if "split" in sections:
+        section_split(placing, args.split_depth)
 
 
 if __name__ == "__main__":

@@ -255,3 +255,45 @@ def test_compiled_top_moves_give_each_candidate_its_line() -> None:
         assert ms.pv[0] == ms.move
         for turn in ms.pv:
             q.play(turn)
+
+
+@pytest.mark.slow
+def test_compiled_search_takes_exact_scores_of_captures_into_the_tablebase(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    """With a 3v3 tablebase, Black (3 men, flying) to move against 4 white men is not covered, but its
+    captures lead into 3v3: those root turns get the tablebase's exact scores. Whenever a capture wins by
+    the tablebase, the AI finds a win (and a covered turn it plays is the best covered one)."""
+    from boardeval.morris.tablebase import Tablebase, build_tablebase
+
+    folder = tmp_path_factory.mktemp("tb3_search")
+    assert build_tablebase(3, folder).built == ["3v3"]
+    tb = Tablebase.open(folder)
+    gen = np.random.default_rng(4)
+    wins = checked = 0
+    while checked < 50:
+        pts = gen.permutation(24)
+        white = sum(1 << int(p) for p in pts[:4])
+        black = sum(1 << int(p) for p in pts[4:7])
+        text = "".join("W" if white >> i & 1 else "B" if black >> i & 1 else "." for i in range(24))
+        pos = Position.parse(text + " b 0 0")
+        captures = [t for t in pos.legal_turns() if t.remove is not None]
+        if pos.outcome() is not None or not captures:
+            continue
+        exact = {}
+        for t in captures:
+            child = pos.copy()
+            child.push(t)
+            if child.outcome() is None:
+                value, distance = tb.lookup(child)
+                exact[t] = (value, distance)
+        res = Searcher(tablebase=tb).search(pos, 3)
+        checked += 1
+        if any(v == "loss" for v, _d in exact.values()):  # White, to move after the capture, loses
+            wins += 1
+            assert res.score > WIN_SCORE - 1000, text
+        if res.move in exact:
+            best = min((d for v, d in exact.values() if v == "loss"), default=None)
+            if best is not None:
+                assert exact[res.move] == ("loss", best)
+    assert wins >= 3

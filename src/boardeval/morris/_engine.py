@@ -52,6 +52,7 @@ from boardeval.morris._engine_core import (
     EngineState,
     _ctz,
     _popcnt,
+    encode,
     evaluate_fast,
     generate,
     has_move,
@@ -868,6 +869,7 @@ class Engine:
         *,
         progress: Progress | None = None,
         rng: np.random.Generator | None = None,
+        root_moves: Sequence[Turn] | None = None,
     ) -> EngineResult:
         """Iterative deepening to ``depth`` (default 64) within ``time_limit`` seconds / ``node_limit`` nodes.
 
@@ -875,6 +877,7 @@ class Engine:
         Ctrl-C between iterations returns the last completed depth with ``stopped=True`` and
         ``interrupted=True``. ``rng`` shuffles the root turns before the (stable) ordering, so ties between
         equally scored root turns follow it (matches); without it the move ordering decides.
+        ``root_moves``: search only these root turns (a root split; the benchmark measures whether it pays).
         """
         if depth is not None and (
             isinstance(depth, bool) or not isinstance(depth, int) or not 1 <= depth <= 64
@@ -905,6 +908,13 @@ class Engine:
         me, opp, hme, hopp, side = st.args()
         rmoves = np.zeros(MAX_TURNS_PER_NODE, dtype=np.int64)
         n = int(generate(me, opp, hme, st.flying, rmoves, 0))
+        if root_moves is not None:
+            allowed = {encode(t) for t in root_moves}
+            kept = [int(m) for m in rmoves[:n] if int(m) in allowed]
+            if not kept:
+                raise ParamsError(f"none of the root turns {[str(t) for t in root_moves]} is legal here")
+            n = len(kept)
+            rmoves[:n] = kept
         if rng is not None and n > 1:
             rmoves[:n] = rmoves[:n][rng.permutation(n)]
         _order_root(me, opp, hopp, side, n, rmoves, ib)

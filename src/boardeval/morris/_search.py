@@ -446,17 +446,51 @@ class Searcher:
         progress: Progress | None,
         start: float,
     ) -> SearchResult:
-        """The compiled search's result as a :class:`SearchResult` (``pos`` is left unchanged)."""
+        """The compiled search's result as a :class:`SearchResult` (``pos`` is left unchanged).
+
+        With a tablebase, the root turns that lead into a covered position (a capture down to the built
+        men counts) get their exact scores and the compiled search covers the other turns; the better of
+        the two wins (ties: the exact one)."""
         gen = None
         if rng is not None:
             from boardeval.core import make_rng  # numpy on first use, not at import
 
             gen = make_rng(rng)
-        res = self.compiled().search(pos, depth, limit, progress=progress, rng=gen)
-        self.nodes = res.nodes
+        exact, rest = self._covered_children(pos) if self._tb_keys else ([], None)
+        best_exact = max(exact, key=lambda e: e[1], default=None)
+        if best_exact is not None and not rest:
+            turn, score = best_exact  # every turn is covered: no search needed
+            return SearchResult(turn, score, (turn,), self.nodes, 1, time.perf_counter() - start)
+        res = self.compiled().search(pos, depth, limit, progress=progress, rng=gen, root_moves=rest)
+        self.nodes += res.nodes
+        if best_exact is not None and best_exact[1] >= res.score:
+            turn, score = best_exact
+            return SearchResult(
+                turn, score, (turn,), self.nodes, res.depth, time.perf_counter() - start, res.interrupted
+            )
         return SearchResult(
-            res.move, res.score, res.pv, res.nodes, res.depth, time.perf_counter() - start, res.interrupted
+            res.move, res.score, res.pv, self.nodes, res.depth, time.perf_counter() - start, res.interrupted
         )
+
+    def _covered_children(self, pos: Position) -> tuple[list[tuple[Turn, float]], list[Turn] | None]:
+        """The root turns into covered positions with their exact scores (root's view), and the other
+        turns (None when no turn leads into the tablebase: search them all)."""
+        exact: list[tuple[Turn, float]] = []
+        rest: list[Turn] = []
+        for turn in pos.legal_turns():
+            if turn.remove is None:
+                rest.append(turn)  # the men counts change only by a removal
+                continue
+            pos.push(turn)
+            try:
+                score = self._tb_score(pos, 0) if terminal_score(pos) is None else None
+            finally:
+                pos.pop()
+            if score is None:
+                rest.append(turn)
+            else:
+                exact.append((turn, _one_ply_up(score)))
+        return exact, (rest if exact else None)
 
     def _root_order(self, pos: Position, rng: SeedLike | None) -> list[Turn]:
         """The root turns in search order; with ``rng``, shuffled, then stably sorted by class (closures
