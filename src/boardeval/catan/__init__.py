@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from boardeval.catan._generate.common import METHODS, GenerationResult, Swap
     from boardeval.catan._generate.cp import Optimum, count_boards, optimum
     from boardeval.catan._generate.fairness import check_fairness, generate
+    from boardeval.catan._generate.harbours import PORTS_MODES, check_ports_mode
     from boardeval.catan.advisor import PLAYER_NAMES, Advice, advise, parse_taken
     from boardeval.catan.blogmodel import (
         BLOG_BOARD,
@@ -98,7 +99,9 @@ __all__ = [
     "GenerationResult",
     "Optimum",
     "Swap",
+    "PORTS_MODES",
     "check_fairness",
+    "check_ports_mode",
     "count_boards",
     "generate",
     "optimum",
@@ -138,6 +141,7 @@ _LAZY_MODULES: dict[str, tuple[str, ...]] = {
     "boardeval.catan._generate.common": ("METHODS", "GenerationResult", "Swap"),
     "boardeval.catan._generate.cp": ("Optimum", "count_boards", "optimum"),
     "boardeval.catan._generate.fairness": ("check_fairness", "generate"),
+    "boardeval.catan._generate.harbours": ("PORTS_MODES", "check_ports_mode"),
     "boardeval.catan.blogmodel": (
         "BLOG_BOARD",
         "BlogModelError",

@@ -33,6 +33,14 @@ RuleOpt = Annotated[
     ),
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable JSON on stdout.")]
+PortsOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--ports",
+        help="Harbours: random (reshuffled from the seed), fixed (the drawn board's) or balanced (placed "
+        "by the energy's harbour term). Default: balanced for anneal, cp and tournament; fixed for random.",
+    ),
+]
 
 
 class Method(StrEnum):
@@ -56,7 +64,7 @@ def _summary(result: GenerationResult) -> Table:
     t.add_row(
         "energy",
         f"{e['energy']:.4f}  (same-resource pairs {e['same_resource_pairs']}, 6/8 pairs "
-        f"{e['high_number_pairs']}, pip variance {e['pip_variance']:.4f})",
+        f"{e['high_number_pairs']}, pip variance {e['pip_variance']:.4f}, harbours {e['ports']})",
     )
     for name, ok in result.rules.items():
         t.add_row(f"rule {name}", "[green]holds[/green]" if ok else "[red]broken[/red]")
@@ -66,6 +74,8 @@ def _summary(result: GenerationResult) -> Table:
         t.add_row("fairness", f"{result.fairness:g}")
     if result.swaps is not None:
         t.add_row("swaps", f"{len(result.swaps)}: " + ", ".join(str(s) for s in result.swaps))
+    if result.ports is not None:
+        t.add_row("ports", result.ports)
     if result.interrupted:
         t.add_row("interrupted", "[yellow]yes: best board so far[/yellow]")
     t.add_row("seconds", f"{result.seconds:.3f}")
@@ -82,16 +92,18 @@ def generate_cmd(
         float | None,
         typer.Option("--fairness", help="0 = random .. 1 = optimal energy (anneal; cp takes 1)."),
     ] = None,
+    ports: PortsOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
     """Generate a board (random, anneal, cp or tournament) and check it against the rules."""
-    from boardeval.catan import check_fairness, generate, parse_rules
+    from boardeval.catan import check_fairness, check_ports_mode, generate, parse_rules
 
     if fairness is not None:
         check_fairness(fairness)
+    mode = None if ports is None else check_ports_mode(ports)
     rules = parse_rules(rule or [])
     with progress_bar(f"catan {method.value}", enabled=not json_out) as progress:
-        result = generate(method.value, seed, rules=rules, fairness=fairness, progress=progress)
+        result = generate(method.value, seed, rules=rules, fairness=fairness, progress=progress, ports=mode)
     if json_out:
         print_json(result.to_json())
     else:

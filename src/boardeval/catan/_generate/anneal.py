@@ -15,8 +15,15 @@ tiles and tokens in separate arrays.)
 * geometric cooling from ``T0 = 60000`` to ``T1 = 20`` scaled units over ``steps`` moves, repeated from the
   best board for up to ``restarts`` rounds (re-heating: a restart keeps the best, a fresh random start
   would throw away the progress on the two cheap terms);
-* it stops as soon as the energy equals :func:`~.common.energy_lower_bound` (no bad pairs, best region
-  split), which is then provably optimal; with rules the bound is used only when every rule holds.
+* it stops as soon as the energy equals :func:`~.common.energy_lower_bound` (no bad pairs, no harbour
+  cost, best region split), which is then provably optimal; with rules the bound is used only when every
+  rule holds.
+* harbours (``ports``, :mod:`.harbours`): ``fixed`` and ``random`` keep the start's (or reshuffled)
+  harbours and draw no extra random numbers, so with ``fixed`` and a harbour weight of 0 a run is move
+  for move the run of earlier versions; ``balanced`` (when the harbour term's weight is not 0) adds a
+  fourth move, swapping the kinds of two harbour slots (one proposal in :data:`PORT_MOVE_SHARE`), and
+  polishes the best board's harbours exactly for its tiles at the end (:func:`~.harbours.best_harbours`,
+  kept only when that lowers the objective, rule penalties included).
 
 Rules become penalties: each violation costs ``RULE_PENALTY`` scaled units (more than any energy term),
 evaluated by the independent checkers on the full board, so annealing with rules is slower per move.
@@ -36,10 +43,13 @@ from boardeval.catan._generate.common import (
     ENERGY_SCALE,
     BoardState,
     GenerationResult,
+    IntWeights,
     energy_lower_bound,
     integer_weights,
     make_result,
+    ports_weight,
 )
+from boardeval.catan._generate.harbours import best_harbours, start_harbours
 from boardeval.catan._generate.layouts import gen_layout, region_lower_bound
 from boardeval.catan.board import DESERT_INDEX, N_HEXES, Board
 from boardeval.catan.constraints import Rule
@@ -47,6 +57,8 @@ from boardeval.core import Progress, SeedLike, WeightSet, make_rng, report
 
 __all__ = ["AnnealStats", "anneal", "forge_anneal", "metropolis_step"]
 
+PORT_MOVE_SHARE = 0.1
+"""With balanced harbours: the share of proposals that swap two harbour slots."""
 RULE_PENALTY = 10 * ENERGY_SCALE * 150
 """Scaled cost of one rule violation (ten 6/8 pairs' worth)."""
 
@@ -149,23 +161,27 @@ def anneal(
     target: int | None = None,
     layout: str = "base",
     progress: Progress | None = None,
+    ports: str = "balanced",
 ) -> GenerationResult:
     """Our annealer: a seeded random board (or ``start``) annealed to low energy under ``rules``.
 
     ``target`` (scaled energy plus rule penalties): stop at the first board at or below it, the fairness
     dial's stopping rule. The trajectory does not depend on ``target``, only where it stops.
     ``layout``: the board drawn when no ``start`` is given (``"extended"``: the 5-6 player board; its
-    energy is scaled by 39204 instead of 1296, and the temperatures scale with it).
+    energy is scaled by 39204 instead of 1296, and the temperatures scale with it). ``ports``:
+    the harbour mode (module docstring).
     """
     t_start = time.perf_counter()
     rng = _python_rng(seed)
     w = integer_weights(weights)
-    state = BoardState(start if start is not None else Board.random(make_rng(seed), layout), w)
+    first = start_harbours(start if start is not None else Board.random(make_rng(seed), layout), ports, seed)
+    state = BoardState(first, w)
     lay = state.lay
     bound = _lower_bound(w, lay.name) if stop_at_bound else -1
     if target is not None:
         bound, stop_at_bound = max(bound, target), True
-    run = _Run(state, rules, bound if stop_at_bound else None, rng, progress)
+    port_moves = ports == "balanced" and ports_weight(w) > 0  # no harbour term: nothing to move for
+    run = _Run(state, rules, bound if stop_at_bound else None, rng, progress, port_moves)
     interrupted = False
     cool = (t1 / t0) ** (1.0 / max(1, steps - 1))
     heat = lay.scale / ENERGY_SCALE  # temperatures are given in base-board (x1296) units
@@ -183,17 +199,33 @@ def anneal(
         interrupted = True
     total = max(1, steps * restarts)
     report(progress, total, total, f"energy {run.best / lay.scale:.3f}")
+    best = Board.from_arrays(*run.best_arrays, layout=first.layout)
+    best_value = run.best
+    if ports == "balanced" and not interrupted and ports_weight(w):
+        best, best_value = _polish_harbours(best, best_value, rules, w)
     return make_result(
-        Board.from_arrays(*run.best_arrays, run.state.ports),
+        best,
         rules,
         "anneal",
         seed,
         time.perf_counter() - t_start,
         weights,
-        optimal=True if run.best <= _lower_bound(w, lay.name) else None,
+        optimal=True if best_value <= _lower_bound(w, lay.name) else None,
         interrupted=interrupted,
         extras={"moves": run.stats.moves, "rounds": run.stats.rounds},
+        ports=ports,
     )
+
+
+def _polish_harbours(board: Board, value: int, rules: Sequence[Rule], w: IntWeights) -> tuple[Board, int]:
+    """The board with the best harbours for its tiles, when that lowers the objective (rules included)."""
+    polished = best_harbours(board, rules)
+    if polished.ports == board.ports:
+        return board, value
+    new = BoardState(polished, w).energy() + (
+        _rule_penalty(polished.layout) * sum(len(r.violations(polished)) for r in rules) if rules else 0
+    )
+    return (polished, new) if new < value else (board, value)
 
 
 class _Run:
@@ -206,16 +238,18 @@ class _Run:
         bound: int | None,
         rng: random.Random,
         progress: Progress | None,
+        port_moves: bool = False,
     ) -> None:
         self.state = state
         self.rules = rules
         self.bound = bound
         self.rng = rng
         self.progress = progress
+        self.port_moves = port_moves and len(state.ports) > 1
         self.stats = AnnealStats()
         self.cur = self.objective()
         self.best = self.cur
-        self.best_arrays = (list(state.res), list(state.num))
+        self.best_arrays = (list(state.res), list(state.num), state.ports)
 
     def objective(self) -> int:
         """Scaled energy plus the rule penalties of the current state."""
@@ -227,21 +261,26 @@ class _Run:
             self.stats.at_bound = True
         return self.stats.at_bound
 
-    def restart(self, weights: tuple[int, int, int]) -> None:
+    def restart(self, weights: IntWeights) -> None:
         """Re-heat from the best board so far."""
-        self.state = BoardState(Board.from_arrays(*self.best_arrays, self.state.ports), weights)
+        self.state = BoardState(Board.from_arrays(*self.best_arrays), weights)
         self.cur = self.best
 
     def round(self, rnd: int, steps: int, restarts: int, temp: float, cool: float) -> None:
         """One cooling schedule of ``steps`` proposed moves from ``temp``; stops early at the bound."""
         randrange, rand = self.rng.randrange, self.rng.random
         state, objective = self.state, self.objective
-        n = len(state.res)
+        n_hexes, n_ports = len(state.res), len(state.ports)
         for step in range(steps):
-            a, b = randrange(n), randrange(n)
-            if a == b:
-                continue
-            move = _propose(state, a, b, rand())
+            move: Move | None
+            if self.port_moves and rand() < PORT_MOVE_SHARE:
+                a, b = randrange(n_ports), randrange(n_ports)
+                move = None if state.port_idx[a] == state.port_idx[b] else state.swap_ports
+            else:
+                a, b = randrange(n_hexes), randrange(n_hexes)
+                if a == b:
+                    continue
+                move = _propose(state, a, b, rand())
             if move is None:
                 continue
             accepted, self.cur = metropolis_step(
@@ -249,7 +288,7 @@ class _Run:
             )
             if accepted and self.cur < self.best:
                 self.best = self.cur
-                self.best_arrays = (list(state.res), list(state.num))
+                self.best_arrays = (list(state.res), list(state.num), state.ports)
                 if self.at_bound():
                     self.stats.moves += step + 1
                     return

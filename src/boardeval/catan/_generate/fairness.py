@@ -15,6 +15,10 @@ lower target can only stop later on it, so for every seed the energy is non-incr
 falls monotonically: a test over many seeds and ``benchmarks/catan_anneal.py`` show it). With rules and
 ``f = 1`` the board is CP-SAT's proven optimum.
 
+Harbours (``ports``, :mod:`.harbours`): the start board gets its harbours as the mode says (``random``
+reshuffles them); ``balanced`` lets the annealer move them, ``fixed`` / ``random`` keep them, and then
+``E*`` is CP-SAT's optimum for those harbours (the lower bound need not be reachable with them).
+
 The CP-SAT methods are imported where they are used, so importing :func:`generate` does not load OR-Tools
 (a quarter of a second): only the ``cp`` and ``tournament`` methods and the dial under rules need it.
 """
@@ -32,7 +36,9 @@ from boardeval.catan._generate.common import (
     GenerationResult,
     energy_lower_bound,
     integer_weights,
+    ports_weight,
 )
+from boardeval.catan._generate.harbours import check_ports_mode, start_harbours
 from boardeval.catan._generate.random import random_board
 from boardeval.catan.board import Board
 from boardeval.catan.constraints import Rule, parse_rules
@@ -56,6 +62,7 @@ def fairness_anneal(
     rules: Iterable[str | Rule] = (),
     weights: WeightSet | None = None,
     progress: Progress | None = None,
+    ports: str = "balanced",
 ) -> GenerationResult:
     """``method="anneal"`` with the dial at ``fairness`` (module docstring)."""
     from boardeval.catan._generate.cp import cp_generate, optimum  # OR-Tools: loaded when used
@@ -63,16 +70,24 @@ def fairness_anneal(
     f = check_fairness(fairness)
     rule_list = parse_rules(rules)
     w = integer_weights(weights)
-    start = Board.random(make_rng(seed))
+    start = start_harbours(Board.random(make_rng(seed)), ports, seed)
+    kept = None if ports == "balanced" else start.ports
     if rule_list and f == 1.0:
-        result = cp_generate(seed, rule_list, minimise=True, weights=weights, progress=progress)
+        result = cp_generate(seed, rule_list, minimise=True, weights=weights, progress=progress, ports=ports)
         return _with(result, "anneal", f)
     state = BoardState(start, w)
     e0 = state.energy() + RULE_PENALTY * sum(len(r.violations(start)) for r in rule_list)
-    e_star = optimum(rule_list, weights).scaled if rule_list else energy_lower_bound(w)
+    if rule_list or (kept is not None and ports_weight(w)):
+        e_star = optimum(rule_list, weights, ports=kept).scaled
+    else:
+        e_star = energy_lower_bound(w)
     target = math.floor(e0 - f * (e0 - e_star))
-    result = anneal(seed, rule_list, weights=weights, start=start, target=target, progress=progress)
-    return _with(result, "anneal", f)
+    # the start already carries the mode's harbours: the annealer keeps them (fixed) or moves them
+    moves = "balanced" if ports == "balanced" else "fixed"
+    result = anneal(
+        seed, rule_list, weights=weights, start=start, target=target, progress=progress, ports=moves
+    )
+    return dataclasses.replace(_with(result, "anneal", f), ports=ports)
 
 
 def _with(result: GenerationResult, method: str, fairness: float) -> GenerationResult:
@@ -87,6 +102,7 @@ def generate(
     fairness: float | None = None,
     progress: Progress | None = None,
     weights: WeightSet | None = None,
+    ports: str | None = None,
 ) -> GenerationResult:
     """Generate a board: ``method`` in random | anneal | cp | tournament, reproducible from ``seed``.
 
@@ -96,6 +112,9 @@ def generate(
     * ``tournament``: random, then repaired with the fewest swaps (default rules: max-spot-pips=12,
       max-cluster=2 when no rule is given).
 
+    ``ports`` (:mod:`.harbours`): ``random``, ``fixed`` or ``balanced``; None = the method's default
+    (``fixed`` for random, ``balanced`` for the others).
+
     Every result's energy and rule status come from the independent checkers.
     """
     if method not in METHODS:
@@ -103,24 +122,27 @@ def generate(
     make_rng(seed)  # validates the seed
     rule_list = parse_rules(rules)
     f = None if fairness is None else check_fairness(fairness)
+    mode = check_ports_mode(ports if ports is not None else ("fixed" if method == "random" else "balanced"))
     if method == "random":
         if f not in (None, 0.0):
             raise ParamsError(f"fairness {f} needs --method anneal (random is fairness 0)")
-        result = random_board(seed, rule_list, weights)
+        result = random_board(seed, rule_list, weights, ports=mode)
         return result if f is None else _with(result, method, f)
     if method == "anneal":
         if f is None:
-            return anneal(seed, rule_list, weights=weights, progress=progress)
-        return fairness_anneal(seed, f, rule_list, weights, progress)
+            return anneal(seed, rule_list, weights=weights, progress=progress, ports=mode)
+        return fairness_anneal(seed, f, rule_list, weights, progress, ports=mode)
     if method == "cp":
         from boardeval.catan._generate.cp import cp_generate  # OR-Tools: loaded when used
 
         if f not in (None, 1.0):
             raise ParamsError(f"fairness {f} needs --method anneal (cp gives any solution, or 1 = optimal)")
-        result = cp_generate(seed, rule_list, minimise=f == 1.0, weights=weights, progress=progress)
+        result = cp_generate(
+            seed, rule_list, minimise=f == 1.0, weights=weights, progress=progress, ports=mode
+        )
         return result if f is None else _with(result, method, f)
     if f is not None:
         raise ParamsError("fairness does not apply to --method tournament (use anneal)")
     from boardeval.catan._generate.tournament import tournament  # OR-Tools: loaded when used
 
-    return tournament(seed, rule_list or None, weights=weights, progress=progress)
+    return tournament(seed, rule_list or None, weights=weights, progress=progress, ports=mode)

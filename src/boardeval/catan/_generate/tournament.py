@@ -37,6 +37,7 @@ from typing import Any
 from ortools.sat.python import cp_model
 
 from boardeval.catan._generate.common import GenerationResult, Swap, make_result, solve_stoppable
+from boardeval.catan._generate.harbours import best_harbours, start_harbours
 from boardeval.catan.board import (
     DESERT_INDEX,
     N_HEXES,
@@ -44,6 +45,7 @@ from boardeval.catan.board import (
     Board,
 )
 from boardeval.catan.constraints import BoardVars, Rule, parse_rules, rules_text
+from boardeval.catan.energy import energy_weights
 from boardeval.catan.topology import (
     HEX_NEIGHBOURS,
 )
@@ -145,6 +147,7 @@ def exact_swaps(
     seed: int,
     min_swaps: int = 0,
     progress: Progress | None = None,
+    move_ports: bool = True,
 ) -> tuple[list[Swap], bool, bool] | None:
     """The fewest swaps (resources, numbers or ports; the desert stays) after which ``rules`` hold.
 
@@ -161,7 +164,7 @@ def exact_swaps(
         rule.encode(final)
     land = [h for h in range(N_HEXES) if h != board.desert]
     hex_pairs = [(a, b) for i, a in enumerate(land) for b in land[i + 1 :]]
-    port_pairs = [(a, b) for a in range(N_PORTS) for b in range(a + 1, N_PORTS)]
+    port_pairs = [(a, b) for a in range(N_PORTS) for b in range(a + 1, N_PORTS)] if move_ports else []
     # per kind: the swappable pairs, the values, layer 0 (fixed 0/1) and the last layer (the rule model)
     num_kinds = sorted({x for x in board.numbers if x is not None})
     port_kinds = sorted(set(board.ports))
@@ -257,11 +260,17 @@ def _solver(seed: int, time_limit: float) -> cp_model.CpSolver:
 
 
 def _fewest_displaced(
-    board: Board, rules: Sequence[Rule], seed: int, time_limit: float, progress: Progress | None = None
+    board: Board,
+    rules: Sequence[Rule],
+    seed: int,
+    time_limit: float,
+    progress: Progress | None = None,
+    move_ports: bool = True,
 ) -> tuple[Board, int, bool]:
     """The repaired board displacing the fewest items (hexes whose resource or token changes, port slots
     whose kind changes; the desert stays), that number, and whether a stop cut the search short (the
-    board is then valid but maybe not the fewest). Ctrl-C, or a stop before any repair, propagates."""
+    board is then valid but maybe not the fewest). Ctrl-C, or a stop before any repair, propagates.
+    ``move_ports=False`` keeps every harbour where it is (``--ports fixed`` / ``random``)."""
     model = cp_model.CpModel()
     bv = BoardVars.new(model)
     for rule in rules:
@@ -279,6 +288,8 @@ def _fewest_displaced(
         moved.append(1 - bv.num[h][n])
     for k in range(N_PORTS):
         moved.append(1 - bv.port[k][board.ports[k]])
+        if not move_ports:
+            model.add(bv.port[k][board.ports[k]] == 1)
     model.minimize(sum(moved))
     bv.add_hint(board)
     solver = _solver(seed, time_limit)
@@ -311,17 +322,42 @@ def tournament(
     weights: WeightSet | None = None,
     time_limit: float = 20.0,
     progress: Progress | None = None,
+    ports: str = "balanced",
 ) -> GenerationResult:
-    """A seeded random board repaired with the fewest swaps until ``rules`` hold (module docstring)."""
+    """A seeded random board repaired with the fewest swaps until ``rules`` hold (module docstring);
+    ``ports``: the harbour mode (:mod:`.harbours`; harbour swaps count as swaps)."""
     t0 = time.perf_counter()
     rule_list = parse_rules(DEFAULT_TOURNAMENT_RULES if rules is None else rules)
-    board = start if start is not None else Board.random(make_rng(seed))
+    board = start_harbours(start if start is not None else Board.random(make_rng(seed)), ports, seed)
+    drawn_ports = board.ports
+    move_ports = ports == "balanced"
+    place_harbours = move_ports and float((weights or energy_weights())["ports"]) > 0
     report(progress, 0, 2, "repairing")
     board, swaps = _desert_move(board, rule_list, seed)
 
     def result(final: Board, **kw: Any) -> GenerationResult:
+        done = list(swaps)
+        extras = dict(kw.pop("extras", {}))
+        if place_harbours and not kw.get("interrupted"):
+            # the best harbours for the repaired tiles (rules kept), reached from the drawn harbours by the
+            # fewest port swaps; these replace the repair's own port swaps (kinds commute)
+            placed = best_harbours(final, rule_list)
+            if placed.ports != final.ports:
+                port_plan = plan_swaps(list(drawn_ports), list(placed.ports), "ports")
+                done = [s for s in done if s.kind != "ports"] + port_plan
+                final = placed
+            extras["harbour_swaps"] = sum(1 for s in done if s.kind == "ports")
         return make_result(
-            final, rule_list, "tournament", seed, time.perf_counter() - t0, weights, swaps=tuple(swaps), **kw
+            final,
+            rule_list,
+            "tournament",
+            seed,
+            time.perf_counter() - t0,
+            weights,
+            swaps=tuple(done),
+            extras=extras,
+            ports=ports,
+            **kw,
         )
 
     if all(r.holds(board) for r in rule_list):
@@ -338,7 +374,9 @@ def tournament(
 
     watch = watched if progress is not None else None
     try:
-        target, displaced, interrupted = _fewest_displaced(board, rule_list, seed, time_limit, watch)
+        target, displaced, interrupted = _fewest_displaced(
+            board, rule_list, seed, time_limit, watch, move_ports
+        )
     except KeyboardInterrupt:  # nothing repaired yet: the best board so far is the drawn one
         return result(board, interrupted=True)
     plan = _plan_to(board, target)
@@ -355,7 +393,14 @@ def tournament(
     elif plan and len(plan) > lower:
         try:
             exact = exact_swaps(
-                board, rule_list, len(plan), time_limit, seed, min_swaps=lower, progress=watch
+                board,
+                rule_list,
+                len(plan),
+                time_limit,
+                seed,
+                min_swaps=lower,
+                progress=watch,
+                move_ports=move_ports,
             )
         except KeyboardInterrupt:  # keep the (valid) upper-bound plan
             interrupted = True
