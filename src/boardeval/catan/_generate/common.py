@@ -32,7 +32,14 @@ from boardeval.catan.board import (
     Board,
 )
 from boardeval.catan.constraints import Rule, check_rules
-from boardeval.catan.energy import ENERGY_TERMS, board_energy, energy_json, energy_weights
+from boardeval.catan.energy import (
+    ENERGY_TERMS,
+    board_energy,
+    energy_json,
+    energy_weights,
+    port_geometry,
+    port_terms_lists,
+)
 from boardeval.catan.topology import (
     CENTRE_HEX,
     CORNER_HEXES,
@@ -45,9 +52,11 @@ __all__ = [
     "REGION_OF",
     "BoardState",
     "GenerationResult",
+    "IntWeights",
     "Swap",
     "energy_lower_bound",
     "integer_weights",
+    "ports_weight",
     "scaled_energy",
     "variance_numerator",
 ]
@@ -72,8 +81,13 @@ def variance_numerator(sc: int, sx: int, se: int) -> int:
     return 3 * (a * a + b * b + c * c) - (a + b + c) ** 2
 
 
-def integer_weights(weights: WeightSet | Mapping[str, float] | None = None) -> tuple[int, int, int]:
-    """The three energy weights as integers (the default 100/150/10). Non-integer weights are refused,
+IntWeights = tuple[int, ...]
+"""The energy weights as integers, in ``ENERGY_TERMS`` order: same, high, variance, ports (a 3-tuple
+from before the harbour term means ports 0)."""
+
+
+def integer_weights(weights: WeightSet | Mapping[str, float] | None = None) -> tuple[int, int, int, int]:
+    """The four energy weights as integers (the default 100/150/10/10). Non-integer weights are refused,
     because exact comparison with the CP optimum needs integers; scale your weight file instead."""
     w = weights if weights is not None else energy_weights()
     out = []
@@ -84,12 +98,19 @@ def integer_weights(weights: WeightSet | Mapping[str, float] | None = None) -> t
                 f"generators need non-negative integer energy weights; {name} = {value} (scale the file)"
             )
         out.append(round(value))
-    return (out[0], out[1], out[2])
+    return (out[0], out[1], out[2], out[3])
 
 
-def scaled_energy(same: int, high: int, var_num: int, weights: tuple[int, int, int]) -> int:
-    """``1296 * energy`` as an exact integer."""
-    return ENERGY_SCALE * (weights[0] * same + weights[1] * high) + weights[2] * var_num
+def ports_weight(weights: IntWeights) -> int:
+    """The harbour term's integer weight (0 for a 3-tuple of weights)."""
+    return weights[3] if len(weights) > 3 else 0
+
+
+def scaled_energy(same: int, high: int, var_num: int, weights: IntWeights, ports: int = 0) -> int:
+    """``1296 * energy`` as an exact integer (``ports``: the harbour term's raw value)."""
+    return ENERGY_SCALE * (weights[0] * same + weights[1] * high + ports_weight(weights) * ports) + (
+        weights[2] * var_num
+    )
 
 
 @dataclass(frozen=True)
@@ -128,6 +149,8 @@ class GenerationResult:
     interrupted: bool = False
     fairness: float | None = None
     extras: Mapping[str, Any] = field(default_factory=dict)
+    ports: str | None = None
+    """The ``ports`` mode that ran (``random``, ``fixed`` or ``balanced``; :mod:`.harbours`)."""
 
     def to_json(self) -> dict[str, Any]:
         """The CLI's ``generate --json`` shape."""
@@ -148,6 +171,8 @@ class GenerationResult:
             out["fairness"] = self.fairness
         if self.interrupted:
             out["interrupted"] = True
+        if self.ports is not None:
+            out["ports"] = self.ports
         out.update(self.extras)
         return out
 
@@ -178,17 +203,36 @@ class BoardState:
 
     ``res[h]``: resource index (``DESERT_INDEX`` for the desert); ``num[h]``: token (0 on the desert).
     Swaps update the same-resource pair count, the 6/8 pair count and the three region pip sums in O(degree)
-    and return the new scaled energy; undoing is the same swap again.
+    and return the new scaled energy; undoing is the same swap again. ``ports``: the harbour letters per
+    slot, ``port_idx`` the same as resource indices (-1 = 3:1); the harbour term (only computed when its
+    weight is not 0) is re-evaluated in full, O(slots x reach), by :func:`~boardeval.catan.energy.
+    port_terms_lists`. ``weights``: the integer weights (default: the packaged weight file's).
     """
 
-    __slots__ = ("high", "lay", "num", "ports", "res", "same", "sums", "weights")
+    __slots__ = (
+        "geometry",
+        "high",
+        "lay",
+        "num",
+        "port_idx",
+        "ports",
+        "res",
+        "same",
+        "sums",
+        "w_ports",
+        "weights",
+    )
 
-    def __init__(self, board: Board, weights: tuple[int, int, int] = (100, 150, 10)) -> None:
+    def __init__(self, board: Board, weights: IntWeights | None = None) -> None:
+        weights = integer_weights() if weights is None else weights
         self.res = [int(x) for x in board.resource_index]
         self.num = [int(x) for x in board.number_array]
         self.ports = "".join(board.ports)
         self.lay = gen_layout(board.layout)  # adjacency, regions and scale of the board's layout
+        self.port_idx = [int(x) for x in board.port_index]
+        self.geometry = port_geometry(board.topology)
         self.weights = weights
+        self.w_ports = ports_weight(weights)
         self.same = 0
         self.high = 0
         for h in range(self.lay.n_hexes):
@@ -212,7 +256,22 @@ class BoardState:
 
     def energy(self) -> int:
         """Scaled (x1296; x ``lay.scale`` on other layouts) energy of the current state."""
-        return self._tile_energy()
+        base = self._tile_energy()
+        if not self.w_ports:
+            return base
+        return base + self.lay.scale * self.w_ports * self.port_raw()
+
+    def port_raw(self) -> int:
+        """The harbour term's raw value of the current state."""
+        return port_terms_lists(self.res, [PIPS_OF[n] for n in self.num], self.port_idx, self.geometry)
+
+    def swap_ports(self, a: int, b: int) -> None:
+        """Swap the harbour kinds of slots a and b."""
+        p = self.port_idx
+        p[a], p[b] = p[b], p[a]
+        letters = list(self.ports)
+        letters[a], letters[b] = letters[b], letters[a]
+        self.ports = "".join(letters)
 
     def board(self) -> Board:
         return Board.from_arrays(self.res, self.num, self.ports)
@@ -262,8 +321,8 @@ def as_arrays(board: Board) -> tuple[np.ndarray, np.ndarray]:
 
 
 @lru_cache(maxsize=8)
-def energy_lower_bound(weights: tuple[int, int, int] = (100, 150, 10)) -> int:
-    """A lower bound on the scaled energy of any board: no bad pairs and the best region split.
+def energy_lower_bound(weights: IntWeights = (100, 150, 10)) -> int:
+    """A lower bound on the scaled energy of any board: no bad pairs, no harbour cost, the best region split.
 
     Pair counts are >= 0; the variance numerator depends only on the corner and centre pip sums, and
     those can take only the values reachable by putting 5-6 tokens on the corners (5 when the desert is a

@@ -30,19 +30,31 @@ from ortools.sat.python import cp_model
 
 from boardeval.catan._generate.common import (
     GenerationResult,
+    IntWeights,
     integer_weights,
     make_result,
+    ports_weight,
     solve_stoppable,
     variance_numerator,
 )
+from boardeval.catan._generate.harbours import best_harbours, start_harbours
 from boardeval.catan._generate.layouts import gen_layout
 from boardeval.catan.board import (
     NUMBER_TOKENS,
     PIPS,
+    RESOURCES,
     Board,
+    layout_spec,
 )
-from boardeval.catan.constraints import BoardVars, Rule, parse_rules, rules_text
-from boardeval.catan.energy import board_energy, energy_json
+from boardeval.catan.constraints import NUMBERS, BoardVars, Rule, parse_rules, rules_text
+from boardeval.catan.energy import (
+    PORT_GENERIC_ADJACENT_COST,
+    PORT_REACH_PIPS,
+    PORT_UNREACHED_COST,
+    board_energy,
+    energy_json,
+    port_geometry,
+)
 from boardeval.core import (
     Breakdown,
     CatanError,
@@ -95,11 +107,18 @@ class Optimum:
         return out
 
 
-def _model(rules: Sequence[Rule], layout: str = "base") -> tuple[cp_model.CpModel, BoardVars]:
+def _model(
+    rules: Sequence[Rule], ports: Sequence[str] | None = None, layout: str = "base"
+) -> tuple[cp_model.CpModel, BoardVars]:
+    """The board model of a layout with the rules posted; ``ports``: harbour letters per slot to fix
+    (None: the harbours are decision variables, the ``balanced`` mode)."""
     model = cp_model.CpModel()
     bv = BoardVars.new(model, layout)
     for rule in rules:
         rule.encode(bv)
+    if ports is not None:
+        for k, letter in enumerate(ports):
+            model.add(bv.port[k][letter] == 1)
     return model, bv
 
 
@@ -112,8 +131,42 @@ def _fail(status: Any, rules: Sequence[Rule], seconds: float) -> None:
         )
 
 
-def energy_objective(bv: BoardVars, weights: tuple[int, int, int]) -> Any:
-    """Post the scaled energy on ``bv.model`` and return it as a linear expression."""
+def port_objective(bv: BoardVars) -> Any:
+    """Post the harbour term (raw, in harbour units; :mod:`boardeval.catan.energy`) over the harbour and
+    tile variables and return it as a linear expression.
+
+    Per slot k: ``own_k >= (pips of r at the slot's hexes)`` when slot k holds r; a literal per reach spot
+    that, when true, forces the spot's pips of r to ``PORT_REACH_PIPS`` or more, and "slot k holds r
+    implies one of them or ``unreached_k``"; per neighbouring slot pair, a literal at least "both 3:1".
+    Minimisation drives every auxiliary down to its true value.
+    """
+    model = bv.model
+    g = port_geometry(layout_spec(bv.geo.layout).topology)
+    terms: list[Any] = []
+    for k in range(len(g.spots)):
+        own = model.new_int_var(0, max(PIPS.values()) * len(g.hexes[k]), f"port_own{k}")
+        unreached = model.new_bool_var(f"port_unreached{k}")
+        for r, letter in enumerate(RESOURCES):
+            holds = bv.port[k][letter]
+            own_r = sum(PIPS[n] * bv.both(h, r, n) for h in g.hexes[k] for n in NUMBERS)
+            model.add(own >= own_r).only_enforce_if(holds)
+            reached = []
+            for s in g.reach[k]:
+                z = model.new_bool_var(f"port_reach{k}_{r}_{s}")
+                model.add(bv.spot_resource_pips(s, r) >= PORT_REACH_PIPS).only_enforce_if(z)
+                reached.append(z)
+            model.add_bool_or([holds.Not(), unreached, *reached])
+        terms += [own, PORT_UNREACHED_COST * unreached]
+    for a, b in g.neighbours:
+        pair = model.new_bool_var(f"port_generic{a}_{b}")
+        model.add(pair >= bv.port[a]["3"] + bv.port[b]["3"] - 1)
+        terms.append(PORT_GENERIC_ADJACENT_COST * pair)
+    return sum(terms)
+
+
+def energy_objective(bv: BoardVars, weights: IntWeights) -> Any:
+    """Post the scaled energy on ``bv.model`` and return it as a linear expression (the harbour term
+    only when its weight is not 0, so a zero weight leaves seed 001's model unchanged)."""
     model = bv.model
     lay = gen_layout(bv.geo.layout)
     same_terms = []
@@ -147,8 +200,11 @@ def energy_objective(bv: BoardVars, weights: tuple[int, int, int]) -> Any:
     model.add(index == (max_x + 1) * sc + sx)
     var_num = model.new_int_var(min(table), max(table), "variance_numerator")
     model.add_element(index, table, var_num)
-    w_same, w_high, w_var = weights
-    return lay.scale * (w_same * sum(same_terms) + w_high * sum(high_terms)) + w_var * var_num
+    w_same, w_high, w_var, w_ports = weights[0], weights[1], weights[2], ports_weight(weights)
+    objective = lay.scale * (w_same * sum(same_terms) + w_high * sum(high_terms)) + w_var * var_num
+    if w_ports:
+        objective += lay.scale * w_ports * port_objective(bv)
+    return objective
 
 
 def satisfy(
@@ -156,14 +212,16 @@ def satisfy(
     seed: SeedLike = 0,
     time_limit: float = DEFAULT_TIME_LIMIT,
     progress: Progress | None = None,
+    ports: Sequence[str] | None = None,
     layout: str = "base",
 ) -> Board:
     """A board satisfying ``rules``, chosen by the seed (repeatable); InfeasibleError if none exists.
-    A stop through ``progress`` before the first solution raises KeyboardInterrupt (nothing valid yet)."""
+    A stop through ``progress`` before the first solution raises KeyboardInterrupt (nothing valid yet).
+    ``ports``: harbour letters to keep on the slots (None: CP-SAT places them too)."""
     rule_list = parse_rules(rules)
     time_limit = _check_time_limit(time_limit)
     rng = make_rng(seed)
-    model, bv = _model(rule_list, layout)
+    model, bv = _model(rule_list, ports, layout)
     bv.add_hint(Board.random(rng, layout))
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
@@ -181,17 +239,21 @@ def optimum(
     weights: WeightSet | None = None,
     time_limit: float = DEFAULT_TIME_LIMIT,
     workers: int = 1,
+    ports: Sequence[str] | None = None,
     layout: str = "base",
 ) -> Optimum:
     """The minimum energy under ``rules`` and a board reaching it (``proven`` when CP-SAT proved it).
 
-    Without rules and with default weights the result is cached for the process (the annealer's tests and
-    benchmark compare against it).
+    ``ports``: None (default) makes the harbour kinds decision variables, so the minimum is that of the
+    energy with its harbour term over tiles, tokens and harbours; harbour letters per slot fix them
+    (the minimum for those harbours). Results are cached for the process per (rules, weights, ports)
+    (the annealer's tests and benchmark compare against them).
     """
     rule_list = parse_rules(rules)
     w = integer_weights(weights)
+    fixed = None if ports is None else tuple(ports)
     try:
-        return _optimum_cached(rule_list, w, _check_time_limit(time_limit), workers, layout)
+        return _optimum_cached(rule_list, w, _check_time_limit(time_limit), workers, fixed, layout)
     except _Stopped as stop:  # Ctrl-C: the best board so far, flagged, and not cached
         return stop.optimum
 
@@ -207,12 +269,13 @@ class _Stopped(Exception):
 @lru_cache(maxsize=32)
 def _optimum_cached(
     rule_list: tuple[Rule, ...],
-    w: tuple[int, int, int],
+    w: IntWeights,
     time_limit: float,
     workers: int,
+    ports: tuple[str, ...] | None = None,
     layout: str = "base",
 ) -> Optimum:
-    opt, stopped = _optimum_run(rule_list, w, time_limit, workers, None, layout)
+    opt, stopped = _optimum_run(rule_list, w, time_limit, workers, None, ports, layout)
     if stopped:
         raise _Stopped(opt)
     return opt
@@ -220,15 +283,16 @@ def _optimum_cached(
 
 def _optimum_run(
     rule_list: tuple[Rule, ...],
-    w: tuple[int, int, int],
+    w: IntWeights,
     time_limit: float,
     workers: int,
     progress: Progress | None,
+    ports: Sequence[str] | None = None,
     layout: str = "base",
 ) -> tuple[Optimum, bool]:
     """The optimum search itself and whether a stop cut it short (then the board is the best so far)."""
     t0 = time.perf_counter()
-    model, bv = _model(rule_list, layout)
+    model, bv = _model(rule_list, ports, layout)
     objective = energy_objective(bv, w)
     model.minimize(objective)
     solver = cp_model.CpSolver()
@@ -259,7 +323,7 @@ def count_boards(
     if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
         raise CatanError(f"count limit must be an integer >= 1, got {quote(limit)}")
     rule_list = parse_rules(rules)
-    model, _ = _model(rule_list, layout)
+    model, _ = _model(rule_list, layout=layout)
     return count_solutions(model, limit, _check_time_limit(time_limit), progress, what="boards found")
 
 
@@ -323,22 +387,33 @@ def cp_generate(
     weights: WeightSet | None = None,
     time_limit: float = DEFAULT_TIME_LIMIT,
     progress: Progress | None = None,
+    ports: str = "balanced",
     layout: str = "base",
 ) -> GenerationResult:
     """``method="cp"``: a seeded board satisfying the rules, or (``minimise``) a proven-optimal one.
 
     With ``progress``, a KeyboardInterrupt from it stops CP-SAT (module docstring): the optimum keeps its
     best board so far, flagged ``interrupted``; the result is then computed afresh, not from the cache.
+    ``ports`` (:mod:`.harbours`): ``balanced`` lets CP-SAT place the harbours (the optimum minimises the
+    harbour term with the rest; a satisfying board then gets the best harbours for its tiles that keep
+    the rules); ``fixed`` / ``random`` fix them to the seed's drawn / reshuffled harbours.
     """
     t0 = time.perf_counter()
+    fixed = (
+        None
+        if ports == "balanced"
+        else start_harbours(Board.random(make_rng(seed), layout), ports, seed).ports
+    )
     if minimise:
         if progress is None:
-            opt = optimum(rules, weights, time_limit, layout=layout)
+            opt = optimum(rules, weights, time_limit, ports=fixed, layout=layout)
             stopped = opt.interrupted
         else:
             rule_list = parse_rules(rules)
             w = integer_weights(weights)
-            opt, stopped = _optimum_run(rule_list, w, _check_time_limit(time_limit), 1, progress, layout)
+            opt, stopped = _optimum_run(
+                rule_list, w, _check_time_limit(time_limit), 1, progress, fixed, layout
+            )
         return make_result(
             opt.board,
             rules,
@@ -348,6 +423,11 @@ def cp_generate(
             weights,
             optimal=opt.proven,
             interrupted=stopped,
+            ports=ports,
         )
-    board = satisfy(rules, seed, time_limit, progress, layout=layout)
-    return make_result(board, rules, "cp", seed, time.perf_counter() - t0, weights, optimal=False)
+    board = satisfy(rules, seed, time_limit, progress, ports=fixed, layout=layout)
+    if ports == "balanced":
+        board = best_harbours(board, parse_rules(rules))
+    return make_result(
+        board, rules, "cp", seed, time.perf_counter() - t0, weights, optimal=False, ports=ports
+    )
