@@ -207,3 +207,67 @@ def test_board_map_and_library_chart_of_an_upload(client: TestClient) -> None:
     bad = {"file": ("broken.json", b'{"id": "x", "phases": [', "application/json")}
     r = client.post("/api/diplomacy/upload/map.svg", files=bad, data={"phase": "S1901M"})
     assert r.status_code == 422 and "broken.json" in r.json()["detail"]
+
+
+# ---- the fitted evaluation and detected alliances (issue 14 web part) ----------------------------------
+
+
+def test_evaluation_of_a_shipped_game_agrees_with_the_library(client: TestClient) -> None:
+    from boardeval.diplomacy import detect_alliances, evaluate_game, evaluate_position
+
+    record = load_records(_shipped(2))[0]
+    gm = compute_measures(record)
+    phase = "F1905M"
+    r = client.get("/api/diplomacy/games/2/evaluation", params={"phase": phase})
+    assert r.status_code == 200, r.text
+    ev = r.json()
+    assert ev["phase"] == phase and ev["target"] == "sc_change_1y" and ev["phases"] == list(gm.phases)
+    scores = evaluate_game(record, measures=gm)
+    for i, power in enumerate(gm.powers):
+        got = ev["scores"][power]
+        assert len(got) == len(gm.phases)
+        for v, want in zip(got, scores[:, i], strict=True):
+            assert (v is None and math.isnan(want)) or v == pytest.approx(want, abs=1e-5)
+    ref = evaluate_position(record, phase, measures=gm)
+    assert [row["power"] for row in ev["breakdown"]] == list(gm.powers)
+    for row in ev["breakdown"]:
+        bd = ref[row["power"]]
+        assert row["eliminated"] is bool(bd.extras.get("eliminated", False))
+        if row["eliminated"]:
+            assert row["total"] is None
+            continue
+        assert row["total"] == pytest.approx(bd.total, abs=1e-5)
+        assert [t["name"] for t in row["terms"]] == [t.name for t in bd.terms]
+        assert row["terms"][-1]["name"] == "intercept" and row["terms"][-1]["vs_average"] is None
+        for t in row["terms"]:  # value x weight = contribution, and they add up to the total
+            assert t["value"] * t["weight"] == pytest.approx(t["contribution"], abs=1e-4)
+        assert sum(t["contribution"] for t in row["terms"]) == pytest.approx(row["total"], abs=1e-4)
+    found = detect_alliances(record, measures=gm)
+    assert [(a["year"], a["pairs"]) for a in ev["alliances"]] == [
+        (y.year, [list(p) for p in y.pairs]) for y in found.years
+    ]
+    assert any(a["pairs"] for a in ev["alliances"])
+    # the default phase is the last one
+    assert client.get("/api/diplomacy/games/2/evaluation").json()["phase"] == gm.phases[-1]
+
+
+def test_evaluation_bad_phase_is_422_and_unknown_game_404(client: TestClient) -> None:
+    r = client.get("/api/diplomacy/games/1/evaluation", params={"phase": "X1901M"})
+    assert r.status_code == 422 and "'X1901M'" in r.json()["detail"]
+    assert client.get("/api/diplomacy/games/9/evaluation").status_code == 404
+
+
+def test_evaluation_of_an_upload_is_the_shipped_one(client: TestClient) -> None:
+    data = _shipped(3).read_bytes()
+    files = {"file": ("mine.json", data, "application/json")}
+    r = client.post("/api/diplomacy/upload/evaluation", files=files, data={"phase": "S1903M"})
+    assert r.status_code == 200, r.text
+    up = r.json()
+    ref = client.get("/api/diplomacy/games/3/evaluation", params={"phase": "S1903M"}).json()
+    assert up["game"].startswith("mine.json")
+    assert {k: v for k, v in up.items() if k != "game"} == {k: v for k, v in ref.items() if k != "game"}
+    bad = client.post("/api/diplomacy/upload/evaluation", files=files, data={"phase": "S2999M"})
+    assert bad.status_code == 422 and "'S2999M'" in bad.json()["detail"]
+    broken = {"file": ("broken.json", b'{"id": "x", "phases": [', "application/json")}
+    r = client.post("/api/diplomacy/upload/evaluation", files=broken)
+    assert r.status_code == 422 and "broken.json" in r.json()["detail"]

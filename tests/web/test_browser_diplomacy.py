@@ -178,3 +178,90 @@ def test_phone_layout_has_no_horizontal_overflow(page: Any, live_server: str) ->
     assert box["width"] <= 390 and box["height"] > 100
     page.screenshot(path=str(SCREENSHOTS / "diplomacy-390.png"), full_page=True)
     _clean(page)
+
+
+def test_evaluation_chart_breakdown_and_alliances_follow_the_phase(page: Any, live_server: str) -> None:
+    """Issue 14's web part: the evaluation per power over the phases, its breakdown at the phase of the
+    slider (value, weight, contribution of each measure), and the alliances detected in that year."""
+    api = live_server + "/api/diplomacy/games/2/evaluation"
+    ev = httpx.get(api, params={"phase": "F1905M"}, timeout=60).json()
+    again = httpx.get(api, params={"phase": "S1908M"}, timeout=60).json()
+    page.goto(live_server + "/diplomacy?game=2&phase=F1905M")
+    page.wait_for_function("() => (document.getElementById('eval-phase') || {}).textContent === 'F1905M'")
+    assert page.locator("#eval-chart svg path.line").count() == len(ev["powers"])
+    alive = [row for row in ev["breakdown"] if not row["eliminated"]]
+    best = max(alive, key=lambda row: row["total"])
+    table = page.locator("#eval-breakdown table.dip-eval")
+    assert table.get_attribute("data-power") == best["power"]  # no power chosen: the strongest one
+    assert table.locator("tbody tr").count() == len(best["terms"])
+    for t in best["terms"]:
+        cells = table.locator(f'tr[data-term="{t["name"]}"] td').all_inner_texts()
+        assert float(cells[2]) == pytest.approx(t["weight"], abs=0.0006)
+        assert float(cells[3].replace("+", "")) == pytest.approx(t["contribution"], abs=0.0006)
+    assert float(table.locator("tfoot td b").inner_text().replace("+", "")) == pytest.approx(
+        best["total"], abs=6e-4
+    )
+    year = next(a for a in ev["alliances"] if a["year"] == 1905)
+    assert page.inner_text("#alliance-year") == "1905"
+    shown = page.locator("#alliances li[data-pair]").evaluate_all("els => els.map(e => e.dataset.pair)")
+    assert shown == ["-".join(p) for p in year["pairs"]]
+    # choosing a power shows its breakdown and highlights it in every chart
+    later_alive = {r["power"] for r in again["breakdown"] if not r["eliminated"]}
+    other = next(r for r in alive if r["power"] != best["power"] and r["power"] in later_alive)
+    page.click(f'#eval-breakdown button[data-power="{other["power"]}"]')
+    assert page.get_attribute("#eval-breakdown table.dip-eval", "data-power") == other["power"]
+    line = f'#eval-chart path.line[data-power="{other["power"]}"]'
+    assert "hl" in page.get_attribute(line, "class")
+    assert page.get_attribute(f'#legend button[data-power="{other["power"]}"]', "aria-pressed") == "true"
+    # the slider moves the breakdown and the year of the alliances
+    later = ev["phases"].index("S1908M")
+    page.locator("#phase").fill(str(later))
+    page.wait_for_function("() => document.getElementById('eval-phase').textContent === 'S1908M'")
+    assert page.inner_text("#alliance-year") == "1908"
+    row = next(r for r in again["breakdown"] if r["power"] == other["power"])
+    foot = page.locator("#eval-breakdown tfoot td b").inner_text().replace("+", "")
+    assert float(foot) == pytest.approx(row["total"], abs=6e-4)
+    # every term of the evaluation card is defined by the glossary
+    gloss = httpx.get(live_server + "/api/glossary", params={"game": "diplomacy"}, timeout=60).json()
+    gloss = gloss["diplomacy"]
+    terms = page.locator("#evaluation .term").evaluate_all(
+        "els => els.map(e => [e.dataset.gloss, e.getAttribute('title')])"
+    )
+    assert len(terms) >= 15
+    for key, title in terms:
+        assert title == gloss[key], key
+    _clean(page)
+
+
+HIGHLIGHTED = (
+    "p => { const m = document.getElementById('board-map'); return m.dataset.hl === p"
+    " && m.src.startsWith('blob:') && m.complete && m.naturalWidth > 0; }"
+)
+
+
+def test_the_map_highlights_the_chosen_power(page: Any, live_server: str) -> None:
+    """Issue 15: a power chosen in the charts (legend, a line, a table) is highlighted on the map too:
+    the other powers' territories are greyed and their units faded; the highlight follows the slider."""
+    page.goto(live_server + "/diplomacy?game=1&phase=F1905M")
+    page.wait_for_function(MAP_LOADED, arg="F1905M")
+    plain = page.get_attribute("#board-map", "src")
+    page.click('#legend button[data-power="ITALY"]')
+    page.wait_for_function(HIGHLIGHTED, arg="ITALY")
+    svg = page.evaluate("() => fetch(document.getElementById('board-map').src).then(r => r.text())")
+    style = svg[svg.rindex("<style") :]
+    assert ".austria, .england, .france, .germany, .russia, .turkey { fill: #ebe7df; }" in style
+    assert ".unititaly { stroke" in style and ".italy" not in style.replace(".unititaly", "")
+    page.click("#phase-next")
+    _phase_is(page, "F1905R")
+    page.wait_for_function(
+        "() => { const m = document.getElementById('board-map');"
+        " return m.dataset.phase === 'F1905R' && m.dataset.base.includes('F1905R')"
+        " && m.dataset.hl === 'ITALY' && m.src.startsWith('blob:') && m.complete; }"
+    )
+    page.click('#sc-table button[data-power="ITALY"]')  # the same power again: no highlight
+    page.wait_for_function(MAP_LOADED, arg="F1905R")
+    assert page.get_attribute("#board-map", "src") == plain.replace("F1905M", "F1905R")
+    assert page.get_attribute("#board-map", "data-hl") is None
+    page.locator('#charts svg[data-measure="tempi"] path.line[data-power="TURKEY"]').dispatch_event("click")
+    page.wait_for_function(HIGHLIGHTED, arg="TURKEY")
+    _clean(page)

@@ -336,3 +336,139 @@ async def api_upload_chart(
     svg = await run_in_threadpool(draw)
     stem = os.path.splitext(name.split(" ")[0])[0] or "game"
     return _svg(svg, f"{stem}-{chosen}{'-' + phase if phase else ''}.svg", attachment=True)
+
+
+# --------------------------------------------------------------------------------------------------------
+# The fitted evaluation and the detected alliances (issue 14 web part)
+
+
+class EvalTerm(BaseModel):
+    """One measure of a power's evaluation: ``value * weight = contribution`` (exactly, before rounding)."""
+
+    name: str = Field(description="the measure (a feature of the fitted model), or 'intercept'")
+    value: float = Field(description="the measure's value at the phase (undefined ones: the corpus mean)")
+    weight: float = Field(description="the model's weight per unit of the measure (coefficient / its s.d.)")
+    standardised: float = Field(description="the model's coefficient on the standardised measure")
+    contribution: float
+    vs_average: float | None = Field(
+        description="contribution relative to the corpus-average power: coefficient × (value − mean) / s.d."
+    )
+
+
+class PowerEvaluation(BaseModel):
+    power: str
+    total: float | None = Field(description="the evaluation (sum of the contributions); null if eliminated")
+    eliminated: bool
+    terms: list[EvalTerm]
+
+
+class AllianceYear(BaseModel):
+    year: int
+    pairs: list[list[str]]
+
+
+class EvaluationView(BaseModel):
+    """The fitted evaluation of every power at every phase, its breakdown at one phase, and alliances."""
+
+    game: str
+    target: str = Field(description="the fitted target the score predicts (sc_change_1y)")
+    phases: list[str]
+    powers: list[str]
+    colours: dict[str, str]
+    scores: dict[str, list[float | None]] = Field(
+        description="power -> evaluation per phase (null: eliminated)"
+    )
+    phase: str = Field(description="the phase of the breakdown")
+    breakdown: list[PowerEvaluation]
+    alliances: list[AllianceYear] = Field(description="allied pairs detected from mutual fear, per game year")
+    alliance_threshold: float
+
+
+_TARGET = "sc_change_1y"
+
+
+def _evaluation_view(name: str, record: Any, gm: GameMeasures, phase: str | None) -> EvaluationView:
+    """The evaluation answer of one game (``phase`` None: the last one); unknown phase -> 422."""
+    from boardeval.diplomacy import detect_alliances, evaluate_game, evaluate_position
+
+    if phase is not None and phase not in gm.phases:
+        raise HTTPException(
+            status_code=422, detail=f"phase {phase!r} is not in {name} ({gm.phases[0]} .. {gm.phases[-1]})"
+        )
+    chosen = phase or gm.phases[-1]
+    scores = np.asarray(evaluate_game(record, target=_TARGET, measures=gm))
+    powers = list(gm.powers)
+    rows = []
+    for power, bd in evaluate_position(record, chosen, target=_TARGET, measures=gm).items():
+        eliminated = bool(bd.extras.get("eliminated", False))
+        vs = bd.extras.get("vs_average", {})
+        terms = [
+            EvalTerm(
+                name=t.name,
+                value=_clean(t.raw) or 0.0,
+                weight=_clean(t.weight * t.scale) or 0.0,
+                standardised=_clean(t.weight) or 0.0,
+                contribution=_clean(t.contribution) or 0.0,
+                vs_average=_clean(vs[t.name]) if t.name in vs else None,
+            )
+            for t in bd.terms
+        ]
+        total = None if eliminated else _clean(math.fsum(t.contribution for t in bd.terms))
+        rows.append(PowerEvaluation(power=power, total=total, eliminated=eliminated, terms=terms))
+    found = detect_alliances(record, measures=gm)
+    return EvaluationView(
+        game=name,
+        target=_TARGET,
+        phases=list(gm.phases),
+        powers=powers,
+        colours={p: power_colour(p, i) for i, p in enumerate(powers)},
+        scores={p: [_clean(v) for v in scores[:, i]] for i, p in enumerate(powers)},
+        phase=chosen,
+        breakdown=rows,
+        alliances=[AllianceYear(year=y.year, pairs=[list(p) for p in y.pairs]) for y in found.years],
+        alliance_threshold=found.threshold,
+    )
+
+
+@lru_cache(maxsize=8)
+def _shipped_record(game_id: str) -> Any:
+    _shipped_measures(game_id)  # 404 for an unknown id
+    return load_records(_shipped()[game_id])[0]
+
+
+@lru_cache(maxsize=128)
+def _shipped_evaluation(game_id: str, phase: str | None) -> EvaluationView:
+    name, gm = _shipped_measures(game_id)
+    return _evaluation_view(name, _shipped_record(game_id), gm, phase)
+
+
+@router.get(
+    "/api/diplomacy/games/{game_id}/evaluation",
+    response_model=EvaluationView,
+    summary="The fitted evaluation per power and phase, its breakdown at a phase, detected alliances",
+)
+def api_game_evaluation(
+    game_id: str = GameId,
+    phase: str | None = Query(None, max_length=12, description="phase of the breakdown (default: last)"),
+) -> EvaluationView:
+    """Per power the predicted supply-centre change over the next game year at every phase (the fitted
+    evaluation of ``docs/diplomacy-evaluation.md``), the breakdown of each power's score at ``phase``
+    (each measure's value, weight and contribution), and the allied pairs detected per game year."""
+    return _shipped_evaluation(game_id, phase)
+
+
+@router.post(
+    "/api/diplomacy/upload/evaluation",
+    response_model=EvaluationView,
+    summary="The fitted evaluation and detected alliances of an uploaded game",
+)
+async def api_upload_evaluation(
+    request: Request,
+    file: UploadFile = File(...),
+    game_index: int = Form(0, ge=0, le=10_000),
+    phase: str | None = Form(None, max_length=12),
+) -> EvaluationView:
+    """The same answer as ``GET /api/diplomacy/games/{id}/evaluation``, for an uploaded game."""
+    name, record, _ = await _uploaded_record(request, file, game_index)
+    gm = await run_in_threadpool(compute_measures, record)
+    return await run_in_threadpool(_evaluation_view, name, record, gm, phase)

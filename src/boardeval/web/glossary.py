@@ -172,6 +172,37 @@ _DIPLOMACY: Final[dict[str, str]] = {
         "adjustments (builds and disbands). The map shows the units at the start of the phase and the "
         "orders given in it."
     ),
+    "evaluation": (
+        "A power's strength at a phase: the supply-centre change over the next game year that a linear "
+        "model predicts from that phase's measures (fitted on bot games, docs/diplomacy-evaluation.md); "
+        "the sum of the contributions in its breakdown. Unit: centres; 0 = holding steady."
+    ),
+    "value": "The measure's value for the power at the phase (an undefined one counts as the corpus mean).",
+    "weight": (
+        "The fitted model's weight per unit of the measure (its standardised coefficient divided by the "
+        "measure's standard deviation on the bot corpus): value × weight = contribution."
+    ),
+    "contribution": "value × weight: the centres this measure adds to (or takes from) the evaluation.",
+    "vs_average": (
+        "The contribution compared with a corpus-average power: weight × (value − the corpus mean); "
+        "positive means this measure makes the power stronger than average."
+    ),
+    "intercept": (
+        "The model's constant term: the evaluation of a power whose measures are all 0 (the other "
+        "contributions are counted from there)."
+    ),
+    "stab_received": (
+        "Stab potential against the power, summed over the others: its centres others reach first."
+    ),
+    "stab_given": "The power's stab potential against the others, summed: their centres it reaches first.",
+    "fear_mutual_max": "The largest mutual fear between the power and any one other power.",
+    "fear_mutual_sum": "Mutual fear between the power and each other power, summed.",
+    "alliance": (
+        "Two powers detected as allied in a game year from mutual fear alone: their share of the fear "
+        "between them fell by at least the threshold (10 %) from the start, and each is the other's "
+        "calmest partner. Checked against seeded allied bots: precision and recall are low (about 0.1), "
+        "so read it as a hint, not a fact."
+    ),
 }
 
 GLOSSARY: Final[dict[str, dict[str, str]]] = {"catan": _CATAN, "morris": _MORRIS, "diplomacy": _DIPLOMACY}

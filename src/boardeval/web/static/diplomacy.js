@@ -12,6 +12,12 @@
   let loadToken = 0;     // a newer load makes older answers stale
   let mapToken = 0;
   const mapCache = new Map();  // upload: phase -> object URL
+  let evalView = null;   // the evaluation answer of the phase on screen (issue 14)
+  let evalToken = 0;
+  const evalCache = new Map();  // phase -> evaluation answer, for the game on screen
+  let hlToken = 0;
+  let hlUrl = null;      // object URL of the map with a power highlighted
+  const svgText = new Map();  // plain map URL -> its SVG text (for the highlighted copy)
   const $ = id => document.getElementById(id);
   const short = p => BE.esc(p.slice(0, 3));
   const cap = s => s.charAt(0) + s.slice(1).toLowerCase();
@@ -158,12 +164,18 @@
     delete img.dataset.phase;  // set again with the picture of this phase
     if (source.kind === "shipped") {
       const url = `/api/diplomacy/games/${encodeURIComponent(source.id)}/map.svg?phase=${encodeURIComponent(phase)}`;
-      img.dataset.phase = phase; img.src = url; link.href = url;
+      img.dataset.phase = phase; img.dataset.base = url; link.href = url;
       link.setAttribute("download", `diplomacy-${source.id}-map-${phase}.svg`);
+      if (highlight) mapHighlight(); else img.src = url;
       return;
     }
     const key = `${source.index}:${phase}`;
-    const use = url => { if (token === mapToken) { img.dataset.phase = phase; img.src = url; link.href = url; link.setAttribute("download", `${source.stem}-map-${phase}.svg`); } };
+    const use = url => {
+      if (token !== mapToken) return;
+      img.dataset.phase = phase; img.dataset.base = url; link.href = url;
+      link.setAttribute("download", `${source.stem}-map-${phase}.svg`);
+      if (highlight) mapHighlight(); else img.src = url;
+    };
     if (mapCache.has(key)) { use(mapCache.get(key)); return; }
     const src = source;
     setTimeout(async () => {
@@ -196,9 +208,12 @@
     });
     $("sc-table").innerHTML = sc + `</tbody></table>`;
     const xx = xOf(t);
-    document.querySelectorAll("#charts svg .cursor").forEach(c => { c.setAttribute("x1", xx); c.setAttribute("x2", xx); });
-    document.querySelectorAll("#charts .readout").forEach(el => { el.innerHTML = readout(el.dataset.measure, t); });
+    document.querySelectorAll("#charts svg .cursor, #eval-chart svg .cursor").forEach(c => { c.setAttribute("x1", xx); c.setAttribute("x2", xx); });
+    document.querySelectorAll("#charts .readout, #eval-chart .readout").forEach(el => {
+      if (view.series[el.dataset.measure]) el.innerHTML = readout(el.dataset.measure, t);
+    });
     showMap(t);
+    loadEvaluation(t);
     applyHighlight();
     if (!opts || !opts.noUrl) saveUrl();
   }
@@ -220,16 +235,137 @@
       td.classList.toggle("hl", !!highlight && (td.dataset.row === highlight || td.dataset.col === highlight));
     });
     root.querySelectorAll("#legend button[data-power]").forEach(b => b.setAttribute("aria-pressed", String(b.dataset.power === highlight)));
-    root.querySelectorAll("#charts path.line").forEach(p => {
+    root.querySelectorAll("#charts path.line, #eval-chart path.line").forEach(p => {
       p.style.display = hidden.has(p.dataset.power) ? "none" : "";
     });
   }
 
-  function setHighlight(p) { highlight = highlight === p ? null : p; applyHighlight(); }
+  function setHighlight(p) {
+    highlight = highlight === p ? null : p;
+    if (evalView) renderEvaluation(evalView);
+    applyHighlight();
+    mapHighlight();
+  }
+
+  /* Issue 15: the map dims every power but the highlighted one. The engine's SVG styles territories by
+     the power's class (.austria) and units by unit<power>: a copy of the phase's SVG gets one more style
+     rule and is shown from an object URL; without a highlight the plain map comes back. */
+  async function mapHighlight() {
+    const img = $("board-map"), base = img.dataset.base, token = ++hlToken;
+    if (!base || !view) return;
+    if (!highlight) {
+      delete img.dataset.hl;
+      if (img.getAttribute("src") !== base) img.src = base;
+      return;
+    }
+    try {
+      let text = svgText.get(base);
+      if (text === undefined) {
+        const resp = await fetch(base);
+        if (!resp.ok) throw new Error(resp.statusText);
+        text = await resp.text();
+        if (svgText.size > 24) svgText.clear();
+        svgText.set(base, text);
+      }
+      if (token !== hlToken || img.dataset.base !== base || !highlight) return;
+      const me = highlight.toLowerCase();
+      const others = view.powers.map(p => p.toLowerCase()).filter(p => p !== me && /^[a-z]+$/.test(p));
+      const lands = others.map(p => `.${p}`).join(", "), units = others.map(p => `.unit${p}`).join(", ");
+      const style = `<style type="text/css">${lands} { fill: #ebe7df; } ${units} { opacity: .25; } ` +
+        `.unit${me} { stroke: #1f2328; stroke-width: 3; }</style>`;
+      const out = text.replace(/<\/svg>\s*$/, style + "</svg>");
+      const url = URL.createObjectURL(new Blob([out], { type: "image/svg+xml" }));
+      if (hlUrl) URL.revokeObjectURL(hlUrl);
+      hlUrl = url;
+      img.dataset.hl = highlight;
+      img.src = url;
+    } catch (e) { if (token === hlToken) BE.toast("map highlight: " + e.message); }
+  }
+
+  /* ---- The fitted evaluation (issue 14): a chart over the phases, the breakdown at the phase, alliances ---- */
+
+  function loadEvaluation(t) {
+    const phase = view.phases[t], token = ++evalToken, src = source;
+    if (evalCache.has(phase)) { renderEvaluation(evalCache.get(phase)); return; }
+    setTimeout(async () => {
+      if (token !== evalToken || src !== source) return;  // the slider moved on
+      try {
+        let ev;
+        if (src.kind === "shipped") {
+          ev = await BE.api("GET", `/api/diplomacy/games/${encodeURIComponent(src.id)}/evaluation?phase=${encodeURIComponent(phase)}`);
+        } else {
+          const fd = new FormData();
+          fd.append("file", src.file); fd.append("game_index", src.index); fd.append("phase", phase);
+          ev = await BE.api("POST", "/api/diplomacy/upload/evaluation", fd, { quiet: true });
+        }
+        if (src !== source) return;
+        evalCache.set(phase, ev);
+        if (token === evalToken) renderEvaluation(ev);
+      } catch (e) { if (token === evalToken) $("eval-breakdown").innerHTML = `<p class="dip-error">evaluation: ${BE.esc(e.message)}</p>`; }
+    }, 120);
+  }
+
+  function signed(v, d) { return v === null || v === undefined ? "–" : (v > 0 ? "+" : "") + BE.fmt(v, d); }
+
+  function renderEvaluation(ev) {
+    const first = !evalView || evalView.game !== ev.game || !view.series.evaluation;
+    evalView = ev;
+    if (first) {
+      view.series.evaluation = ev.scores;
+      view.units.evaluation = "";
+      view.labels.evaluation = "Evaluation (predicted SC change over the next year)";
+      $("eval-chart").innerHTML = `<h4 class="chart-title">${term("evaluation", "Evaluation per power")}: predicted change of supply centres over the next game year</h4>` +
+        lineChart("evaluation", ev.scores) + `<div class="readout hint" data-measure="evaluation"></div>`;
+      const svg = $("eval-chart").querySelector("svg");
+      svg.addEventListener("mouseleave", () => {
+        svg.querySelector(".hover").setAttribute("visibility", "hidden");
+        const ro = $("eval-chart").querySelector(".readout");
+        ro.innerHTML = readout("evaluation", phaseIdx);
+      });
+      const xx = xOf(phaseIdx);
+      svg.querySelectorAll(".cursor").forEach(c => { c.setAttribute("x1", xx); c.setAttribute("x2", xx); });
+      $("eval-chart").querySelector(".readout").innerHTML = readout("evaluation", phaseIdx);
+    }
+    const rows = ev.breakdown;
+    const alive = rows.filter(r => !r.eliminated);
+    const best = alive.length ? alive.reduce((a, b) => (b.total > a.total ? b : a)) : null;
+    const shown = rows.find(r => r.power === highlight) || best;
+    let h = `<p class="hint">At <b class="mono" id="eval-phase">${BE.esc(ev.phase)}</b>; click a power for its breakdown (it is highlighted everywhere).</p>`;
+    h += `<div class="eval-powers">` + rows.map(r =>
+      `<button type="button" class="power-name" data-power="${BE.esc(r.power)}" style="--c:${BE.esc(ev.colours[r.power])}" aria-pressed="${shown && r.power === shown.power}">` +
+      `${BE.esc(cap(r.power))} <b class="num">${r.eliminated ? "out" : signed(r.total, 2)}</b></button>`).join("") + `</div>`;
+    if (shown && !shown.eliminated) {
+      h += `<div class="table-scroll"><table class="data dip-eval" data-power="${BE.esc(shown.power)}"><thead><tr><th>measure</th>` +
+        `<th class="num">${term("value", "value")}</th><th class="num">${term("weight", "weight")}</th>` +
+        `<th class="num">${term("contribution", "contribution")}</th><th class="num">${term("vs_average", "vs average")}</th></tr></thead><tbody>`;
+      for (const t of shown.terms) {
+        const digits = Math.abs(t.value) >= 100 ? 0 : Math.abs(t.value) >= 10 ? 1 : 3;
+        h += `<tr data-term="${BE.esc(t.name)}"><td>${term(t.name, BE.esc(t.name.replace(/_/g, " ")))}</td>` +
+          `<td class="num">${BE.fmt(t.value, digits)}</td><td class="num" title="standardised coefficient ${BE.fmt(t.standardised, 3)}">${BE.fmt(t.weight, 3)}</td>` +
+          `<td class="num">${signed(t.contribution, 3)}</td><td class="num">${signed(t.vs_average, 3)}</td></tr>`;
+      }
+      h += `</tbody><tfoot><tr><th>${BE.esc(cap(shown.power))}: total</th><td></td><td></td><td class="num"><b>${signed(shown.total, 3)}</b></td><td></td></tr></tfoot></table></div>`;
+    } else if (shown) {
+      h += `<p class="muted">${BE.esc(cap(shown.power))} is eliminated at ${BE.esc(ev.phase)}.</p>`;
+    }
+    $("eval-breakdown").innerHTML = h;
+    const year = Number(ev.phase.slice(1, 5));
+    const entry = ev.alliances.find(a => a.year === year);
+    let a = `<h3>${term("alliance", "Detected alliances")} in <span class="mono" id="alliance-year">${year}</span></h3>`;
+    if (!entry) a += `<p class="muted">No movement phase of ${year} in the record.</p>`;
+    else if (!entry.pairs.length) a += `<p class="muted" id="alliance-none">None detected in ${year}.</p>`;
+    else a += `<ul class="alliance-list">` + entry.pairs.map(([x, y]) =>
+      `<li data-pair="${BE.esc(x)}-${BE.esc(y)}"><span class="ro-power" style="--c:${BE.esc(ev.colours[x])}">${BE.esc(cap(x))}</span> – ` +
+      `<span class="ro-power" style="--c:${BE.esc(ev.colours[y])}">${BE.esc(cap(y))}</span></li>`).join("") + `</ul>`;
+    $("alliances").innerHTML = a + `<p class="hint">From mutual fear alone (threshold ${BE.fmt(ev.alliance_threshold, 2)}); see the glossary.</p>`;
+    applyHighlight();
+  }
 
   function render(v) {
     view = v;
     highlight = null; hidden.clear();
+    evalView = null; evalCache.clear(); ++evalToken;
+    $("eval-chart").innerHTML = ""; $("eval-breakdown").innerHTML = ""; $("alliances").innerHTML = "";
     $("game-info").textContent = `${v.game} · map ${v.map} · ${v.phases.length} phases (${v.phases[0]} … ${v.phases[v.phases.length - 1]})`;
     $("legend").innerHTML = v.powers.map(p =>
       `<span class="item" style="--c:${BE.esc(v.colours[p])}"><input type="checkbox" checked data-show="${BE.esc(p)}" aria-label="show ${BE.esc(p.toLowerCase())}">` +
@@ -357,7 +493,7 @@
       if (link) { chartDownload(link, evt); return; }
       const btn = evt.target.closest("button[data-power], path.line[data-power], th[data-power]");
       if (btn && btn.dataset.power) { setHighlight(btn.dataset.power); return; }
-      const svg = evt.target.closest("#charts svg");
+      const svg = evt.target.closest("#charts svg, #eval-chart svg");
       if (svg && view) showPhase(chartIndex(svg, evt));
     });
     main.addEventListener("change", evt => {
@@ -365,9 +501,11 @@
       if (!box) return;
       if (box.checked) hidden.delete(box.dataset.show); else hidden.add(box.dataset.show);
       applyHighlight();
-      document.querySelectorAll("#charts .readout").forEach(el => { el.innerHTML = readout(el.dataset.measure, phaseIdx); });
+      document.querySelectorAll("#charts .readout, #eval-chart .readout").forEach(el => {
+        if (view.series[el.dataset.measure]) el.innerHTML = readout(el.dataset.measure, phaseIdx);
+      });
     });
-    $("charts").addEventListener("mousemove", evt => {
+    const hover = evt => {
       const svg = evt.target.closest("svg");
       if (!svg || !view) return;
       const i = chartIndex(svg, evt), xx = xOf(i);
@@ -375,7 +513,9 @@
       line.setAttribute("x1", xx); line.setAttribute("x2", xx); line.setAttribute("visibility", "visible");
       const ro = svg.parentElement.querySelector(".readout");
       ro.innerHTML = readout(svg.dataset.measure, i);
-    });
+    };
+    $("charts").addEventListener("mousemove", hover);
+    $("eval-chart").addEventListener("mousemove", hover);
     const q = new URLSearchParams(location.search);
     const want = q.get("game");
     if (want && [...$("game").options].some(o => o.value === want && want !== "upload")) $("game").value = want;
