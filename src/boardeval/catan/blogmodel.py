@@ -257,6 +257,8 @@ class MarkerCount:
     count: int
     seconds: float
     nodes: int
+    interrupted: bool = False
+    """Ctrl-C stopped the count: ``count`` is the layouts found so far (a lower bound)."""
 
 
 def _validate_board(board: Grid) -> None:
@@ -339,6 +341,7 @@ class _MarkerSearch:
             two = rest[0] + rest[1] if len(rest) > 1 else 10**6
             self.min_rest.append((0, one, two))
         self.nodes = 0
+        self.solutions = 0
 
     def _grid(self, placed: Sequence[int]) -> Grid:
         """The full 5x5 grid: water, the fixed cells, and the tokens ``placed`` on the numbered cells."""
@@ -359,11 +362,13 @@ class _MarkerSearch:
         placed = [0] * n
         found: list[Grid] = []
         nodes = 0
+        self.solutions = 0  # the layouts found so far, readable after a Ctrl-C
 
         def rec(k: int, free: int, hi_forbid: int, same_forbid: int) -> int:
             nonlocal nodes
             nodes += 1
             if k == total_tokens:
+                self.solutions += 1
                 if collect:
                     found.append(self._grid(placed))
                 return 1
@@ -411,12 +416,17 @@ class _MarkerSearch:
 
 
 def count_markers(threshold: int, board: Grid = BLOG_BOARD) -> MarkerCount:
-    """Count the marker layouts of the blog's marker model at ``threshold`` T on ``board``."""
+    """Count the marker layouts of the blog's marker model at ``threshold`` T on ``board``.
+
+    Ctrl-C returns the count so far with ``interrupted=True`` (a lower bound; ``nodes`` is then 0)."""
     _validate_threshold(threshold)
     _validate_board(board)
     t0 = time.perf_counter()
     search = _MarkerSearch(board, threshold)
-    count, _ = search.run(collect=False, limit=None)
+    try:
+        count, _ = search.run(collect=False, limit=None)
+    except KeyboardInterrupt:  # Ctrl-C: the layouts counted so far, flagged (issue 17)
+        return MarkerCount(threshold, search.solutions, time.perf_counter() - t0, search.nodes, True)
     return MarkerCount(threshold, count, time.perf_counter() - t0, search.nodes)
 
 

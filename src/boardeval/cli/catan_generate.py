@@ -182,7 +182,7 @@ def blog_model_cmd(
         raise ParamsError(f"--list must be >= 0, got {list_n}")
     if not count and list_n is None:
         count = True
-    n, grids = _blog_solutions(model, threshold, count, list_n or 0)
+    n, grids, interrupted = _blog_solutions(model, threshold, count, list_n or 0)
     if json_out:
         out: dict[str, object] = {"model": model.value}
         if model is BlogModel.markers:
@@ -191,26 +191,34 @@ def blog_model_cmd(
             out["count"] = n
         if list_n is not None:
             out["solutions"] = [[list(row) for row in g] for g in grids]
+        if interrupted:
+            out["interrupted"] = True
         print_json(out)
-        return
-    for k, g in enumerate(grids):
-        if k:
-            console.print("----------")
-        console.print(format_staggered(g), markup=False)
-    if n is not None:
-        console.print(str(n))
+    else:
+        for k, g in enumerate(grids):
+            if k:
+                console.print("----------")
+            console.print(format_staggered(g), markup=False)
+        if n is not None:
+            console.print(str(n))
+    if interrupted:
+        note_interrupted("the layouts counted so far (a lower bound); no list")
 
 
 def _blog_solutions(
     model: BlogModel, threshold: int, count: bool, first: int
-) -> tuple[int | None, list[tuple[tuple[int, ...], ...]]]:
-    """The solution count (when asked) and the first ``first`` solutions of one blog model."""
+) -> tuple[int | None, list[tuple[tuple[int, ...], ...]], bool]:
+    """The solution count (when asked), the first ``first`` solutions of one blog model, and whether
+    Ctrl-C cut the count short (then the count is a lower bound and nothing is listed)."""
     from boardeval.catan import BLOG_BOARD, count_markers, count_tiles, iter_markers, iter_tiles
 
     if model is BlogModel.tiles:
-        return (count_tiles() if count else None), list(itertools.islice(iter_tiles(), first))
-    n = count_markers(threshold).count if count else None
-    return n, (iter_markers(threshold, BLOG_BOARD, limit=first) if first else [])
+        return (count_tiles() if count else None), list(itertools.islice(iter_tiles(), first)), False
+    counted = count_markers(threshold) if count else None
+    if counted is not None and counted.interrupted:
+        return counted.count, [], True
+    listed = iter_markers(threshold, BLOG_BOARD, limit=first) if first else []
+    return (None if counted is None else counted.count), listed, False
 
 
 def register(app: typer.Typer) -> None:
