@@ -49,6 +49,7 @@ SPEC_CODE = "O10-S2-W9-G12-B6-S4-B10-G9-W11-D-W3-O8-W8-O3-G4-S5-B5-G6-S11~3S3W3B
 SPEC = Board.parse(SPEC_CODE)
 OUTER = " \t\r\n"
 
+
 @pytest.fixture(scope="module")
 def workdir() -> Iterator[Path]:
     """One folder for the files the tests write (hypothesis runs many inputs per test call)."""
@@ -271,6 +272,7 @@ def test_check_float_gives_a_finite_float_in_range_or_raises_ours(value: Any) ->
 
 
 # -- rules --------------------------------------------------------------------------------
+
 
 @given(rule_texts())
 def test_rule_parses_round_trips_or_raises_ours(text: str) -> None:

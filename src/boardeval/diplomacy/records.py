@@ -98,11 +98,11 @@ class Unit:
         Exactly as the engine writes it: upper case, one space, no padding (``'a bud'``, ``' A BUD'``,
         ``'A  BUD'`` are refused, not fixed up). A bad text raises :class:`RecordStateError` quoting it.
         """
-        m = _UNIT_RE.match(text) if isinstance(text, str) else None
+        m = _UNIT_RE.fullmatch(text) if isinstance(text, str) else None
         if m is None:
             hint = (
                 " (upper case, as the engine writes it)"
-                if isinstance(text, str) and _UNIT_RE.match(text.upper())
+                if isinstance(text, str) and _UNIT_RE.fullmatch(text.upper())
                 else ""
             )
             raise RecordStateError(
@@ -343,7 +343,7 @@ def phase_order(name: str) -> tuple[int, int, int] | None:
     other phase; ``None`` for a name that is not a phase (``'X1901M'``, ``'W1901M'``, ``'f1901m'``)."""
     if name == COMPLETED:
         return (10**4, 0, 0)
-    m = _PHASE_RE.match(name)
+    m = _PHASE_RE.fullmatch(name)
     if m is None or m.group(3) not in _SEASON_TYPES[m.group(1)]:
         return None
     return int(m.group(2)), "SFW".index(m.group(1)), "MRA".index(m.group(3))
@@ -400,9 +400,10 @@ def record_from_saved(saved: Any, *, source: str = "record") -> GameRecord:
     try:
         model = _SavedModel.model_validate(dict(saved))
     except ValidationError as exc:
-        raise RecordFormatError(
-            validation_message(exc, fields=list(_SavedModel.model_fields)), game=game
-        ) from None
+        message = validation_message(exc, fields=list(_SavedModel.model_fields))
+        if exc.errors()[0]["type"] == "missing":  # name what was given instead
+            message += f" in {quote(dict(saved), 40)}"
+        raise RecordFormatError(message, game=game) from None
     try:
         graph = load_map_graph(model.map)
     except UnknownMapError as exc:
@@ -543,7 +544,7 @@ def load_records(source: RecordSource, *, name: str | None = None) -> list[GameR
             where = f"{label}:{line}" if not isinstance(doc, list) else f"{label}[{k}]"
             games.append(record_from_saved(item, source=where))
     if not games:  # a file holding [] (callers used to take games[0]: IndexError)
-        raise RecordFormatError(f"{label}: the file holds no game (an empty list)")
+        raise RecordFormatError(f"{label}: the file holds no game ({quote(text.strip()[:20])})")
     return games
 
 

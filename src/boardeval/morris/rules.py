@@ -293,7 +293,10 @@ class Turn:
         dst = point_index(dst_s)
         rem = point_index(rem_s) if rem_s else None
         if src == dst or (rem is not None and rem in (src, dst)):
-            return cls(src, dst, rem)  # raises the NotationError that explains the problem
+            try:
+                return cls(src, dst, rem)  # raises the NotationError that explains the problem
+            except NotationError as exc:
+                raise NotationError(f"cannot read turn {quote(text)}: {exc}") from None
         return make_turn(src, dst, rem)
 
     @property
