@@ -53,6 +53,7 @@ LAYERS: dict[str, dict[str, int | str]] = {
         "playtest": SIDE,  # drives catanatron through catanatron_io (I/O) and the public boardeval.catan
         "advisor": SIDE,  # the opening rule and catanatron-facing players (used by playtest)
         "study": SIDE,  # fairness-vs-play study over playtest (charts)
+        "spot_tuning": SIDE,  # Optuna search of the advisor's weights over playtest games
         "render": SIDE,
         "catanatron_io": SIDE,
     },

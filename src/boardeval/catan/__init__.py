@@ -66,6 +66,7 @@ if TYPE_CHECKING:
     from boardeval.catan.playtest import PlaytestResult, RateStats, run_playtest
     from boardeval.catan.render import board_svg
     from boardeval.catan.study import StudyResult, run_study, write_study
+    from boardeval.catan.spot_tuning import TuneResult, load_named_params, tune_spots, write_tuned
 
 __all__ = [
     # model
@@ -124,6 +125,10 @@ __all__ = [
     "StudyResult",
     "run_study",
     "write_study",
+    "TuneResult",
+    "load_named_params",
+    "tune_spots",
+    "write_tuned",
     # errors
     "BlogModelError",
     "BoardError",
@@ -155,6 +160,7 @@ _LAZY_MODULES: dict[str, tuple[str, ...]] = {
     "boardeval.catan.advisor": ("PLAYER_NAMES", "Advice", "advise", "parse_taken"),
     "boardeval.catan.playtest": ("PlaytestResult", "RateStats", "run_playtest"),
     "boardeval.catan.study": ("StudyResult", "run_study", "write_study"),
+    "boardeval.catan.spot_tuning": ("TuneResult", "load_named_params", "tune_spots", "write_tuned"),
     "boardeval.catan.catanatron_io": (
         "from_catanatron_map",
         "node_to_spot",

@@ -298,6 +298,12 @@ def advise(
     Four seats place in snake order (1 2 3 4 4 3 2 1), so ``taken`` fixes the seat to move and, for a
     second pick, that seat's first settlement. Spots must be distinct and respect the distance rule.
     """
+    layout = board.layout
+    if layout != "base":
+        raise CatanError(
+            f"the opening advisor plays the base board only: catanatron has no 5-6 player map (this "
+            f"board's layout is {layout!r})"
+        )
     spots = _check_taken(taken)
     model = opening_model(board, params, opening)
     seat = snake_seat(len(spots))
@@ -512,9 +518,12 @@ PLAYER_NAMES: tuple[str, ...] = tuple(_FACTORIES)
 """Names accepted by :func:`make_player` and ``--players``."""
 
 
-def make_player(name: str) -> Player[Any, Any]:
-    """A fresh player from its name (``advisor``, ``pips``, ``weighted``, ``random``, ``vp``)."""
+def make_player(name: str, advisor: tuple[SpotParams, OpeningParams] | None = None) -> Player[Any, Any]:
+    """A fresh player from its name (``advisor``, ``pips``, ``weighted``, ``random``, ``vp``);
+    ``advisor`` (spot parameters, opening weights) replaces the advisor's defaults (the tuner's trials)."""
     key = name.strip().lower() if isinstance(name, str) else name
     if key not in _FACTORIES:
         raise CatanError(f"unknown player {name!r}; known players: {', '.join(PLAYER_NAMES)}")
+    if key == "advisor" and advisor is not None:
+        return AdvisorPlayer(*advisor)
     return _FACTORIES[key]()

@@ -32,8 +32,8 @@ from typing import Any
 
 import numpy as np
 
-from boardeval.catan import Board, node_to_spot, to_catanatron_map
-from boardeval.catan.advisor import PLAYER_NAMES, CatanatronSeat, make_player
+from boardeval.catan import Board, SpotParams, node_to_spot, to_catanatron_map
+from boardeval.catan.advisor import PLAYER_NAMES, CatanatronSeat, OpeningParams, make_player
 from boardeval.core import (
     CatanError,
     Interval,
@@ -51,6 +51,7 @@ __all__ = [
     "GameSpec",
     "PlaytestResult",
     "RateStats",
+    "check_base_board",
     "game_specs",
     "play_game",
     "run_games",
@@ -68,6 +69,7 @@ class GameSpec:
     seed: int
     rotation: int = 0
     seating: tuple[int, ...] = ()  # seat -> index of the listed player sitting there
+    advisor: tuple[SpotParams, OpeningParams] | None = None  # the advisor's weights (None: the defaults)
 
 
 @dataclass(frozen=True)
@@ -200,7 +202,7 @@ def play_game(spec: GameSpec) -> GameRecord:
     from catanatron.game import TURNS_LIMIT
 
     n = len(spec.players)
-    strategies = [make_player(name) for name in spec.players]
+    strategies = [make_player(name, spec.advisor) for name in spec.players]
     rngs = [make_rng(s) for s in spawn_seeds(spec.seed, n)]
     seats = [CatanatronSeat(c) for c in list(Color)[:n]]
     by_color = {s.color: s for s in seats}
@@ -227,6 +229,16 @@ def play_game(spec: GameSpec) -> GameRecord:
         turn_limit=winner is None and state.num_turns >= TURNS_LIMIT,
         openings=tuple(tuple(o) for o in openings),
     )
+
+
+def check_base_board(board: Board) -> None:
+    """Play-tests need the base (3-4 player) board: catanatron has no 5-6 player map."""
+    layout = board.layout
+    if layout != "base":
+        raise CatanError(
+            f"play-testing needs a base board: catanatron has no 5-6 player map (this board's layout is "
+            f"{layout!r})"
+        )
 
 
 def _check_players(players: Sequence[str]) -> tuple[str, ...]:
@@ -256,6 +268,8 @@ def game_specs(
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
         raise CatanError(f"seed must be a non-negative integer, got {seed!r}")
     names = _check_players(players)
+    for b in [boards] if isinstance(boards, Board) else boards:
+        check_base_board(b)
     if isinstance(boards, Board):
         codes = [boards.code()] * games
     else:

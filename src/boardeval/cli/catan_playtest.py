@@ -18,13 +18,16 @@ from boardeval.catan import (
     Advice,
     PlaytestResult,
     RateStats,
-    SpotParams,
     StudyResult,
+    TuneResult,
     advise,
+    load_named_params,
     parse_taken,
     run_playtest,
     run_study,
+    tune_spots,
     write_study,
+    write_tuned,
 )
 from boardeval.cli.catan import read_board
 from boardeval.cli.common import console, err_console, print_json, progress_bar
@@ -132,12 +135,16 @@ def _advise_command(
     taken: Annotated[
         str, typer.Option("--taken", help="Spots settled so far, in placement order (snake 1-2-3-4-4-3-2-1).")
     ] = "",
-    params: Annotated[Path | None, typer.Option("--params", help="Spot-evaluator parameter file.")] = None,
+    params: Annotated[
+        str | None,
+        typer.Option("--params", help="Parameter set: 'default', 'tuned' (if shipped) or a file."),
+    ] = None,
     json_out: JsonOpt = False,
 ) -> None:
     """The best next opening settlement for the seat to move, and why."""
     b = read_board(board)
-    advice = advise(b, parse_taken(taken), None if params is None else SpotParams.load(params))
+    spot, opening = (None, None) if params is None else load_named_params(params)
+    advice = advise(b, parse_taken(taken), spot, opening)
     if json_out:
         print_json(advice.to_json())
     else:
@@ -230,8 +237,98 @@ def _study_command(
         raise typer.Exit(130)
 
 
+def _pct(rate: float, lo: float, hi: float) -> str:
+    return f"{100 * rate:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]"
+
+
+def _show_tune(result: TuneResult) -> None:
+    table = Table(
+        title="best trials (advisor vs 3 pips, the same games each; trial 0: the defaults)",
+        box=box.SIMPLE_HEAD,
+        title_justify="left",
+    )
+    ranked = sorted(result.trials, key=lambda t: (-t.wins, t.number))
+    short = {"scarcity_production": "scarcity", "raw_production": "raw", "prime_variate": "prime"}
+    names = [k.removeprefix("w_").removesuffix("_weight") for k in ranked[0].params]
+    for col in ("trial", "win rate", "95% interval", *(short.get(k, k) for k in names)):
+        table.add_column(col, justify="right")
+    for t in ranked[:10]:
+        r = t.rate
+        table.add_row(
+            str(t.number),
+            f"{100 * r.value:.1f}%",
+            f"{100 * r.lo:.1f}-{100 * r.hi:.1f}%",
+            *(f"{v:.2f}" for v in t.params.values()),
+        )
+    console.print(table)
+    console.print(
+        f"{len(result.trials)} of {result.planned_trials} trials finished; best: {ranked[0].number}"
+    )
+    if result.importances:
+        parts = ", ".join(
+            f"{k} {v:.2f}" for k, v in sorted(result.importances.items(), key=lambda kv: -kv[1])
+        )
+        console.print(f"importances (fANOVA): {parts}")
+    b, d, diff = result.fresh_best, result.fresh_default, result.fresh_difference
+    if b is not None and d is not None:
+        console.print(
+            f"fresh seeds ({result.fresh_games} games each): tuned {_pct(b.value, b.lo, b.hi)}, "
+            f"default {_pct(d.value, d.lo, d.hi)}"
+            + ("" if diff is None else f", difference {_pct(diff.value, diff.lo, diff.hi)}")
+        )
+        verdict = "beats" if result.beats_default else "does not beat"
+        console.print(f"the tuned set {verdict} the default's interval")
+    console.print(f"{result.seconds:.1f} s")
+
+
+def _tune_command(
+    trials: Annotated[int, typer.Option("--trials", help="Optuna trials (trial 0 is the defaults).")] = 40,
+    games_per_trial: Annotated[
+        int, typer.Option("--games-per-trial", help="Games per trial (a multiple of 4: every seating).")
+    ] = 400,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the sampler, boards and games.")] = 0,
+    fresh_games: Annotated[
+        int, typer.Option("--fresh-games", help="Games per set on fresh seeds (multiple of 4; 0 skips).")
+    ] = 2000,
+    workers: Annotated[int, typer.Option("--workers", help="Local worker processes.")] = 1,
+    dask: Annotated[
+        str | None, typer.Option("--dask", help="Dask scheduler address (tcp://host:port).")
+    ] = None,
+    out: Annotated[
+        Path | None, typer.Option("--out", help="Write the best set as a parameter file (TOML).")
+    ] = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Tune the advisor's spot weights by play (Optuna TPE vs three pips openers), check on fresh seeds."""
+    with progress_bar("tune-spots", enabled=not json_out) as progress:
+        result = tune_spots(
+            trials=trials,
+            games_per_trial=games_per_trial,
+            seed=seed,
+            fresh_games=fresh_games,
+            workers=workers,
+            address=dask,
+            progress=progress,
+        )
+    if out is not None and result.best is not None:
+        write_tuned(result, out)
+    if json_out:
+        print_json(result.to_json())
+    elif result.trials:
+        _show_tune(result)
+        if out is not None:
+            console.print(f"wrote {out}")
+    if result.interrupted:
+        err_console.print(
+            f"[yellow]interrupted: {len(result.trials)} of {trials} trials finished; the best so far is "
+            "reported, not checked on fresh seeds[/yellow]"
+        )
+        raise typer.Exit(130)
+
+
 def register(catan_app: typer.Typer) -> None:
-    """Add ``playtest``, ``advise`` and ``study`` to the ``catan`` command group."""
+    """Add ``playtest``, ``advise``, ``study`` and ``tune-spots`` to the ``catan`` command group."""
     catan_app.command("playtest")(_playtest_command)
     catan_app.command("advise")(_advise_command)
     catan_app.command("study")(_study_command)
+    catan_app.command("tune-spots")(_tune_command)
