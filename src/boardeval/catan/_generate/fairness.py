@@ -29,12 +29,11 @@ import dataclasses
 import math
 from collections.abc import Iterable
 
-from boardeval.catan._generate.anneal import RULE_PENALTY, anneal
+from boardeval.catan._generate.anneal import _lower_bound, _rule_penalty, anneal
 from boardeval.catan._generate.common import (
     METHODS,
     BoardState,
     GenerationResult,
-    energy_lower_bound,
     integer_weights,
     ports_weight,
 )
@@ -63,24 +62,27 @@ def fairness_anneal(
     weights: WeightSet | None = None,
     progress: Progress | None = None,
     ports: str = "balanced",
+    layout: str = "base",
 ) -> GenerationResult:
-    """``method="anneal"`` with the dial at ``fairness`` (module docstring)."""
+    """``method="anneal"`` with the dial at ``fairness`` (module docstring), on ``layout``'s board."""
     from boardeval.catan._generate.cp import cp_generate, optimum  # OR-Tools: loaded when used
 
     f = check_fairness(fairness)
     rule_list = parse_rules(rules)
     w = integer_weights(weights)
-    start = start_harbours(Board.random(make_rng(seed)), ports, seed)
+    start = start_harbours(Board.random(make_rng(seed), layout), ports, seed)
     kept = None if ports == "balanced" else start.ports
     if rule_list and f == 1.0:
-        result = cp_generate(seed, rule_list, minimise=True, weights=weights, progress=progress, ports=ports)
+        result = cp_generate(
+            seed, rule_list, minimise=True, weights=weights, progress=progress, ports=ports, layout=layout
+        )
         return _with(result, "anneal", f)
     state = BoardState(start, w)
-    e0 = state.energy() + RULE_PENALTY * sum(len(r.violations(start)) for r in rule_list)
+    e0 = state.energy() + _rule_penalty(layout) * sum(len(r.violations(start)) for r in rule_list)
     if rule_list or (kept is not None and ports_weight(w)):
-        e_star = optimum(rule_list, weights, ports=kept).scaled
+        e_star = optimum(rule_list, weights, ports=kept, layout=layout).scaled
     else:
-        e_star = energy_lower_bound(w)
+        e_star = _lower_bound(w, layout)
     target = math.floor(e0 - f * (e0 - e_star))
     # the start already carries the mode's harbours: the annealer keeps them (fixed) or moves them
     moves = "balanced" if ports == "balanced" else "fixed"
@@ -103,8 +105,11 @@ def generate(
     progress: Progress | None = None,
     weights: WeightSet | None = None,
     ports: str | None = None,
+    layout: str = "base",
 ) -> GenerationResult:
-    """Generate a board: ``method`` in random | anneal | cp | tournament, reproducible from ``seed``.
+    """Generate a board: ``method`` in random | anneal | cp | tournament, reproducible from ``seed``,
+    on ``layout``'s board (``"base"``, or ``"extended"``: the 5-6 player board; every method works on
+    both, with the energy, rules and bounds of the layout).
 
     * ``random``: uniform shuffle; rules are reported, not enforced.
     * ``anneal``: our annealer with the rules as penalties; ``fairness`` sets the dial (default: 1).
@@ -126,23 +131,23 @@ def generate(
     if method == "random":
         if f not in (None, 0.0):
             raise ParamsError(f"fairness {f} needs --method anneal (random is fairness 0)")
-        result = random_board(seed, rule_list, weights, ports=mode)
+        result = random_board(seed, rule_list, weights, ports=mode, layout=layout)
         return result if f is None else _with(result, method, f)
     if method == "anneal":
         if f is None:
-            return anneal(seed, rule_list, weights=weights, progress=progress, ports=mode)
-        return fairness_anneal(seed, f, rule_list, weights, progress, ports=mode)
+            return anneal(seed, rule_list, weights=weights, progress=progress, ports=mode, layout=layout)
+        return fairness_anneal(seed, f, rule_list, weights, progress, ports=mode, layout=layout)
     if method == "cp":
         from boardeval.catan._generate.cp import cp_generate  # OR-Tools: loaded when used
 
         if f not in (None, 1.0):
             raise ParamsError(f"fairness {f} needs --method anneal (cp gives any solution, or 1 = optimal)")
         result = cp_generate(
-            seed, rule_list, minimise=f == 1.0, weights=weights, progress=progress, ports=mode
+            seed, rule_list, minimise=f == 1.0, weights=weights, progress=progress, ports=mode, layout=layout
         )
         return result if f is None else _with(result, method, f)
     if f is not None:
         raise ParamsError("fairness does not apply to --method tournament (use anneal)")
     from boardeval.catan._generate.tournament import tournament  # OR-Tools: loaded when used
 
-    return tournament(seed, rule_list or None, weights=weights, progress=progress, ports=mode)
+    return tournament(seed, rule_list or None, weights=weights, progress=progress, ports=mode, layout=layout)

@@ -20,12 +20,16 @@ __all__ = ["random_board"]
 
 
 def random_board(
-    seed: int, rules: Sequence[Rule] = (), weights: WeightSet | None = None, ports: str = "fixed"
+    seed: int,
+    rules: Sequence[Rule] = (),
+    weights: WeightSet | None = None,
+    ports: str = "fixed",
+    layout: str = "base",
 ) -> GenerationResult:
     """A uniformly shuffled board; ``rules`` are only reported (true or false), never enforced (the
     balanced harbours keep them when they can, as every generator's harbour placement does)."""
     t0 = time.perf_counter()
-    board = start_harbours(Board.random(make_rng(seed)), ports, seed)
+    board = start_harbours(Board.random(make_rng(seed), layout), ports, seed)
     if ports == "balanced":
         board = best_harbours(board, rules)
     return make_result(board, rules, "random", seed, time.perf_counter() - t0, weights, ports=ports)

@@ -40,15 +40,10 @@ from boardeval.catan._generate.common import GenerationResult, Swap, make_result
 from boardeval.catan._generate.harbours import best_harbours, start_harbours
 from boardeval.catan.board import (
     DESERT_INDEX,
-    N_HEXES,
-    N_PORTS,
     Board,
 )
-from boardeval.catan.constraints import BoardVars, Rule, parse_rules, rules_text
+from boardeval.catan.constraints import BoardVars, Rule, layout_geometry, parse_rules, rules_text
 from boardeval.catan.energy import energy_weights
-from boardeval.catan.topology import (
-    HEX_NEIGHBOURS,
-)
 from boardeval.core import CatanError, InfeasibleError, Progress, WeightSet, make_rng, report
 
 __all__ = ["DEFAULT_TOURNAMENT_RULES", "plan_swaps", "tournament"]
@@ -110,33 +105,45 @@ def plan_swaps(current: Sequence[object], target: Sequence[object], kind: str) -
 
 
 def _desert_move(board: Board, rules: Sequence[Rule], seed: int) -> tuple[Board, list[Swap]]:
-    """Move the desert (whole-tile swap) to the nearest hex allowed by the desert rules, if needed."""
+    """Move each desert the desert rules reject (whole-tile swap) to the nearest hex they allow, if
+    needed (one desert on the base board, two on the 5-6 player board, moved in id order)."""
     desert_rules = [r for r in rules if r.name == "desert"]
-    if all(r.holds(board) for r in desert_rules):
-        return board, []
-    d = board.desert
-    # breadth-first by hex distance from the desert
-    dist = {d: 0}
-    frontier = [d]
-    while frontier:
-        nxt = []
-        for h in frontier:
-            for nb in HEX_NEIGHBOURS[h]:
-                if nb not in dist:
-                    dist[nb] = dist[h] + 1
-                    nxt.append(nb)
-        frontier = nxt
-    options = []
-    for h in range(N_HEXES):
-        moved = board.with_swapped_hexes(d, h)
-        if all(r.holds(moved) for r in desert_rules):
-            options.append(h)
-    if not options:
+    swaps: list[Swap] = []
+    rng = make_rng(seed)
+    g = layout_geometry(board.layout)
+    allowed = set(range(board.n_hexes))
+    for r in desert_rules:
+        if r.param in ("centre", "coast"):
+            allowed &= set(g.centre_hexes if r.param == "centre" else g.coast_hexes)
+    neighbours = board.topology.hex_neighbours
+    for d in board.deserts:
+        if d in allowed:
+            continue  # this desert is where the rules want it
+        # breadth-first by hex distance from the desert
+        dist = {d: 0}
+        frontier = [d]
+        while frontier:
+            nxt = []
+            for h in frontier:
+                for nb in neighbours[h]:
+                    if nb not in dist:
+                        dist[nb] = dist[h] + 1
+                        nxt.append(nb)
+            frontier = nxt
+        options = []
+        for h in range(board.n_hexes):
+            if h in allowed and h not in board.deserts:
+                options.append(h)
+        if not options:
+            raise InfeasibleError(f"no board satisfies {rules_text(desert_rules)}")
+        near = min(dist[h] for h in options)
+        ties = sorted(h for h in options if dist[h] == near)
+        pick = ties[int(rng.integers(0, len(ties)))]
+        board = board.with_swapped_hexes(d, pick)
+        swaps.append(Swap("hexes", min(d, pick), max(d, pick)))
+    if not all(r.holds(board) for r in desert_rules):
         raise InfeasibleError(f"no board satisfies {rules_text(desert_rules)}")
-    near = min(dist[h] for h in options)
-    ties = sorted(h for h in options if dist[h] == near)
-    pick = ties[int(make_rng(seed).integers(0, len(ties)))]
-    return board.with_swapped_hexes(d, pick), [Swap("hexes", min(d, pick), max(d, pick))]
+    return board, swaps
 
 
 def exact_swaps(
@@ -159,16 +166,17 @@ def exact_swaps(
     KeyboardInterrupt only when there is none.
     """
     model = cp_model.CpModel()
-    final = BoardVars.new(model)
+    final = BoardVars.new(model, board.layout)
     for rule in rules:
         rule.encode(final)
-    land = [h for h in range(N_HEXES) if h != board.desert]
+    land = [h for h in range(board.n_hexes) if h not in board.deserts]
     hex_pairs = [(a, b) for i, a in enumerate(land) for b in land[i + 1 :]]
-    port_pairs = [(a, b) for a in range(N_PORTS) for b in range(a + 1, N_PORTS)] if move_ports else []
+    n_ports = board.n_ports
+    port_pairs = [(a, b) for a in range(n_ports) for b in range(a + 1, n_ports)] if move_ports else []
     # per kind: the swappable pairs, the values, layer 0 (fixed 0/1) and the last layer (the rule model)
     num_kinds = sorted({x for x in board.numbers if x is not None})
     port_kinds = sorted(set(board.ports))
-    last_num = [{n: final.num[h][n] for n in num_kinds} for h in range(N_HEXES)]
+    last_num = [{n: final.num[h][n] for n in num_kinds} for h in range(board.n_hexes)]
     families: list[tuple[str, list[tuple[int, int]], list[Any], list[dict[Any, Any]]]] = [
         ("resources", hex_pairs, list(range(6)), final.res),
         ("numbers", hex_pairs, num_kinds, last_num),
@@ -272,21 +280,21 @@ def _fewest_displaced(
     board is then valid but maybe not the fewest). Ctrl-C, or a stop before any repair, propagates.
     ``move_ports=False`` keeps every harbour where it is (``--ports fixed`` / ``random``)."""
     model = cp_model.CpModel()
-    bv = BoardVars.new(model)
+    bv = BoardVars.new(model, board.layout)
     for rule in rules:
         rule.encode(bv)
     res, num = board.resource_index, board.numbers
-    desert = board.desert
-    model.add(bv.res[desert][DESERT_INDEX] == 1)
+    for desert in board.deserts:
+        model.add(bv.res[desert][DESERT_INDEX] == 1)
     moved = []
-    for h in range(N_HEXES):
-        if h == desert:
+    for h in range(board.n_hexes):
+        if h in board.deserts:
             continue
         moved.append(1 - bv.res[h][int(res[h])])
         n = num[h]
         assert n is not None
         moved.append(1 - bv.num[h][n])
-    for k in range(N_PORTS):
+    for k in range(board.n_ports):
         moved.append(1 - bv.port[k][board.ports[k]])
         if not move_ports:
             model.add(bv.port[k][board.ports[k]] == 1)
@@ -305,7 +313,7 @@ def _fewest_displaced(
 
 def _plan_to(board: Board, target: Board) -> list[Swap]:
     """Swaps turning ``board`` into ``target`` (same desert): resources, then numbers, then ports."""
-    land = [h for h in range(N_HEXES) if h != board.desert]
+    land = [h for h in range(board.n_hexes) if h not in board.deserts]
     res_swaps = plan_swaps(
         [board.resources[h] for h in land], [target.resources[h] for h in land], "resources"
     )
@@ -323,12 +331,14 @@ def tournament(
     time_limit: float = 20.0,
     progress: Progress | None = None,
     ports: str = "balanced",
+    layout: str = "base",
 ) -> GenerationResult:
-    """A seeded random board repaired with the fewest swaps until ``rules`` hold (module docstring);
+    """A seeded random board (of ``layout`` unless ``start`` is given) repaired with the fewest swaps
+    until ``rules`` hold (module docstring);
     ``ports``: the harbour mode (:mod:`.harbours`; harbour swaps count as swaps)."""
     t0 = time.perf_counter()
     rule_list = parse_rules(DEFAULT_TOURNAMENT_RULES if rules is None else rules)
-    board = start_harbours(start if start is not None else Board.random(make_rng(seed)), ports, seed)
+    board = start_harbours(start if start is not None else Board.random(make_rng(seed), layout), ports, seed)
     drawn_ports = board.ports
     move_ports = ports == "balanced"
     place_harbours = move_ports and float((weights or energy_weights())["ports"]) > 0
