@@ -35,6 +35,7 @@ Issue 13 section 4 (standard rules, no OpenSpiel):
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 import time
 from dataclasses import dataclass
@@ -192,6 +193,8 @@ class OldJob:
     old_depth: int | None  # today's AI's budget
     old_time: float | None
     profile: str
+    new_depth: int | None = None  # the new AI at a fixed depth instead of a time (a check of the search)
+    new_options: str = ""  # EngineOptions switched off for the new AI, e.g. "lmr,null_move"
 
 
 def play_versus_old(job: OldJob) -> tuple[str, str, int, float, float, int]:
@@ -203,7 +206,14 @@ def play_versus_old(job: OldJob) -> tuple[str, str, int, float, float, int]:
         turns = pos.legal_turns()
         pos.push(turns[int(rng.integers(len(turns)))])
     ev = Evaluator(load_weights(job.profile))
-    new, old = Searcher(ev), Searcher(ev, engine="python")
+    options = None
+    if job.new_options:
+        from dataclasses import replace
+
+        from boardeval.morris._engine import EngineOptions
+
+        options = replace(EngineOptions(), **{name: False for name in job.new_options.split(",")})
+    new, old = Searcher(ev, options=options), Searcher(ev, engine="python")
     new_side = 0 if job.new_white else 1
     rngs = [make_rng(s) for s in spawn_seeds(job.seed + 1, 2)]
     spent = [0.0, 0.0]
@@ -212,7 +222,7 @@ def play_versus_old(job: OldJob) -> tuple[str, str, int, float, float, int]:
     while (outcome := pos.outcome()) is None:
         t0 = time.perf_counter()
         if pos.side == new_side:
-            res = new.search(pos, None, job.time_limit, rng=rngs[pos.side])
+            res = new.search(pos, job.new_depth, job.time_limit, rng=rngs[pos.side])
             depth_sum += res.depth
             who = 0
         else:
@@ -235,10 +245,21 @@ def play_versus_old(job: OldJob) -> tuple[str, str, int, float, float, int]:
 
 def versus_old(args: argparse.Namespace) -> None:
     old_budget = f"depth {args.old_depth}" if args.old_depth is not None else f"{args.old_time} s/move"
-    label = f"new {args.time} s/move vs old {old_budget}"
+    new_budget = f"depth {args.new_depth}" if args.new_depth is not None else f"{args.time} s/move"
+    off = f" (off: {args.new_off})" if args.new_off else ""
+    label = f"new {new_budget}{off} vs old {old_budget}"
     seeds = spawn_seeds(args.seed, (args.games + 1) // 2)
     jobs = [
-        OldJob(seeds[i // 2], i % 2 == 0, args.time, args.old_depth, args.old_time, args.profile)
+        OldJob(
+            seeds[i // 2],
+            i % 2 == 0,
+            args.time,
+            args.old_depth,
+            args.old_time,
+            args.profile,
+            args.new_depth,
+            args.new_off,
+        )
         for i in range(args.games)
     ]
     start = time.perf_counter()
@@ -447,6 +468,9 @@ def tb_check(args: argparse.Namespace) -> None:
 
 
 def main() -> None:
+    # a job started in the background by a non-interactive shell inherits SIGINT ignored: take it back,
+    # so `kill -INT` (Ctrl-C) stops a long match with its partial results printed
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--opponent", choices=["mcts", "random", "both"], default="both")
     ap.add_argument("--games", type=int, default=100)
@@ -464,6 +488,8 @@ def main() -> None:
     ap.add_argument("--versus-old", action="store_true", help="issue 12: the new AI vs today's (Python)")
     ap.add_argument("--old-depth", type=int, default=None, help="today's AI: depth per move")
     ap.add_argument("--old-time", type=float, default=None, help="today's AI: seconds per move")
+    ap.add_argument("--new-depth", type=int, default=None, help="the new AI at a fixed depth (a check)")
+    ap.add_argument("--new-off", default="", help="EngineOptions the new AI switches off: lmr,null_move,...")
     ap.add_argument("--engine", choices=["compiled", "python"], default="compiled", help="our AI's engine")
     ap.add_argument("--tablebase", default=None, help="tablebase folder (K <= 5 sub-databases are used)")
     args = ap.parse_args()
@@ -474,8 +500,10 @@ def main() -> None:
         tb_check(args)
         return
     if args.versus_old:
-        if args.time is None or (args.old_depth is None) == (args.old_time is None):
-            ap.error("--versus-old needs --time (the new AI) and one of --old-depth / --old-time")
+        if (args.time is None) == (args.new_depth is None) or (args.old_depth is None) == (
+            args.old_time is None
+        ):
+            ap.error("--versus-old needs one of --time / --new-depth and one of --old-depth / --old-time")
         versus_old(args)
         return
     depth = None if args.time is not None else args.depth

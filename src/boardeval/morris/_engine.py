@@ -92,7 +92,7 @@ C_FLY, C_MAXT, C_THREE, C_NOMILL, C_TT, C_KILL, C_HIST, C_LMR, C_QS, C_MDP, C_PV
     13
 )
 C_LMR_MIN, C_LMR_DEPTH, C_TTMASK, C_GEN, C_NULL, C_NULL_R = 13, 14, 15, 16, 17, 18
-S_NODES, S_STOP, S_NEXT, S_LIMIT, S_QNODES, S_TTHITS = 32, 33, 34, 35, 36, 37
+S_NODES, S_STOP, S_NEXT, S_LIMIT, S_QNODES, S_TTHITS, S_ROOTN, S_BEST = 32, 33, 34, 35, 36, 37, 38, 39
 O_KILL = 64
 O_HH = O_KILL + 2 * MAX_PLY
 O_PVLEN = O_HH + 1200
@@ -337,6 +337,17 @@ def _pick(i: int, n: int, base: int, ib: np.ndarray) -> int:
 
 
 @njit_cached
+def _set_pv(ply: int, m: int, ib: np.ndarray) -> None:
+    """The line of ``ply``: turn ``m``, then the line of ``ply + 1`` (the child just searched)."""
+    pvp = O_PV + ply * MAX_PLY
+    ib[pvp] = m
+    k = ib[O_PVLEN + ply + 1]
+    for j in range(k):
+        ib[pvp + 1 + j] = ib[pvp + MAX_PLY + j]
+    ib[O_PVLEN + ply] = k + 1
+
+
+@njit_cached
 def _terminal(
     me: int, opp: int, hme: int, turns: int, quiet: int, cur: int, ply: int, ib: np.ndarray, hist: np.ndarray
 ) -> tuple[bool, float, int]:
@@ -419,13 +430,7 @@ def _pvs(
                 best = s
                 if s > alpha:
                     alpha = s
-                    # the line goes on through the mill closures (the searched line shows the captures)
-                    pvp = O_PV + ply * MAX_PLY
-                    ib[pvp] = m
-                    k = ib[O_PVLEN + ply + 1]
-                    for j in range(k):
-                        ib[pvp + 1 + j] = ib[pvp + MAX_PLY + j]
-                    ib[O_PVLEN + ply] = k + 1
+                    _set_pv(ply, m, ib)  # the line goes on through the mill closures (captures shown)
                     if alpha >= beta:
                         break
         return best
@@ -456,7 +461,7 @@ def _pvs(
                 ttmove = info & 0xFFFF
                 e_depth = (info >> 16) & 0xFF
                 flag = (info >> 24) & 0x3
-                if e_depth == depth or (tt_mode == 1 and e_depth > depth):
+                if ply > 0 and (e_depth == depth or (tt_mode == 1 and e_depth > depth)):
                     v = fb[O_TTVAL + slot]
                     if v > MATE_BOUND:
                         v -= ply
@@ -471,6 +476,7 @@ def _pvs(
     # null move while the side to move still places (no zugzwang: a placement never hurts the placer)
     if (
         ib[C_NULL] != 0
+        and ply > 0
         and hme > 0
         and depth >= 3
         and beta - alpha < 1e-3
@@ -503,13 +509,19 @@ def _pvs(
         if s >= beta:
             return beta
     base = O_MOVES + ply * MAX_TURNS_PER_NODE
-    n = generate(me, opp, hme, flying, ib, base)
-    _score_moves(me, opp, hopp, side, n, base, ttmove, ply, ib)
     sb = base + (O_MSCORE - O_MOVES)
+    if ply == 0:
+        # the root: the driver's turns, in the driver's order (already in row 0), no reductions
+        n = ib[S_ROOTN]
+        for i in range(n):
+            ib[sb + i] = n - i
+    else:
+        n = generate(me, opp, hme, flying, ib, base)
+        _score_moves(me, opp, hopp, side, n, base, ttmove, ply, ib)
     best = -_INF
     bestm = -1
     use_pvs = ib[C_PVS] != 0
-    lmr = ib[C_LMR] != 0 and depth >= ib[C_LMR_DEPTH]
+    lmr = ib[C_LMR] != 0 and depth >= ib[C_LMR_DEPTH] and ply > 0
     lmr_min = ib[C_LMR_MIN]
     for i in range(n):
         m = _pick(i, n, base, ib)
@@ -610,12 +622,7 @@ def _pvs(
             bestm = m
             if s > alpha:
                 alpha = s
-                pvp = O_PV + ply * MAX_PLY
-                ib[pvp] = m
-                k = ib[O_PVLEN + ply + 1]
-                for j in range(k):
-                    ib[pvp + 1 + j] = ib[pvp + MAX_PLY + j]
-                ib[O_PVLEN + ply] = k + 1
+                _set_pv(ply, m, ib)
                 if alpha >= beta:
                     if (m >> 10) & 31 == 24:
                         kp = O_KILL + 2 * ply
@@ -628,7 +635,9 @@ def _pvs(
                             for a in range(1200):
                                 ib[O_HH + a] >>= 1
                     break
-    if tt_mode != 0:
+    if ply == 0:
+        ib[S_BEST] = bestm
+    elif tt_mode != 0:
         flag = F_UPPER if best <= alpha0 else F_LOWER if best >= beta else F_EXACT
         v = best
         if v > MATE_BOUND:
@@ -670,94 +679,23 @@ def _root(
     ub: np.ndarray,
     hist: np.ndarray,
 ) -> tuple[float, int]:
-    """One iteration at the root over ``rmoves[:n]`` in that order: (best score, best index)."""
-    zero: Any = np.int64(0)
-    one: Any = np.int64(1)
-    h = hist[cur]
-    best = -_INF
-    besti = -1
-    ib[O_PVLEN] = 0
-    use_pvs = ib[C_PVS] != 0
+    """One iteration at the root over ``rmoves[:n]`` in that order: (best score, best index).
+
+    The root is ply 0 of :func:`_pvs` (no table cutoff, null move or reduction there, the turns in this
+    order)."""
     for i in range(n):
-        m = rmoves[i]
-        nme, nopp, nhme, nh, irrev = _apply(me, opp, hme, side, h, m)
-        hist[cur + 1] = nh
-        nq = 0 if irrev else quiet + 1
-        if i == 0 or not use_pvs:
-            s = -_pvs(
-                nopp,
-                nme,
-                hopp,
-                nhme,
-                1 - side,
-                turns + 1,
-                nq,
-                cur + 1,
-                depth - 1,
-                -beta,
-                -alpha,
-                one,
-                zero,
-                ib,
-                fb,
-                ub,
-                hist,
-            )
-        else:
-            s = -_pvs(
-                nopp,
-                nme,
-                hopp,
-                nhme,
-                1 - side,
-                turns + 1,
-                nq,
-                cur + 1,
-                depth - 1,
-                -alpha - _EPS,
-                -alpha,
-                one,
-                zero,
-                ib,
-                fb,
-                ub,
-                hist,
-            )
-            if s > alpha and s < beta:
-                s = -_pvs(
-                    nopp,
-                    nme,
-                    hopp,
-                    nhme,
-                    1 - side,
-                    turns + 1,
-                    nq,
-                    cur + 1,
-                    depth - 1,
-                    -beta,
-                    -alpha,
-                    one,
-                    zero,
-                    ib,
-                    fb,
-                    ub,
-                    hist,
-                )
-        if ib[S_STOP] != 0:
-            break
-        if s > best:
-            best = s
+        ib[O_MOVES + i] = rmoves[i]
+    ib[S_ROOTN] = n
+    ib[S_BEST] = -1
+    zero: Any = np.int64(0)
+    score = _pvs(
+        me, opp, hme, hopp, side, turns, quiet, cur, depth, alpha, beta, zero, zero, ib, fb, ub, hist
+    )  # fmt: skip
+    besti = -1
+    for i in range(n):
+        if rmoves[i] == ib[S_BEST]:
             besti = i
-            if s > alpha:
-                alpha = s
-                ib[O_PV] = m
-                k = ib[O_PVLEN + 1]
-                for j in range(k):
-                    ib[O_PV + 1 + j] = ib[O_PV + MAX_PLY + j]
-                ib[O_PVLEN] = k + 1
-                if alpha >= beta:
-                    break
-    return best, besti
+    return score, besti
 
 
 @njit_cached
