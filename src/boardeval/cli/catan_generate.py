@@ -17,7 +17,7 @@ from rich import box
 from rich.table import Table
 
 from boardeval.catan import energy_json
-from boardeval.cli.catan import int_option, parse_seed
+from boardeval.cli.catan import LayoutOpt, PlayersOpt, int_option, parse_seed, resolve_layout
 from boardeval.cli.common import console, note_interrupted, print_json, progress_bar
 from boardeval.core import ParamsError
 
@@ -94,16 +94,28 @@ def generate_cmd(
     ] = None,
     ports: PortsOpt = None,
     json_out: JsonOpt = False,
+    layout: LayoutOpt = None,
+    players: PlayersOpt = None,
 ) -> None:
-    """Generate a board (random, anneal, cp or tournament) and check it against the rules."""
+    """Generate a board (random, anneal, cp or tournament) and check it against the rules
+    (``--layout extended`` / ``--players 5|6``: the 5-6 player board)."""
     from boardeval.catan import check_fairness, check_ports_mode, generate, parse_rules
 
     if fairness is not None:
         check_fairness(fairness)
     mode = None if ports is None else check_ports_mode(ports)
+    board_layout = resolve_layout(layout, players)
     rules = parse_rules(rule or [])
     with progress_bar(f"catan {method.value}", enabled=not json_out) as progress:
-        result = generate(method.value, seed, rules=rules, fairness=fairness, progress=progress, ports=mode)
+        result = generate(
+            method.value,
+            seed,
+            rules=rules,
+            fairness=fairness,
+            progress=progress,
+            ports=mode,
+            layout=board_layout,
+        )
     if json_out:
         print_json(result.to_json())
     else:
@@ -116,14 +128,17 @@ def optimum_cmd(
     rule: RuleOpt = None,
     time_limit: Annotated[float, typer.Option("--time-limit", help="CP-SAT time limit in seconds.")] = 20.0,
     json_out: JsonOpt = False,
+    layout: LayoutOpt = None,
+    players: PlayersOpt = None,
 ) -> None:
-    """The proven minimum energy under the rules (CP-SAT) and a board reaching it."""
+    """The proven minimum energy under the rules (CP-SAT) and a board reaching it (``--layout``)."""
     from boardeval.catan import optimum, parse_rules
 
     if time_limit <= 0:
         raise ParamsError(f"--time-limit must be > 0, got {time_limit}")
+    board_layout = resolve_layout(layout, players)
     rules = parse_rules(rule or [])
-    opt = optimum(rules, time_limit=time_limit)
+    opt = optimum(rules, time_limit=time_limit, layout=board_layout)
     if json_out:
         print_json(opt.to_json())
     else:
@@ -143,15 +158,18 @@ def count_cmd(
         ),
     ] = 1000,
     json_out: JsonOpt = False,
+    layout: LayoutOpt = None,
+    players: PlayersOpt = None,
 ) -> None:
     """Count full boards (tiles, tokens, ports) satisfying the rules, up to --limit (CP-SAT)."""
     from boardeval.catan import count_boards, parse_rules
 
     if limit < 1:
         raise ParamsError(f"--limit must be >= 1, got {limit}")
+    board_layout = resolve_layout(layout, players)
     rules = parse_rules(rule or [])
     with progress_bar("counting", enabled=not json_out) as progress:
-        n, complete = count_boards(rules, limit, progress=progress)
+        n, complete = count_boards(rules, limit, progress=progress, layout=board_layout)
     if json_out:
         print_json({"count": n, "complete": complete, "rules": [r.text for r in rules]})
         return
@@ -174,10 +192,17 @@ def blog_model_cmd(
         int | None, typer.Option("--list", help="Print the first N solutions, staggered.")
     ] = None,
     json_out: JsonOpt = False,
+    layout: LayoutOpt = None,
+    players: PlayersOpt = None,
 ) -> None:
-    """Seed 004's MiniZinc models reproduced: count or list the tile / marker layouts."""
+    """Seed 004's MiniZinc models reproduced: count or list the tile / marker layouts (base board only)."""
     from boardeval.catan import format_staggered
 
+    if resolve_layout(layout, players) != "base":
+        raise ParamsError(
+            "blog-model counts seed 004's models of the base board only (19 hexes, its fixed frame); "
+            "for the 5-6 player board use count-boards --layout extended"
+        )
     if list_n is not None and list_n < 0:
         raise ParamsError(f"--list must be >= 0, got {list_n}")
     if not count and list_n is None:
