@@ -249,8 +249,11 @@ _CSV_FIELDS = (
 )
 
 
-def write_study(result: StudyResult, out: str | Path) -> list[Path]:
-    """Write ``study.csv``, ``study.json`` and the two charts (SVG and PNG) into ``out``."""
+def write_study(result: StudyResult, out: str | Path, *, charts: bool = True) -> list[Path]:
+    """Write ``study.csv``, ``study.json`` and (``charts``) the two charts (SVG and PNG) into ``out``.
+
+    The charts cost a matplotlib import and ~1-3 s of drawing: the CLI skips them after Ctrl-C, so that an
+    interrupted study exits at once with its data files (issue 17)."""
     out_dir = Path(out)
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
@@ -283,7 +286,8 @@ def write_study(result: StudyResult, out: str | Path) -> list[Path]:
                 ]
             )
     paths[1].write_text(json.dumps(result.to_json(), indent=1), encoding="utf-8")
-    paths.extend(_charts(result, out_dir))
+    if charts:
+        paths.extend(_charts(result, out_dir))
     return paths
 
 

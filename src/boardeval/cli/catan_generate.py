@@ -121,7 +121,7 @@ def generate_cmd(
     else:
         console.print(_summary(result))
     if result.interrupted:
-        note_interrupted("the best board so far (valid, not the finished search)")
+        note_interrupted("the best board so far, not the finished search (see its rules)")
 
 
 def optimum_cmd(

@@ -226,14 +226,14 @@ def _study_command(
             address=dask,
             progress=progress,
         )
-    paths = write_study(result, out)
+    paths = write_study(result, out, charts=not result.interrupted)
     if json_out:
         print_json(result.to_json())
     else:
         _show_study(result)
         console.print("wrote " + ", ".join(str(p) for p in paths))
     if result.interrupted:
-        err_console.print("[yellow]interrupted: the files hold the finished games[/yellow]")
+        err_console.print("[yellow]interrupted: the files hold the finished games (no charts)[/yellow]")
         raise typer.Exit(130)
 
 
