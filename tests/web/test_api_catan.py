@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
 import pytest
@@ -97,7 +98,8 @@ def test_swap_hexes_and_numbers(client: TestClient) -> None:
     ("body", "fragment"),
     [
         ({"kind": "hexes", "a": 3, "b": 3}, "two different"),
-        ({"kind": "hexes", "a": 0, "b": 19}, "b: "),
+        ({"kind": "hexes", "a": 0, "b": 30}, "b: "),
+        ({"kind": "hexes", "a": 0, "b": 19}, "0..18"),  # in the schema (5-6 player boards), not this board
         ({"kind": "hexes", "a": -1, "b": 2}, "a: "),
         ({"kind": "rows", "a": 0, "b": 1}, "kind: "),
         ({"kind": "numbers", "a": 0, "b": 9}, "desert"),
@@ -128,3 +130,18 @@ def test_downloads(client: TestClient) -> None:
     data = r.json()
     assert data["code"] == SEED_CODE and len(data["spots"]) == 54
     assert Board.from_json(data["board"]).code() == SEED_CODE
+
+
+def test_extended_layout_random_swap_and_generate(client: TestClient) -> None:
+    v = client.get("/api/catan/random?seed=3&layout=extended").json()
+    assert v["layout"] == "extended" and len(v["spots"]) == 80
+    assert v["board"]["layout"] == "extended" and len(v["board"]["hexes"]) == 30
+    assert Board.parse(v["code"]) == Board.random(3, layout="extended")
+    swapped = client.post("/api/catan/swap", json={"board": v["code"], "kind": "hexes", "a": 0, "b": 29})
+    assert swapped.status_code == 200 and swapped.json()["layout"] == "extended"
+    ports = client.post("/api/catan/swap", json={"board": v["code"], "kind": "ports", "a": 0, "b": 11})
+    assert ports.status_code == 422 and "0..10" in ports.json()["detail"]
+    bad = client.get("/api/catan/random?seed=3&layout=huge")
+    assert bad.status_code == 422
+    page = client.get("/catan", params={"board": v["code"]})
+    assert page.status_code == 200 and re.search(r'"layout":\s*"extended"', page.text)

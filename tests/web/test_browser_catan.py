@@ -179,3 +179,26 @@ def _no_overflow(page: Any, width: int) -> None:
                       + Math.round(t.getBoundingClientRect().width))"""
     )
     assert wide == [], f"tables wider than their card: {wide}"
+
+
+def test_layout_switch_generates_a_five_six_player_board(page: Any, live_server: str) -> None:
+    """Issue 16: the Board select picks the 5-6 player layout; the generated board has 30 hexes and 80
+    spots, its share link names the layout, and opening that link keeps the switch on 5-6 players."""
+    page.goto(live_server + "/catan")
+    page.wait_for_selector("#board svg .spot")
+    page.select_option("#layout", "extended")
+    page.select_option("#method", "anneal")
+    page.fill("#seed", "4")
+    page.click("#generate")
+    page.wait_for_function("() => document.getElementById('gen-info').textContent.includes('5-6 players')")
+    board = Board.parse(page.inner_text("#code"))
+    assert board.layout == "extended"
+    assert page.locator("#board svg .hex").count() == 30
+    assert page.locator("#board svg circle.spot").count() == 80
+    assert page.locator("#board svg .port").count() == 11
+    link = page.evaluate("() => location.pathname + location.search")
+    assert parse_qs(urlparse(link).query).get("layout") == ["extended"]
+    page.goto(live_server + link)
+    page.wait_for_function(SHOWS_CODE, arg=board.code())
+    assert page.input_value("#layout") == "extended"
+    _clean(page)

@@ -1,7 +1,9 @@
 """Catan page and API: boards as SVG with the spot heatmap, spot and energy breakdowns, edits, generators.
 
 The server keeps no board: a board travels as its share code (``/catan?board=CODE``), and every answer is
-recomputed from it. Generation runs as a background job (``POST /api/jobs/catan/generate``) because the
+recomputed from it; the code carries the layout (19 hexes: the base board, 30: the 5-6 player board), and
+``layout`` picks it where a board is drawn (``/api/catan/random``, the generator). Generation runs as a
+background job (``POST /api/jobs/catan/generate``) because the
 CP-SAT optimum and long annealing runs can take seconds; fast methods finish in milliseconds all the same.
 """
 
@@ -34,6 +36,7 @@ router = APIRouter(tags=["catan"])
 
 MAX_SEED = 2**32 - 1
 CodeQuery = Query(..., min_length=1, max_length=200, description="board share code")
+Layout = Literal["base", "extended"]
 
 
 class SpotView(BaseModel):
@@ -47,6 +50,7 @@ class BoardView(BaseModel):
     """A board with everything the page shows: SVG with heatmap, energy and every spot's breakdown."""
 
     code: str
+    layout: str = Field(description="base (19 hexes) or extended (the 5-6 player board, 30 hexes)")
     share_url: str
     svg: str
     energy: dict[str, Any] = Field(description="energy breakdown (lower is fairer)")
@@ -60,8 +64,8 @@ class SwapIn(BaseModel):
 
     board: str = Field(..., min_length=1, max_length=200)
     kind: Literal["hexes", "resources", "numbers", "ports"] = "hexes"
-    a: int = Field(..., ge=0, le=18)
-    b: int = Field(..., ge=0, le=18)
+    a: int = Field(..., ge=0, le=29, description="hex 0..18 (0..29 extended) or port slot 0..8 (0..10)")
+    b: int = Field(..., ge=0, le=29)
 
 
 class ParseIn(BaseModel):
@@ -78,6 +82,7 @@ def board_view(board: Board) -> BoardView:
     code = board.code()
     return BoardView(
         code=code,
+        layout=board.layout,
         share_url="/catan?board=" + quote(code, safe=""),
         svg=board_svg(board, heatmap=table),
         energy=board_energy(board).to_dict(),
@@ -129,9 +134,12 @@ def api_board(board: str = CodeQuery) -> BoardView:
 
 
 @router.get("/api/catan/random", response_model=BoardView, summary="A uniformly random board")
-def api_random(seed: int = Query(0, ge=0, le=MAX_SEED)) -> BoardView:
-    """Same seed, same board."""
-    return board_view(Board.random(seed))
+def api_random(
+    seed: int = Query(0, ge=0, le=MAX_SEED),
+    layout: Layout = Query("base", description="base, or extended: the 5-6 player board"),
+) -> BoardView:
+    """Same seed (and layout), same board."""
+    return board_view(Board.random(seed, layout=layout))
 
 
 @router.post(
@@ -147,7 +155,7 @@ def api_parse(body: ParseIn) -> BoardView:
 def api_swap(body: SwapIn) -> BoardView:
     """Hexes: resource and number move together. Resources: only the resources move (with the desert,
     the whole tiles). Numbers: only the tokens move (never onto the desert). Ports: two of the 9 port
-    slots (0..8) exchange their kinds."""
+    slots (0..8; 11 slots, 0..10, on the 5-6 player board) exchange their kinds."""
     board = Board.parse(body.board)
     if body.a == body.b:
         raise BoardevalError(f"pick two different {body.kind} to swap (both are {body.a})")

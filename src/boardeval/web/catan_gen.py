@@ -14,7 +14,7 @@ from pydantic import BaseModel, Field
 
 from boardeval.catan import METHODS, generate, parse_rule
 from boardeval.core import Progress
-from boardeval.web.catan import MAX_SEED, board_view, rule_hints
+from boardeval.web.catan import MAX_SEED, Layout, board_view, rule_hints
 from boardeval.web.jobs import JobFn
 from boardeval.web.jobs_api import JobView, submit
 
@@ -34,6 +34,7 @@ class GenerateIn(BaseModel):
         default_factory=list, max_length=20, description="rule texts, e.g. 'max-spot-pips=12'"
     )
     fairness: float | None = Field(None, ge=0.0, le=1.0, description="0 = random .. 1 = optimal energy")
+    layout: Layout = Field("base", description="base, or extended: the 5-6 player board (30 hexes)")
 
 
 @router.get("/api/catan/rules", summary="Generator methods and rule families")
@@ -46,13 +47,24 @@ def _generate_job(body: GenerateIn) -> JobFn:
     rules = tuple(parse_rule(r) for r in body.rules)  # bad rule text fails now, as a 422
 
     def run(progress: Progress) -> dict[str, Any]:
-        result = generate(body.method, body.seed, rules=rules, fairness=body.fairness, progress=progress)
+        result = generate(
+            body.method,
+            body.seed,
+            rules=rules,
+            fairness=body.fairness,
+            progress=progress,
+            layout=body.layout,
+        )
         view = board_view(result.board).model_dump()
         meta = {k: v for k, v in result.to_json().items() if k not in ("board", "energy")}
         meta.setdefault("optimal", None)
         meta.setdefault("swaps", None)
         meta.update(
-            method=body.method, seed=body.seed, fairness=body.fairness, interrupted=result.interrupted
+            method=body.method,
+            seed=body.seed,
+            fairness=body.fairness,
+            interrupted=result.interrupted,
+            layout=body.layout,
         )
         view["generation"] = meta
         return view

@@ -33,6 +33,7 @@
     if (!made) return v.share_url;
     const q = new URLSearchParams();
     q.set("method", made.method); q.set("seed", String(made.seed));
+    if (made.layout && made.layout !== "base") q.set("layout", made.layout);
     if (made.rules && made.rules.length) q.set("rules", made.rules.join(","));
     if (made.fairness !== null && made.fairness !== undefined) q.set("fairness", String(made.fairness));
     return v.share_url + "&" + q.toString();
@@ -155,7 +156,7 @@
     const rules = $("rules").value.split(",").map(s => s.trim()).filter(Boolean);
     if (fresh || $("seed").value.trim() === "") $("seed").value = String(freshSeed());
     const body = { method: $("method").value, seed: Number($("seed").value), rules,
-      fairness: $("use-fairness").checked ? Number($("fairness").value) : null };
+      fairness: $("use-fairness").checked ? Number($("fairness").value) : null, layout: $("layout").value };
     const bar = $("progress"), fill = bar.firstElementChild;
     $("generate").disabled = true; $("new-board").disabled = true; $("cancel").hidden = false; bar.hidden = false; fill.style.width = "0";
     $("gen-info").textContent = "generating…";
@@ -168,10 +169,10 @@
       });
       if (done.result) {
         const g = done.result.generation;
-        made = { method: g.method, seed: g.seed, rules: body.rules, fairness: g.fairness };
+        made = { method: g.method, seed: g.seed, rules: body.rules, fairness: g.fairness, layout: g.layout };
         show(done.result);
         const rulesTxt = Object.entries(g.rules).map(([k, v]) => `${k} ${v ? "✓" : "✗"}`).join(", ");
-        $("gen-info").textContent = `${g.method}, seed ${g.seed}` + (g.fairness !== null ? `, fairness ${g.fairness}` : "") +
+        $("gen-info").textContent = `${g.method}, seed ${g.seed}` + (g.layout === "extended" ? ", 5-6 players" : "") + (g.fairness !== null ? `, fairness ${g.fairness}` : "") +
           ` · ${BE.fmt(Math.max(g.seconds, done.seconds || 0) * 1000, 0)} ms` + (g.optimal ? " · proven optimal" : "") +
           (g.swaps !== null && g.swaps !== undefined ? ` · ${g.swaps} swaps` +
             (g.swap_list && g.swap_list.length ? ` (${g.swap_list.map(w => `${w.kind} ${w.hexes.join("↔")}`).join(", ")})` : "") : "") + (rulesTxt ? ` · ${rulesTxt}` : "") +
@@ -207,6 +208,7 @@
   function readUrl() {
     const q = new URLSearchParams(location.search);
     const method = q.get("method"), seed = q.get("seed");
+    if (q.get("layout") === "extended" || (CATAN_INITIAL && CATAN_INITIAL.layout === "extended")) $("layout").value = "extended";
     if (method && [...$("method").options].some(o => o.value === method)) $("method").value = method;
     if (q.get("rules")) $("rules").value = q.get("rules").split(",").join(", ");
     const f = q.get("fairness");
@@ -216,7 +218,7 @@
     showFairness();
     if (method && seed !== null && /^[0-9]+$/.test(seed)) {
       made = { method, seed: Number(seed), rules: q.get("rules") ? q.get("rules").split(",") : [],
-        fairness: $("use-fairness").checked ? Number($("fairness").value) : null };
+        fairness: $("use-fairness").checked ? Number($("fairness").value) : null, layout: $("layout").value };
     }
   }
 
@@ -256,8 +258,9 @@
     } else {
       const seed = freshSeed();
       try {
-        const v = await BE.api("GET", "/api/catan/random?seed=" + seed);
-        made = { method: "random", seed, rules: [], fairness: null };
+        const layout = $("layout").value;
+        const v = await BE.api("GET", "/api/catan/random?seed=" + seed + "&layout=" + layout);
+        made = { method: "random", seed, rules: [], fairness: null, layout };
         show(v, false);
         $("gen-info").textContent = `a uniformly random board (seed ${seed}); "New board" draws another`;
       } catch (e) { }
