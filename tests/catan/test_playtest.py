@@ -21,6 +21,7 @@ from boardeval.core import BoardevalError, CatanError, ParamsError
 
 BOARD = Board.parse("O10-S2-W9-G12-B6-S4-B10-G9-W11-D-W3-O8-W8-O3-G4-S5-B5-G6-S11~3S3W3B3GO")
 LINEUP = ["advisor", "pips", "weighted", "weighted"]
+EXTENDED = Board.random(seed=1, layout="extended").code()
 
 
 def _stable(result: Any) -> dict[str, Any]:
@@ -232,6 +233,10 @@ def test_cli_advise() -> None:
         (["playtest", "missing.json", "--games", "1"], "missing.json"),
         (["advise", BOARD.code(), "--taken", "40,41"], "neighbours"),
         (["advise", BOARD.code(), "--taken", "40,x"], "'x'"),
+        (["playtest", EXTENDED, "--games", "1"], "no 5-6 player map"),
+        (["advise", EXTENDED], "no 5-6 player map"),
+        (["study", "--boards", "0"], "boards"),
+        (["advise", BOARD.code(), "--params", "tuned-nonexistent.toml"], "tuned-nonexistent.toml"),
     ],
 )
 def test_cli_bad_input_raises_library_error(args: list[str], fragment: str) -> None:

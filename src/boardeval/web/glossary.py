@@ -123,6 +123,15 @@ _CATAN: Final[dict[str, str]] = {
         "E0 = the seed's random board, E* = the optimum; 0 = the random board, 1 = the optimum."
     ),
     "seed": "The number that makes a random board: the same seed gives the same board on any machine.",
+    "rotate": (
+        "Play-test: every game seed is played once in every seating (each listed player sits in every "
+        "seat once), so seat effects and player effects separate; 25 games x 4 seats = 100 games."
+    ),
+    "advisor picks": (
+        "Play-test: the spots where the opening advisor placed its two settlements in the games played (a "
+        "ring per spot, larger when more often); A marks its first pick on an empty board (the spot "
+        "evaluator's top spot)."
+    ),
 }
 
 _DIPLOMACY: Final[dict[str, str]] = {

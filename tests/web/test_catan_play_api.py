@@ -1,0 +1,105 @@
+"""Play-test and advise endpoints: the CLI's JSON shapes, the same games as the library, bounded game counts
+(422), base board only, cancel keeps the finished games flagged."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from boardeval.catan import Board, advise, run_playtest
+from boardeval.web.app import create_app
+
+BOARD = "O10-S2-W9-G12-B6-S4-B10-G9-W11-D-W3-O8-W8-O3-G4-S5-B5-G6-S11~3S3W3B3GO"
+KEYS = {"board", "games", "players", "seats", "turns", "unfinished", "seconds"}
+
+
+def _wait(client: TestClient, job_id: str, timeout: float = 120) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        job: dict[str, Any] = client.get(f"/api/jobs/{job_id}").json()
+        if job["state"] in ("done", "failed", "cancelled"):
+            return job
+        time.sleep(0.05)
+    raise AssertionError(f"job {job_id} did not finish in {timeout} s")
+
+
+def test_playtest_job_matches_the_library(client: TestClient) -> None:
+    body = {"board": BOARD, "games": 2, "players": ["advisor", "pips", "weighted", "weighted"], "seed": 4}
+    resp = client.post("/api/jobs/catan/playtest", json=body)
+    assert resp.status_code == 202, resp.text
+    job = _wait(client, resp.json()["id"])
+    assert job["state"] == "done", job
+    result = job["result"]
+    assert set(result) >= KEYS
+    expected = run_playtest(Board.parse(BOARD), body["players"], games=2, seed=4, rotate=True).to_json()
+    for key in KEYS - {"seconds"}:
+        assert result[key] == expected[key], key
+    assert result["games"] == 8 and result["planned"] == 8 and result["interrupted"] is False
+    assert result["listed"] == body["players"] and result["rotate"] is True
+    lo, hi = result["turns_ci95"]
+    assert lo <= result["turns"]["mean"] <= hi
+    # the advisor settles twice per game: its picks count 16 settlements over 8 games
+    picks = result["advisor_picks"]
+    assert sum(p["count"] for p in picks) == 16
+    assert sum(p["share"] for p in picks) == pytest.approx(1.0)
+    assert [p["count"] for p in picks] == sorted((p["count"] for p in picks), reverse=True)
+    assert result["advice"]["spot"] == advise(Board.parse(BOARD)).spot
+    assert any(p["spot"] == result["advice"]["spot"] for p in picks)  # in seat 1 it takes exactly that
+
+
+def test_advise_endpoint_is_the_cli_shape(client: TestClient) -> None:
+    resp = client.post("/api/catan/advise", json={"board": BOARD, "taken": [40, 13, 24, 2]})
+    assert resp.status_code == 200, resp.text
+    data = resp.json()
+    assert data == advise(Board.parse(BOARD), (40, 13, 24, 2)).to_json()
+    assert data["seat"] == 4 and data["pick"] == 2 and data["first"] == 2
+    assert {t["name"] for t in data["why"]["terms"]} >= {"spot_score", "diversity", "harbour"}
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "fragment"),
+    [
+        ("/api/jobs/catan/playtest", {"board": BOARD, "games": 0}, "games"),
+        ("/api/jobs/catan/playtest", {"board": BOARD, "games": 2001}, "games"),
+        ("/api/jobs/catan/playtest", {"board": BOARD, "games": 600}, "2400 games"),
+        ("/api/jobs/catan/playtest", {"board": BOARD, "players": ["advisor", "bogus"]}, "bogus"),
+        ("/api/jobs/catan/playtest", {"board": BOARD, "players": ["advisor"]}, "players"),
+        ("/api/jobs/catan/playtest", {"board": BOARD, "players": ["pips"] * 5}, "players"),
+        ("/api/jobs/catan/playtest", {"board": "X1-nope"}, "X1-nope"),
+        ("/api/jobs/catan/playtest", {"board": BOARD, "seed": -1}, "seed"),
+        ("/api/catan/advise", {"board": BOARD, "taken": [40, 41]}, "neighbours"),
+        ("/api/catan/advise", {"board": BOARD, "taken": [99]}, "99"),
+        ("/api/catan/advise", {"board": "nonsense"}, "nonsense"),
+    ],
+)
+def test_bad_requests_answer_422(client: TestClient, path: str, body: dict[str, Any], fragment: str) -> None:
+    resp = client.post(path, json=body)
+    assert resp.status_code == 422, resp.text
+    assert fragment in str(resp.json()["detail"])
+
+
+def test_extended_board_is_refused_with_the_reason(client: TestClient) -> None:
+    code = Board.random(seed=1, layout="extended").code()
+    for path in ("/api/jobs/catan/playtest", "/api/catan/advise"):
+        resp = client.post(path, json={"board": code})
+        assert resp.status_code == 422, resp.text
+        assert "5-6 player" in resp.json()["detail"]
+
+
+def test_cancel_keeps_the_finished_games_flagged() -> None:
+    with TestClient(create_app(job_workers=1)) as c:
+        resp = c.post("/api/jobs/catan/playtest", json={"board": BOARD, "games": 500, "seed": 1})
+        job_id = resp.json()["id"]
+        deadline = time.monotonic() + 120
+        while c.get(f"/api/jobs/{job_id}").json()["done"] < 2:
+            assert time.monotonic() < deadline, "no game finished in 120 s"
+            time.sleep(0.05)
+        c.delete(f"/api/jobs/{job_id}")
+        job = _wait(c, job_id)
+    assert job["state"] == "cancelled"
+    result = job["result"]
+    assert result["interrupted"] is True and 2 <= result["games"] < result["planned"] == 2000
+    assert sum(p["wins"] for p in result["players"]) + result["unfinished"] == result["games"]
