@@ -38,7 +38,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from boardeval.morris import BASE_WEIGHTS, STANDARD, Position, Searcher, Variant
-from boardeval.morris._engine import FULL_WIDTH, Engine, EngineOptions, EngineResult, coefficients
+from boardeval.morris._engine import FULL_WIDTH, Engine, EngineOptions, EngineResult, coefficients, warm_up
 from boardeval.morris._engine_core import encode, state_of, turn_of
 from boardeval.morris._evaluate import NORM, PHASE_SCALE
 
@@ -260,6 +260,7 @@ def section_searcher(count: int, depth: int, seed: int) -> None:
 
 def section_split(positions: list[Position], depth: int) -> None:
     print(f"== root split over 2 workers, depth {depth}, {len(positions)} positions ({load()})")
+    warm_up()  # the compiled code loaded before any timing
     whole = slow_half = both = 0.0
     same = 0
     for pos in positions:
