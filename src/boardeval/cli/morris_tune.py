@@ -11,7 +11,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from boardeval.cli.common import console, print_json, progress_bar
+from boardeval.cli.common import console, note_interrupted, print_json, progress_bar
 from boardeval.core import ParamsError
 
 __all__ = ["register"]
@@ -59,6 +59,8 @@ def tune_command(
         )
         write_weights(report.tuned.weights(), out, note=note)
         data["written"] = str(out)
+    if report.interrupted:
+        note_interrupted("the fits of the data gathered so far (question refits skipped)")
     if as_json:
         print_json(data)
         return

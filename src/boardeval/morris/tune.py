@@ -460,6 +460,7 @@ def fit_weights(
         params = minimize(fun, start, jac=True, method="L-BFGS-B", bounds=bounds, callback=keep).x
     except KeyboardInterrupt:
         params = best[0]
+        data.interrupted = True  # Ctrl-C: the later fits are skipped (questions, tune_weights)
     k_fit = float(params[0])
     coef = w0.copy()
     coef[free] = params[1:]
@@ -510,13 +511,17 @@ def questions(data: TuneData, k: float) -> list[Fit]:
         "fork without ring weights": ("fork_threats", "fork_uniform"),
         "mobility ring-weighted": ("mobility", "mobility_ring"),
     }
-    out = [
-        fit_weights(data, k, per_phase=True, name="per-phase weights"),
-        fit_weights(data, k, scales=False, name="no phase scales"),
+    plans: list[dict[str, Any]] = [
+        {"per_phase": True, "name": "per-phase weights"},
+        {"scales": False, "name": "no phase scales"},
     ]
     for name, (old, new) in swap.items():
-        cols = tuple(new if c == old else c for c in FIT_FEATURES)
-        out.append(fit_weights(data, k, columns=cols, name=name))
+        plans.append({"columns": tuple(new if c == old else c for c in FIT_FEATURES), "name": name})
+    out = []
+    for plan in plans:
+        if data.interrupted:  # Ctrl-C: the refits done so far only (issue 17: exit at once)
+            break
+        out.append(fit_weights(data, k, **plan))
     return out
 
 
@@ -576,7 +581,8 @@ def tune_weights(
     """Sample, fit ``k`` for the seed weights, fit the tuned weights (and the question refits).
 
     Ctrl-C while sampling or playing keeps what was gathered so far, and during a fit the best iterate so
-    far (``interrupted``); the fits take seconds.
+    far (``interrupted``); the fits take seconds. After a Ctrl-C the question refits are skipped (those
+    finished are kept), so that the command exits at once.
     """
     from boardeval.morris.match import _open_tablebase
 
@@ -603,10 +609,11 @@ def tune_weights(
     tuned = fit_weights(data, k)
     try:
         report(progress, 0, 1, "refits for the open questions")
-        extra = questions(data, k) if with_questions else []
+        extra = questions(data, k) if with_questions and not data.interrupted else []
     except KeyboardInterrupt:
         interrupted = True
         extra = []
+    interrupted = interrupted or data.interrupted
     make_weights(tuned.weights(), source="tuned fit")  # a valid weight set
     return TuneReport(
         len(data),
