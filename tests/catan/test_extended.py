@@ -210,3 +210,90 @@ def test_anneal_extended() -> None:
     assert r.board.layout == "extended"
     assert r.energy.total == pytest.approx(board_energy(r.board).total)
     assert r.energy.total <= board_energy(start).total
+
+
+EXT_RULE_TEXTS = [
+    "no-same-resource-neighbours",
+    "no-68-neighbours",
+    "no-equal-number-neighbours",
+    "2-12-apart",
+    "wood-brick-apart",
+    "68-different-resources",
+    "max-spot-pips=11",
+    "min-spot-pips=4",
+    "max-cluster=2",
+    "desert=coast",
+    "desert=centre",
+    "resource-pips-band=15..20",
+    "no-port-own-resource",
+    "port-min-pips=4",
+]
+
+
+def _fixed_extended_feasible(board: Board, rule: object) -> bool:
+    """The rule's CP-SAT encoding on an extended model fixed to ``board``: feasible or not."""
+    from ortools.sat.python import cp_model
+
+    from boardeval.catan.constraints import BoardVars
+
+    model = cp_model.CpModel()
+    bv = BoardVars.new(model, "extended")
+    for h in range(30):
+        model.add(bv.res[h][int(board.resource_index[h])] == 1)
+        n = board.numbers[h]
+        if n is not None:
+            model.add(bv.num[h][n] == 1)
+    for k, p in enumerate(board.ports):
+        model.add(bv.port[k][p] == 1)
+    rule.encode(bv)  # type: ignore[attr-defined]
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    status = solver.solve(model)
+    assert status in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
+    return bool(status == cp_model.OPTIMAL)
+
+
+@pytest.mark.parametrize("text", EXT_RULE_TEXTS)
+def test_rules_checker_and_cp_agree_on_extended_boards(text: str) -> None:
+    """Each rule on the 5-6 player board: a satisfying board (random, else annealed with the rule as a
+    penalty) and a violating one (random, else one swap away), and the checker and the CP encoding agree
+    on both and on random extended boards."""
+    from boardeval.catan import parse_rule
+    from boardeval.catan._generate.anneal import anneal
+
+    rule = parse_rule(text)
+    randoms = [Board.random(s, layout="extended") for s in range(30)]
+    good = next((b for b in randoms if rule.holds(b)), None)
+    if good is None:
+        good = anneal(0, [rule], steps=2000, restarts=2, layout="extended").board
+    assert good.layout == "extended" and rule.holds(good), text
+    swaps = (good.with_swapped("hexes", a, b) for a in range(30) for b in range(a + 1, 30))
+    bad = next(b for b in (*randoms, *swaps) if not rule.holds(b))
+    assert _fixed_extended_feasible(good, rule), (text, good.code())
+    assert not _fixed_extended_feasible(bad, rule), (text, bad.code(), rule.violations(bad))
+    for b in randoms[:4]:
+        assert _fixed_extended_feasible(b, rule) == rule.holds(b), (text, b.code())
+
+
+def test_rules_on_two_deserts_and_six_hot_tokens() -> None:
+    from boardeval.catan import parse_rule
+
+    b = Board.parse(HAND)  # deserts on hexes 7 (coast) and 21 (inland)
+    assert parse_rule("desert=coast").violations(b) == ["the desert is on hex 21, not on the coast"]
+    assert len(parse_rule("desert=centre").violations(b)) == 2
+    # 68-different-resources allows two of the six 6s and 8s per resource on this board
+    hot = [h for h, n in enumerate(b.numbers) if n in (6, 8)]
+    assert len(hot) == 6
+    per = Counter(b.resources[h] for h in hot)
+    assert parse_rule("68-different-resources").holds(b) == (max(per.values()) <= 2)
+
+
+def test_cp_satisfy_and_count_on_extended() -> None:
+    from boardeval.catan import check_rules, count_boards
+    from boardeval.catan._generate.cp import satisfy
+
+    rules = ["no-68-neighbours", "2-12-apart", "desert=coast", "max-spot-pips=12"]
+    b = satisfy(rules, seed=2, layout="extended")
+    assert b.layout == "extended" and all(check_rules(b, rules).values())
+    n, complete = count_boards(rules, limit=3, layout="extended")
+    assert (n, complete) == (3, False)
