@@ -133,6 +133,21 @@ def test_specs_build_players_and_games_accept_players() -> None:
     assert (by_text.white, by_text.black) == ("random", "ai:depth=1")
 
 
+def test_the_python_engine_stays_constructible() -> None:
+    """Today's AI before issue 12 (the Python search) by object and by spec; at full width both engines
+    agree, and a bad engine name is refused quoting it."""
+    old = PlayerSpec.parse("ai:depth=2,engine=python").make()
+    assert isinstance(old, AlphaBetaPlayer) and old.engine == "python"
+    assert old.name == "ai:depth=2,engine=python"
+    assert AlphaBetaPlayer(depth=2).engine == "compiled"
+    pos = make("a7 d7", "b6 d6", side="w", hands=(7, 7))
+    assert str(old.choose(pos, make_rng(0))).startswith("g7x")
+    with pytest.raises(ParamsError, match="engine must be one of compiled, python, got 'java'"):
+        PlayerSpec.parse("ai:depth=2,engine=java")
+    with pytest.raises(ParamsError, match="unknown search engine 'java'"):
+        AlphaBetaPlayer(engine="java")
+
+
 def test_a_game_of_scripted_humans_replays() -> None:
     """Two HumanPlayers typing a fixed game: the record holds exactly their turns, then the end."""
     script = ["a7", "b6", "d7", "d6", "g7xb6"]

@@ -2,7 +2,8 @@
 
 Player specs are short strings: ``random``, ``ai`` (default depth), ``ai:depth=4``, ``ai:time=0.2``,
 ``ai:depth=3,profile=initiative`` (``profile`` is a shipped weight profile or a weight file path),
-``ai:depth=3,tablebase=/path`` (perfect play where that endgame tablebase covers the position).
+``ai:depth=3,tablebase=/path`` (perfect play where that endgame tablebase covers the position),
+``ai:depth=5,engine=python`` (the Python reference search, today's AI before issue 12; default: compiled).
 
 Every game gets its own seed derived from the match seed (:func:`boardeval.core.spawn_seeds`); the random
 player and the AI's tie-breaking among equal root moves draw from it, so a match with fixed-depth players
@@ -18,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from boardeval.core import ParamsError, Progress, map_jobs
 from boardeval.morris._evaluate import PROFILES, Evaluator, load_weights
-from boardeval.morris._search import DEFAULT_DEPTH, MAX_DEPTH
+from boardeval.morris._search import DEFAULT_DEPTH, ENGINES, MAX_DEPTH
 from boardeval.morris.players import AlphaBetaPlayer, MorrisPlayer, RandomPlayer, _budget_name
 from boardeval.morris.rules import STANDARD, WHITE, Position, Variant
 
@@ -42,6 +43,7 @@ class PlayerSpec:
     time: float | None = None
     profile: str = "base"
     tablebase: str | None = None
+    engine: str = "compiled"
 
     @classmethod
     def parse(cls, text: str) -> PlayerSpec:
@@ -59,6 +61,7 @@ class PlayerSpec:
         secs: float | None = None
         profile = "base"
         tablebase: str | None = None
+        engine = "compiled"
         for item in filter(None, (o.strip() for o in opts.split(","))):
             name, eq, value = item.partition("=")
             name, value = name.strip().lower(), value.strip()
@@ -72,13 +75,19 @@ class PlayerSpec:
                 profile = value
             elif name == "tablebase":
                 tablebase = value
+            elif name == "engine" and value in ENGINES:
+                engine = value
+            elif name == "engine":
+                raise ParamsError(
+                    f"player {text!r}: engine must be one of {', '.join(ENGINES)}, got {value!r}"
+                )
             else:
                 raise ParamsError(
-                    f"player {text!r}: unknown option {name!r} (depth, time, profile, tablebase)"
+                    f"player {text!r}: unknown option {name!r} (depth, time, profile, tablebase, engine)"
                 )
         if depth is None and secs is None:
             depth = DEFAULT_DEPTH
-        spec = cls("ai", depth, secs, profile, tablebase)
+        spec = cls("ai", depth, secs, profile, tablebase, engine)
         if profile not in PROFILES:
             load_weights(profile)  # fail early on a bad weight file
         if tablebase is not None:
@@ -91,6 +100,8 @@ class PlayerSpec:
         text = _budget_name(self.depth, self.time)
         if self.profile != "base":
             text += f",profile={self.profile}"
+        if self.engine != "compiled":
+            text += f",engine={self.engine}"
         return text if self.tablebase is None else f"{text},tablebase={self.tablebase}"
 
     def make(self) -> MorrisPlayer:
@@ -104,6 +115,7 @@ class PlayerSpec:
             time=self.time,
             name=str(self),
             tablebase=tb,
+            engine=self.engine,
         )
 
 
