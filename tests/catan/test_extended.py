@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -297,3 +298,70 @@ def test_cp_satisfy_and_count_on_extended() -> None:
     assert b.layout == "extended" and all(check_rules(b, rules).values())
     n, complete = count_boards(rules, limit=3, layout="extended")
     assert (n, complete) == (3, False)
+
+
+# -- CLI ---------------------------------------------------------------------------------------------------
+
+
+def _cli(args: list[str], code: int = 0) -> str:
+    from typer.testing import CliRunner
+
+    from boardeval.cli.main import app
+
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == code, result.output
+    return result.output
+
+
+def test_cli_random_layout_and_players() -> None:
+    ext = Board.random(7, layout="extended")
+    assert _cli(["catan", "random", "--seed", "7", "--layout", "extended"]).strip() == ext.code()
+    assert _cli(["catan", "random", "--seed", "7", "--players", "6"]).strip() == ext.code()
+    assert _cli(["catan", "random", "--seed", "7", "--players", "4"]).strip() == Board.random(7).code()
+    d = json.loads(_cli(["catan", "random", "--seed", "7", "--players", "5", "--json"]))
+    assert d["layout"] == "extended" and Board.from_json(d) == ext
+    out = _cli(["catan", "random", "--seed", "7", "--players", "6", "--layout", "base"], code=2)
+    assert "--players 6 needs the extended layout, but --layout base was given" in out
+    assert "got 'huge'" in _cli(["catan", "random", "--seed", "7", "--layout", "huge"], code=2)
+
+
+def test_cli_commands_detect_the_layout_from_the_board(tmp_path: Path) -> None:
+    b = Board.parse(HAND)
+    spots = json.loads(_cli(["catan", "spots", HAND, "--json"]))
+    assert len(spots["spots"]) == 80 and spots["board"] == HAND
+    energy = json.loads(_cli(["catan", "energy", HAND, "--json"]))
+    from boardeval.catan import board_energy
+
+    assert energy["energy"] == pytest.approx(board_energy(b).total)
+    assert "layout: extended (5-6 player extension)" in _cli(["catan", "show", HAND])
+    path = tmp_path / "board.json"
+    path.write_text(json.dumps(b.to_json()))
+    assert len(json.loads(_cli(["catan", "spots", str(path), "--json"]))["spots"]) == 80
+    svg = tmp_path / "b.svg"
+    _cli(["catan", "svg", HAND, "--out", str(svg)])
+    assert svg.read_text().count('class="hex"') == 30
+    bad = HAND.split("~")[0] + "~3S3W3B3GO"
+    assert "9 port letters" in _cli(["catan", "spots", bad], code=2)
+
+
+def test_cli_generate_extended_and_base_only_commands() -> None:
+    d = json.loads(
+        _cli(["catan", "generate", "--method", "anneal", "--seed", "1", "--layout", "extended", "--json"])
+    )
+    board = Board.parse(d["board"])
+    assert board.layout == "extended" and d["optimal"] is True
+    d = json.loads(
+        _cli(["catan", "generate", "--method", "random", "--seed", "1", "--players", "5", "--json"])
+    )
+    assert Board.parse(d["board"]).layout == "extended"
+    out = _cli(["catan", "blog-model", "tiles", "--layout", "extended"], code=2)
+    assert "base board only" in out
+    out = _cli(["catan", "playtest", HAND, "--games", "1"], code=2)
+    assert "catanatron has no 5-6 player map" in out
+
+
+def test_catanatron_io_refuses_extended_boards() -> None:
+    from boardeval.catan.catanatron_io import CatanatronLayoutError, to_catanatron_map
+
+    with pytest.raises(CatanatronLayoutError, match="catanatron has no 5-6 player map"):
+        to_catanatron_map(Board.parse(HAND))
