@@ -274,3 +274,27 @@ def test_default_search_agrees_with_full_width_on_forced_lines() -> None:
     a = Engine(COEF).search(pos, depth=5)
     b = Engine(COEF, FULL_WIDTH).search(pos, depth=5)
     assert a.score == b.score == WIN - 1
+
+
+def test_stale_engine_cache_is_dropped_when_the_core_changes(tmp_path: Path) -> None:
+    """numba's cache does not follow imports: the engine's cache files go when a source it depends on
+    changes (and only then), so the search never runs an old copy of the core's evaluation."""
+    from boardeval.morris._engine import drop_stale_cache
+
+    cache = tmp_path / "__pycache__"
+    cache.mkdir()
+    core = tmp_path / "_engine_core.py"
+    core.write_text("def evaluate_fast(): return 1\n")
+    files = [cache / "_engine._pvs-1.py311.nbi", cache / "_engine._pvs-1.py311.1.nbc"]
+    other = cache / "_engine_core.generate-9.py311.nbi"  # another module's cache: never touched
+    for f in [*files, other]:
+        f.write_bytes(b"x")
+    assert drop_stale_cache(cache, [core]) is True  # no stamp yet: dropped
+    assert not any(f.exists() for f in files) and other.exists()
+    for f in files:
+        f.write_bytes(b"x")  # recompiled against this core
+    assert drop_stale_cache(cache, [core]) is False  # unchanged core: kept
+    assert all(f.exists() for f in files)
+    core.write_text("def evaluate_fast(): return 2\n")
+    assert drop_stale_cache(cache, [core]) is True  # edited core: dropped again
+    assert not any(f.exists() for f in files) and other.exists()

@@ -30,10 +30,12 @@ so this module sits beside the evaluation (layer 3), below the search that will 
 
 from __future__ import annotations
 
+import hashlib
 import math
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any, Final
 
 import numba
@@ -64,6 +66,36 @@ from boardeval.morris._engine_core import (
 )
 from boardeval.morris._engine_core import apply_turn as _apply
 from boardeval.morris.rules import Position, Turn
+
+
+def drop_stale_cache(cache_dir: Path, sources: list[Path], prefix: str = "_engine.") -> bool:
+    """Delete this module's numba cache files (``prefix*.nbi`` / ``.nbc`` in ``cache_dir``) when one of
+    ``sources`` changed since they were written; True if it deleted them.
+
+    numba's cache does not follow imports: a cached function here holds a copy of the compiled core it calls
+    (``evaluate_fast``, move generation), and the cache is keyed by this file alone. After an edit of the
+    core, the search would run the old evaluation. A digest of the sources, kept beside the cache, notices
+    the edit; the next call recompiles (~30 s CPU once)."""
+    digest = hashlib.sha256(b"".join(p.read_bytes() for p in sources)).hexdigest()
+    stamp = cache_dir / f"{prefix}sources.sha256"
+    try:
+        if stamp.read_text(encoding="ascii") == digest:
+            return False
+    except OSError:
+        pass
+    for old in [*cache_dir.glob(f"{prefix}*.nbi"), *cache_dir.glob(f"{prefix}*.nbc")]:
+        old.unlink(missing_ok=True)
+    try:
+        cache_dir.mkdir(exist_ok=True)
+        stamp.write_text(digest, encoding="ascii")
+    except OSError:
+        pass  # a read-only install: numba then caches elsewhere or not at all
+    return True
+
+
+_HERE = Path(__file__).resolve().parent
+_CORE_SOURCES: Final[tuple[str, ...]] = ("_engine_core.py", "_features.py", "board.py", "rules.py")
+drop_stale_cache(_HERE / "__pycache__", [_HERE / name for name in _CORE_SOURCES])
 
 __all__ = [
     "FULL_WIDTH",
