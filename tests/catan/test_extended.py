@@ -82,6 +82,15 @@ def test_hand_checked_board() -> None:
     # 2 ore pips, 5 brick pips, 1 grain pip
     (s,) = [s for s, h in enumerate(EXT.spot_hexes) if h == (14, 15, 20)]
     assert evaluate_spots(b).production[s].tolist() == [0.0, 5.0, 0.0, 1.0, 2.0]
+    # energy by hand: corners 0, 2, 12, 17, 27, 29 hold 4, 2, 3, 8, 11, 10 = 3+1+2+5+2+3 = 16 pips;
+    # centre 14, 15 hold 3 and 6 = 7 pips; the edges the other 88 - 23 = 65 pips over 22 hexes
+    from boardeval.catan.energy import board_energy
+
+    e = board_energy(b)
+    assert e.extras["region_mean_pips"] == pytest.approx({"corners": 16 / 6, "centre": 3.5, "edges": 65 / 22})
+    # grain 12-3 (hexes 8, 13), ore 3-5 (14, 19), brick 6-5 (15, 16), sheep 4-9 (24, 25); no 6/8 touch
+    assert e.extras["same_resource_pair_hexes"] == [[8, 13], [14, 19], [15, 16], [24, 25]]
+    assert e.extras["high_number_pair_hexes"] == []
 
 
 def test_counts_components() -> None:
