@@ -41,6 +41,7 @@ class Job:
     max_year: int
     candidates: int
     opponent_samples: int
+    evaluation_weight: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -61,7 +62,11 @@ def play_pair(job: Job) -> Pair:
     """Both games of one seed: EvalBot at the seat, then DumbBot there (module level: picklable)."""
     graph = load_map_graph("standard")
     power = graph.powers[job.seat]
-    settings = EvalBotSettings(candidates=job.candidates, opponent_samples=job.opponent_samples)
+    settings = EvalBotSettings(
+        candidates=job.candidates,
+        opponent_samples=job.opponent_samples,
+        evaluation_weight=job.evaluation_weight,
+    )
     bot = EvalBot(settings)
     players: list[Any] = [bot if p == job.seat else DumbBot() for p in range(len(graph.powers))]
     start = time.perf_counter()
@@ -192,16 +197,24 @@ def main() -> None:
     parser.add_argument("--max-year", type=int, default=1910)
     parser.add_argument("--candidates", type=int, default=EvalBotSettings().candidates)
     parser.add_argument("--opponent-samples", type=int, default=EvalBotSettings().opponent_samples)
+    parser.add_argument(
+        "--evaluation-weight",
+        type=float,
+        default=EvalBotSettings().evaluation_weight,
+        help="weight of the fitted evaluation in the score (0: projected centres only, an ablation)",
+    )
     parser.add_argument("--json", default="", help="also write the figures and every pair to this file")
     args = parser.parse_args()
     print(
         f"EvalBot vs DumbBot: {args.games} paired games to the end of {args.max_year}, seed {args.seed}, "
-        f"{args.workers} workers, {args.candidates} candidates, {args.opponent_samples} opponent sample(s); "
+        f"{args.workers} workers, {args.candidates} candidates, {args.opponent_samples} opponent sample(s), "
+        f"evaluation weight {args.evaluation_weight}; "
         f"{_load()}"
     )
     seeds = spawn_seeds(args.seed, args.games)
     jobs = [
-        Job(i, s, i % 7, args.max_year, args.candidates, args.opponent_samples) for i, s in enumerate(seeds)
+        Job(i, s, i % 7, args.max_year, args.candidates, args.opponent_samples, args.evaluation_weight)
+        for i, s in enumerate(seeds)
     ]
     start = time.perf_counter()
     interrupted = False

@@ -14,16 +14,19 @@ from boardeval.diplomacy.alliances import (
     AllianceResult,
     PairSignal,
     YearAlliances,
+    attacks,
     detect_alliances,
     score_detection,
 )
 from boardeval.diplomacy.tournament import bot_game
+from tests.diplomacy.helpers import make_record
 
 
-def test_detections_follow_the_rule(human_games: list[GameRecord]) -> None:
+def test_calm_detections_follow_the_rule(human_games: list[GameRecord]) -> None:
     game = human_games[0]
     gm = compute_measures(game)
-    result = detect_alliances(game)
+    result = detect_alliances(game, rule="calm")
+    assert result.rule == "calm"
     years = [y.year for y in result.years]
     assert years == list(range(1901, 1914))
     order = {p: i for i, p in enumerate(gm.powers)}
@@ -66,14 +69,50 @@ def test_calm_is_the_fall_of_the_pairs_share(human_games: list[GameRecord]) -> N
 
 def test_threshold_bounds_the_detections(human_games: list[GameRecord]) -> None:
     game = human_games[1]
-    loose = detect_alliances(game, threshold=-10.0)
-    strict = detect_alliances(game, threshold=10.0)
+    loose = detect_alliances(game, threshold=-10.0, rule="calm")
+    strict = detect_alliances(game, threshold=10.0, rule="calm")
     assert all(not y.pairs for y in strict.years)
-    default = detect_alliances(game)
+    default = detect_alliances(game, rule="calm")
     for lo, mid in zip(loose.years, default.years, strict=True):
         assert set(mid.pairs) <= set(lo.pairs)
     with pytest.raises(DiplomacyError, match="nan"):
         detect_alliances(game, threshold=float("nan"))
+    with pytest.raises(DiplomacyError, match="'friendly'"):
+        detect_alliances(game, rule="friendly")
+
+
+def test_peace_detections_follow_the_rule(human_games: list[GameRecord]) -> None:
+    game = human_games[0]
+    gm = compute_measures(game)
+    result = detect_alliances(game, measures=gm)
+    assert result.rule == "peace" and [y.year for y in result.years] == list(range(1901, 1914))
+    fought: set[tuple[str, str]] = set()
+    for year in result.years:
+        for s in year.signals:
+            if (s.a, s.b) in fought:
+                assert s.attacked  # once attacked, attacked for the rest of the game
+            if s.attacked:
+                fought.add((s.a, s.b))
+            assert s.detected == (s.alive and s.mutual > 0 and not s.attacked)
+            assert s.detected == ((s.a, s.b) in year.pairs)
+    assert any(y.pairs for y in result.years) and fought
+    assert len(result.years[-1].pairs) < len(result.years[0].pairs)
+
+
+def test_attacks_are_taken_centres_and_entered_provinces() -> None:
+    record = make_record(
+        [
+            ("S1901M", {"FRANCE": ["A PAR"], "GERMANY": ["A MUN"]}, {"FRANCE": ["PAR"], "GERMANY": ["MUN"]}),
+            ("F1901M", {"FRANCE": ["A BUR"], "GERMANY": ["A MUN"]}, {"FRANCE": ["PAR"], "GERMANY": ["MUN"]}),
+            ("F1901R", {"FRANCE": ["A MUN"], "GERMANY": ["*A MUN"]}, {"FRANCE": ["PAR"], "GERMANY": ["MUN"]}),
+            ("W1901A", {"FRANCE": ["A MUN"]}, {"FRANCE": ["MUN", "PAR"]}),
+        ]
+    )
+    hits = attacks(record)
+    fra, ger = 2, 3
+    assert not hits[1].any()  # a move next to the German army is no attack
+    assert hits[2, fra, ger] and not hits[2, ger, fra]  # France dislodged the army in Munich
+    assert hits[3, fra, ger] and hits[3].sum() == 1  # and took the centre
 
 
 def _signal(a: str, b: str, detected: bool, alive: bool = True) -> PairSignal:
@@ -106,6 +145,12 @@ def test_a_seeded_bot_game_is_scored_without_the_seeding() -> None:
     assert [y.year for y in result.years] == [1901, 1902, 1903, 1904, 1905]
     score = score_detection([(result, played.allies)])
     assert score.known == 2 * 5  # both pairs survive every year (1905 holds its spring only)
+    for year in result.years:  # the peace rule's premise: seeded allies never attack each other
+        for s in year.signals:
+            if (s.a, s.b) in {("AUSTRIA", "ITALY"), ("ENGLAND", "FRANCE")}:
+                assert not s.attacked, (year.year, s.a, s.b)
+    unallied = detect_alliances(record_from_saved(bot_game("dumb", 4, max_year=1904).saved))
+    assert any(s.attacked for y in unallied.years for s in y.signals)
     assert 0 <= score.true_positives <= score.detected
     data = json.loads(json.dumps(result.to_json(signals=True)))
     assert data["game"] == record.game_id and len(data["years"][0]["signals"]) == 21

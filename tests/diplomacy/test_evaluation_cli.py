@@ -108,3 +108,8 @@ def test_alliances_json_and_table() -> None:
     code, text, exc = run("alliances", str(game))
     assert code == 0, exc
     assert "1905" in text
+    assert data["rule"] == "peace"
+    code, text, exc = run("alliances", str(game), "--rule", "calm", "--json")
+    assert code == 0 and json.loads(text)["rule"] == "calm", exc
+    code, _, exc = run("alliances", str(game), "--rule", "friends")
+    assert isinstance(exc, DiplomacyError) and "'friends'" in str(exc)

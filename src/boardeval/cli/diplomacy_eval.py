@@ -167,16 +167,23 @@ def _print_breakdown(bd: Any) -> None:
 def alliances_cmd(
     game: Path = typer.Argument(..., help="Saved game (.json) or games (.jsonl)."),
     game_index: int | None = typer.Option(None, "--game-index", help="Which game of a JSONL file (from 0)."),
-    as_json: bool = typer.Option(False, "--json", help='Print {"game", "years": [{"year", "pairs"}]}.'),
+    as_json: bool = typer.Option(
+        False, "--json", help='Print {"game", "rule", "threshold", "years": [{"year", "pairs"}]}.'
+    ),
+    rule: str = typer.Option(
+        "peace",
+        "--rule",
+        help="peace: mutual fear > 0 and never attacked each other (default); calm: mutual fear alone.",
+    ),
 ) -> None:
-    """Allied pairs detected per game year from the mutual fear (and its change), without any seeding.
+    """Allied pairs detected per game year from mutual fear and the moves, without any seeding.
 
-    Example: boardeval diplomacy alliances game.json
+    Example: boardeval diplomacy alliances game.json --rule peace
     """
     from boardeval.diplomacy import detect_alliances
 
     record = pick_game(game, game_index)
-    result = detect_alliances(record)
+    result = detect_alliances(record, rule=rule)
     if as_json:
         print_json(result.to_json())
         return

@@ -1,8 +1,21 @@
-"""Allied pairs per game year, detected from the per-phase mutual fear alone (issue 14 §3).
+"""Allied pairs per game year, detected from the per-phase mutual fear (issue 14 §3).
 
-Mutual fear (``fear_mutual`` = fear(A,B) + fear(B,A)) is mostly geography: neighbours fear each other
-whatever they do.  So the detector compares each pair with its own start.  For powers A and B at a phase,
-the pair's **share** of the two powers' fear is
+Two rules; ``rule="peace"`` is the default.
+
+**peace** (mutual fear and "never attacked each other"): a pair is detected in game year ``y`` when both
+powers are alive, their mutual fear at the year's last movement phase is > 0 (each is within reach of
+the other's centres: they could fight), and neither has **attacked** the other from the record's first
+phase to the end of ``y``.  Between two consecutive phases of the record, A attacks B when a centre B
+owned passes to A, or when a unit of A stands in a province where a unit of B stood at the previous
+phase (A moved into B's unit: dislodged it, or followed it out).  Seeded allied DumbBots never do either
+(tested), so this only has to tell allies from neighbours that happen to have left each other alone;
+on the bot games it finds about five times as many of the seeded pairs as the calm rule at a better
+precision (``docs/diplomacy-evaluation.md``).  In human games one early skirmish rules a pair out for the
+rest of the game.
+
+**calm** (the first rule, mutual fear alone).  Mutual fear (``fear_mutual`` = fear(A,B) + fear(B,A)) is
+mostly geography: neighbours fear each other whatever they do.  So the rule compares each pair with its
+own start.  For powers A and B at a phase, the pair's **share** of the two powers' fear is
 
     share(A,B) = mutual(A,B) / (sum over C of mutual(A,C) + sum over C of mutual(B,C))
 
@@ -14,7 +27,7 @@ partners), and ``calm >= threshold`` (default :data:`CALM_THRESHOLD`).
 
 The year's change of mutual fear (the spec's "a rise signals a souring relation") is reported with every
 pair; requiring "no rise this year" as well cut recall by about a third on the bot corpus without
-improving precision (see ``docs/diplomacy-evaluation.md``), so the rule does not use it.  Nothing here
+improving precision (see ``docs/diplomacy-evaluation.md``), so neither rule uses it.  Nothing here
 knows how a game was seeded: :func:`score_detection` compares detections with known pairs afterwards.
 """
 
@@ -32,16 +45,22 @@ from boardeval.diplomacy.records import GameRecord
 
 __all__ = [
     "CALM_THRESHOLD",
+    "RULES",
     "AllianceResult",
     "DetectionScore",
     "PairSignal",
     "YearAlliances",
+    "attacks",
     "detect_alliances",
     "score_detection",
 ]
 
 CALM_THRESHOLD = 0.1
-"""Smallest relative fall of a pair's share of mutual fear (from the start) that counts as allied."""
+"""Smallest relative fall of a pair's share of mutual fear (from the start) that counts as allied
+(rule ``calm``)."""
+
+RULES: tuple[str, ...] = ("peace", "calm")
+"""The detection rules (module docstring); the first is the default."""
 
 Pair = tuple[str, str]
 
@@ -69,6 +88,8 @@ class PairSignal:
     alive: bool
     """Both powers have a unit or a centre at the year's last movement phase."""
     detected: bool
+    attacked: bool = False
+    """One of the two attacked the other between the record's first phase and the end of the year."""
 
     def to_json(self) -> dict[str, Any]:
         """Plain JSON (NaN as null)."""
@@ -78,6 +99,7 @@ class PairSignal:
             "change": _num(self.change),
             "share_start": self.share_start,
             "share": self.share,
+            "attacked": self.attacked,
             "calm": _num(self.calm),
             "alive": self.alive,
             "detected": self.detected,
@@ -104,6 +126,7 @@ class AllianceResult:
     game_id: str
     years: tuple[YearAlliances, ...]
     threshold: float
+    rule: str = "peace"
 
     def pairs_in(self, year: int) -> tuple[Pair, ...]:
         """The pairs detected in ``year`` (empty for a year the record does not have)."""
@@ -117,23 +140,57 @@ class AllianceResult:
             if signals:
                 entry["signals"] = [s.to_json() for s in y.signals]
             years.append(entry)
-        return {"game": self.game_id, "threshold": self.threshold, "years": years}
+        return {"game": self.game_id, "rule": self.rule, "threshold": self.threshold, "years": years}
+
+
+def attacks(record: GameRecord) -> np.ndarray:
+    """``[T, P, P]``: at phase ``t`` (>= 1) the row power attacked the column power since phase ``t - 1``.
+
+    An attack: a centre the column power owned at ``t - 1`` is the row power's at ``t``, or a (not
+    dislodged) unit of the row power stands at ``t`` in a province where a (not dislodged) unit of the
+    column power stood at ``t - 1``.
+    """
+    graph = record.graph
+    n_p = len(graph.powers)
+    out = np.zeros((len(record.phases), n_p, n_p), dtype=bool)
+    previous: tuple[list[set[str]], dict[str, int]] | None = None
+    for t, position in enumerate(record.phases):
+        units = [{u.province for u in us if not u.dislodged} for us in position.units]
+        owner = {c: p for p, cs in enumerate(position.centers) for c in cs}
+        if previous is not None:
+            before_units, before_owner = previous
+            for centre, p in owner.items():
+                q = before_owner.get(centre)
+                if q is not None and q != p:
+                    out[t, p, q] = True
+            for p in range(n_p):
+                for q in range(n_p):
+                    if p != q and units[p] & before_units[q]:
+                        out[t, p, q] = True
+        previous = (units, owner)
+    return out
 
 
 def detect_alliances(
     record: GameRecord,
     *,
     threshold: float = CALM_THRESHOLD,
+    rule: str = "peace",
     measures: GameMeasures | None = None,
 ) -> AllianceResult:
-    """Allied pairs per game year of ``record`` from its mutual fear (see the module docstring).
+    """Allied pairs per game year of ``record`` (see the module docstring for the two rules).
 
-    Years with no movement phase in the record (e.g. a lone final phase) are left out.
+    ``threshold`` is the calm threshold of rule ``calm``.  Years with no movement phase in the record
+    (e.g. a lone final phase) are left out.
     """
     if not np.isfinite(threshold):
         raise DiplomacyError(f"alliance threshold must be a finite number, got {threshold!r}")
+    if rule not in RULES:
+        raise DiplomacyError(f"unknown alliance rule {rule!r}: choose from {', '.join(RULES)}")
     gm = measures if measures is not None else compute_measures(record)
     n_p = len(gm.powers)
+    hits = attacks(record)
+    phase_year = [_year(p) for p in gm.phases]
     mutual = np.nan_to_num(gm.fear_mutual)
     total = mutual.sum(axis=2)
     denom = total[:, :, None] + total[:, None, :]
@@ -163,12 +220,18 @@ def detect_alliances(
         change = (
             mutual[last] - mutual[previous_end] if previous_end is not None else np.full_like(calm, np.nan)
         )
+        until = [t for t, py in enumerate(phase_year) if py is not None and py <= year]
+        fought: np.ndarray = np.asarray(hits[until].any(axis=0))
+        fought = fought | fought.T
         signals = []
         pairs = []
         for a in range(n_p):
             for b in range(a + 1, n_p):
                 value = float(calm[a, b])
-                hit = bool(np.isfinite(value) and value >= threshold and best[a] == b and best[b] == a)
+                if rule == "calm":
+                    hit = bool(np.isfinite(value) and value >= threshold and best[a] == b and best[b] == a)
+                else:
+                    hit = bool(both[a, b] and mutual[last, a, b] > 0 and not fought[a, b])
                 signals.append(
                     PairSignal(
                         gm.powers[a],
@@ -180,13 +243,14 @@ def detect_alliances(
                         value,
                         bool(both[a, b]),
                         hit,
+                        bool(fought[a, b]),
                     )
                 )
                 if hit:
                     pairs.append((gm.powers[a], gm.powers[b]))
         out.append(YearAlliances(year, tuple(pairs), tuple(signals)))
         previous_end = last
-    return AllianceResult(record.game_id, tuple(out), float(threshold))
+    return AllianceResult(record.game_id, tuple(out), float(threshold), rule)
 
 
 @dataclass(frozen=True)

@@ -207,10 +207,10 @@ _DIPLOMACY: Final[dict[str, str]] = {
     "fear_mutual_max": "The largest mutual fear between the power and any one other power.",
     "fear_mutual_sum": "Mutual fear between the power and each other power, summed.",
     "alliance": (
-        "Two powers detected as allied in a game year from mutual fear alone: their share of the fear "
-        "between them fell by at least the threshold (10 %) from the start, and each is the other's "
-        "calmest partner. Checked against seeded allied bots: precision and recall are low (about 0.1), "
-        "so read it as a hint, not a fact."
+        "Two powers detected as allied in a game year: both alive, within reach of each other (mutual "
+        "fear > 0), and neither has attacked the other so far in the game (taken a centre of the other, "
+        "or moved into a province the other's unit held). Checked against seeded allied bots it finds "
+        "most allied pairs but many detected pairs are not allies: read it as a hint, not a fact."
     ),
 }
 
