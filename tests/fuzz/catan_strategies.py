@@ -42,6 +42,7 @@ VALID_RULES = [
     "desert=coast",
     "resource-pips-band=9..14",
     "no-port-own-resource",
+    "port-min-pips=5",
 ]
 assert {r.partition("=")[0] for r in VALID_RULES} == set(RULES)
 

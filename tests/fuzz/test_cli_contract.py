@@ -22,6 +22,8 @@ from typer.testing import CliRunner
 from boardeval.catan import Board, SpotParams, energy_weights
 from boardeval.cli.main import app
 from tests.fuzz.catan_strategies import VALID_RULES, rule_texts, share_codes
+from tests.fuzz.diplomacy_strategies import ODD_PHASES, record_texts
+from tests.fuzz.morris_strategies import move_lists, position_texts, variant_texts
 from tests.fuzz.strategies import mutated_json, mutated_text, odd_numbers
 
 runner = CliRunner()
@@ -85,6 +87,58 @@ def catan_invocations(draw: st.DrawFn, folder: Path) -> list[str]:
     return ["catan", "energy", SPEC_CODE, "--weights", str(path), *json_flag]
 
 
+# perft depths: small valid ones (a large one runs for minutes) and every odd spelling of a number
+PERFT_DEPTHS = ["0", "1", "2", "+1", "01", "\uff11", "1_0", "-1", "", "x", " 1", "9" * 30, "9" * 5000]
+
+
+@st.composite
+def morris_invocations(draw: st.DrawFn) -> list[str]:
+    """A ``boardeval morris ...`` argument list with mutated positions, move lists, variants, depths."""
+    command = draw(st.sampled_from(["perft", "eval", "eval-moves", "best"]))
+    json_flag = ["--json"] if draw(st.booleans()) else []
+    variant = ["--variant", _safe(draw(variant_texts()))] if draw(st.booleans()) else []
+    if command == "perft":
+        where = draw(st.sampled_from(["position", "moves", "none"]))
+        extra = (
+            ["--position", _safe(draw(position_texts()))]
+            if where == "position"
+            else ["--moves", _safe(draw(move_lists()))]
+            if where == "moves"
+            else []
+        )
+        return [
+            "morris",
+            "perft",
+            "--depth",
+            draw(st.sampled_from(PERFT_DEPTHS)),
+            *extra,
+            *variant,
+            *json_flag,
+        ]
+    if command == "eval":
+        return ["morris", "eval", _safe(draw(position_texts())), *variant, *json_flag]
+    if command == "eval-moves":
+        return ["morris", "eval", "--moves", _safe(draw(move_lists())), *variant, *json_flag]
+    return ["morris", "best", _safe(draw(position_texts())), "--depth", "1", *variant, *json_flag]
+
+
+@st.composite
+def diplomacy_invocations(draw: st.DrawFn, folder: Path) -> list[str]:
+    """A ``boardeval diplomacy ...`` argument list with a mutated record file and odd phases."""
+    path = folder / draw(st.sampled_from(["game.json", "games.jsonl"]))
+    path.write_bytes(draw(record_texts()).encode("utf-8", "surrogatepass"))
+    command = draw(st.sampled_from(["measures", "fear", "games"]))
+    index = (
+        ["--game-index", draw(st.sampled_from(["0", "1", "-1", "x", "+0"]))] if draw(st.booleans()) else []
+    )
+    if command == "measures":
+        return ["diplomacy", "measures", str(path), *index, *(["--json"] if draw(st.booleans()) else [])]
+    if command == "fear":
+        phase = ["--phase", _safe(draw(st.sampled_from(ODD_PHASES)))] if draw(st.booleans()) else []
+        return ["diplomacy", "fear", str(path), *phase, *index, "--json"]
+    return ["diplomacy", "games", str(path)]
+
+
 def _check_contract(args: list[str]) -> None:
     result = runner.invoke(app, args)
     assert "Traceback" not in result.output, (args, result.output)
@@ -103,6 +157,52 @@ def _check_contract(args: list[str]) -> None:
 @given(st.data())
 def test_catan_commands_succeed_or_print_one_error_line(workdir: Path, data: st.DataObject) -> None:
     _check_contract(data.draw(catan_invocations(workdir)))
+
+
+@settings(max_examples=CLI_EXAMPLES)
+@given(morris_invocations())
+def test_morris_commands_succeed_or_print_one_error_line(args: list[str]) -> None:
+    _check_contract(args)
+
+
+@settings(max_examples=CLI_EXAMPLES)
+@given(st.data())
+def test_diplomacy_commands_succeed_or_print_one_error_line(workdir: Path, data: st.DataObject) -> None:
+    _check_contract(data.draw(diplomacy_invocations(workdir)))
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["morris", "perft", "--depth", "+2"],
+        ["morris", "perft", "--depth", "\uff12"],
+        ["morris", "eval", "........................\tw 9 9"],
+        ["morris", "eval", "--moves", "d2,f4"],
+        ["morris", "eval", "........................ w 9 9", "--variant", "standard,max_turns=+5"],
+        ["morris", "eval", "........................ w 9 9", "--variant", "OpenSpiel"],
+        ["diplomacy", "fear", "--static", "--map", "narnia"],
+        ["diplomacy", "measures", "/no/such/game.json"],
+    ],
+)
+def test_morris_and_diplomacy_bad_input_is_one_line(args: list[str]) -> None:
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2, result.output
+    lines = [ln for ln in result.stderr.splitlines() if ln.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
+
+
+def test_diplomacy_empty_phase_and_empty_list_are_errors(workdir: Path) -> None:
+    """Issue 17: ``fear --phase ''`` meant the last phase; a file holding ``[]`` was an IndexError."""
+    from boardeval.diplomacy import shipped_game_paths
+
+    game = str(shipped_game_paths()[2])
+    for phase in ("", " ", " S1901M"):
+        result = runner.invoke(app, ["diplomacy", "fear", game, "--phase", phase])
+        assert result.exit_code == 2 and "--phase" in result.stderr, result.output
+    empty = workdir / "empty.json"
+    empty.write_text("[]", encoding="utf-8")
+    result = runner.invoke(app, ["diplomacy", "measures", str(empty)])
+    assert result.exit_code == 2 and "holds no game ('[]')" in result.stderr, result.output
 
 
 @pytest.mark.parametrize(

@@ -5,20 +5,15 @@ from __future__ import annotations
 import typer
 
 from boardeval.cli.common import console, note_interrupted, print_json, progress_bar
-from boardeval.core import JobsInterrupted, ParamsError
+from boardeval.core import JobsInterrupted, ParamsError, parse_int
 from boardeval.morris import Position, Variant, perft_divide
 
 app = typer.Typer(no_args_is_help=True)
 
 
 def _parse_depth(text: str) -> int:
-    try:
-        depth = int(text.strip())
-    except ValueError:
-        raise ParamsError(f"--depth must be a non-negative integer, got {text!r}") from None
-    if depth < 0:
-        raise ParamsError(f"--depth must be a non-negative integer, got {text!r}")
-    return depth
+    """``--depth`` through the shared number reader: ASCII digits only (no ``+3``, ``03``, ``３``)."""
+    return parse_int(text, "--depth", lo=0, hi=20, noun="a non-negative integer")
 
 
 def position_from(
