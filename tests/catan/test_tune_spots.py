@@ -170,3 +170,18 @@ def test_cli_tune_spots_json_and_bad_input(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     weights = {t["name"]: t["weight"] for t in json.loads(result.stdout)["why"]["terms"]}
     assert weights["diversity"] == pytest.approx(data["best"]["params"]["diversity_weight"])
+
+
+def test_ctrl_c_keeps_the_finished_trials_flagged() -> None:
+    raised = []
+
+    def progress(done: int, total: int, message: str) -> None:
+        if done == 6 and not raised:  # the second game of trial 1 (Ctrl-C arrives inside the job runner)
+            raised.append(message)
+            raise KeyboardInterrupt
+
+    result = tuning.tune_spots(trials=3, games_per_trial=4, seed=5, fresh_games=4, progress=progress)
+    assert raised == ["trial 2/3"]
+    assert result.interrupted and [t.number for t in result.trials] == [0]
+    assert result.best == result.trials[0] and result.fresh_best is None and result.fresh_games == 0
+    assert result.to_json()["interrupted"] is True and result.planned_trials == 3

@@ -260,7 +260,7 @@ def tune_spots(
         finished.append(TrialResult(trial.number, params, wins, len(records)))
         return wins / len(records)
 
-    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    optuna.logging.set_verbosity(optuna.logging.ERROR)  # its per-trial lines (and Ctrl-C's failed trial)
     study = optuna.create_study(
         direction="maximize", sampler=optuna.samplers.TPESampler(seed=sampler_seed % 2**31)
     )

@@ -319,9 +319,15 @@ def _tune_command(
         if out is not None:
             console.print(f"wrote {out}")
     if result.interrupted:
+        kept = (
+            "the best so far is reported, not checked on fresh seeds"
+            if result.trials and result.fresh_best is None
+            else "the fresh-seed check kept its finished games"
+            if result.trials
+            else "nothing to report"
+        )
         err_console.print(
-            f"[yellow]interrupted: {len(result.trials)} of {trials} trials finished; the best so far is "
-            "reported, not checked on fresh seeds[/yellow]"
+            f"[yellow]interrupted: {len(result.trials)} of {trials} trials finished; {kept}[/yellow]"
         )
         raise typer.Exit(130)
 
