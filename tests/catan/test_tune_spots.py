@@ -185,3 +185,21 @@ def test_ctrl_c_keeps_the_finished_trials_flagged() -> None:
     assert result.interrupted and [t.number for t in result.trials] == [0]
     assert result.best == result.trials[0] and result.fresh_best is None and result.fresh_games == 0
     assert result.to_json()["interrupted"] is True and result.planned_trials == 3
+
+
+def test_playtest_takes_the_advisors_weights(tmp_path: Path) -> None:
+    code = "O10-S2-W9-G12-B6-S4-B10-G9-W11-D-W3-O8-W8-O3-G4-S5-B5-G6-S11~3S3W3B3GO"
+    port_only = dataclasses.replace(SpotParams.default(), eval_weights=(0.0, 0.0, 1.0, 0.0, 0.0))
+    path = tmp_path / "port_only.json"
+    path.write_text(json.dumps(port_only.to_dict()), encoding="utf-8")
+    args = ["playtest", code, "--games", "1", "--players", "advisor,pips,pips,pips", "--seed", "2", "--json"]
+    plain = runner.invoke(_app(), args)
+    default = runner.invoke(_app(), [*args, "--params", "default"])
+    moved = runner.invoke(_app(), [*args, "--params", str(path)])
+    assert plain.exit_code == default.exit_code == moved.exit_code == 0, moved.output
+    strip = lambda r: {k: v for k, v in json.loads(r.stdout).items() if k != "seconds"}  # noqa: E731
+    assert strip(plain) == strip(default)
+    spec = game_specs(Board.parse(code), ["advisor", "pips", "pips", "pips"], 1, seed=2)[0]
+    expected = play_game(dataclasses.replace(spec, advisor=(port_only, OpeningParams())))
+    assert strip(moved)["players"][0]["wins"] == int(expected.winner_player == 0)
+    assert strip(moved)["turns"]["mean"] == expected.turns

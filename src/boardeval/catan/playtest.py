@@ -22,6 +22,7 @@ bound to its colours after that shuffle, so seat ``i`` is always the ``i``-th co
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import threading
 import time
@@ -415,14 +416,18 @@ def run_playtest(
     workers: int = 1,
     address: str | None = None,
     progress: Progress | None = None,
+    advisor: tuple[SpotParams, OpeningParams] | None = None,
 ) -> PlaytestResult:
     """Play ``games`` seeded games (times the number of seats with ``rotate``) and summarise them.
 
     ``board`` is one board, or a list of ``games`` boards (game ``j`` on board ``j``: the JSON's ``board``
     then says how many). ``players`` are names from :data:`PLAYER_NAMES`, listed in seat order (2 to 4).
+    ``advisor`` (spot parameters, opening weights) replaces the ``advisor`` players' defaults.
     Ctrl-C keeps the finished games (``interrupted`` is set on the result).
     """
     specs = game_specs(board, players, games, seed, rotate=rotate)
+    if advisor is not None:
+        specs = [dataclasses.replace(s, advisor=advisor) for s in specs]
     names = _check_players(players)
     label = board.code() if isinstance(board, Board) else f"{games} boards"
     start = time.perf_counter()

@@ -88,10 +88,15 @@ def _playtest_command(
     dask: Annotated[
         str | None, typer.Option("--dask", help="Dask scheduler address (tcp://host:port).")
     ] = None,
+    params: Annotated[
+        str | None,
+        typer.Option("--params", help="The advisor's weights: 'default', 'tuned' (if shipped) or a file."),
+    ] = None,
     json_out: JsonOpt = False,
 ) -> None:
     """Play seeded catanatron games on a board: win rates per player and seat with 95% intervals."""
     b = read_board(board)
+    advisor = None if params is None else load_named_params(params)
     with progress_bar("playtest", enabled=not json_out) as progress:
         result = run_playtest(
             b,
@@ -102,6 +107,7 @@ def _playtest_command(
             workers=workers,
             address=dask,
             progress=progress,
+            advisor=advisor,
         )
     if json_out:
         print_json(result.to_json())
