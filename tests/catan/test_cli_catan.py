@@ -80,7 +80,9 @@ def test_energy_json_shape() -> None:
     e = board_energy(Board.parse(SPEC_CODE))
     assert d["same_resource_pairs"] == 5 and isinstance(d["same_resource_pairs"], int)
     assert d["energy"] == pytest.approx(e.total)
-    assert d["energy"] == pytest.approx(100 * 5 + 150 * d["high_number_pairs"] + 10 * d["pip_variance"])
+    assert d["energy"] == pytest.approx(
+        100 * 5 + 150 * d["high_number_pairs"] + 10 * d["pip_variance"] + 10 * d["ports"]
+    )
 
 
 def test_show() -> None:

@@ -144,6 +144,6 @@ def test_weights_configurable(tmp_path: Path) -> None:
         "same_resource_pairs": 100,
         "high_number_pairs": 150,
         "pip_variance": 10,
-        "ports": 0,
+        "ports": 10,
     }
     assert isinstance(energy_weights(), WeightSet) and tuple(energy_weights()) == ENERGY_TERMS

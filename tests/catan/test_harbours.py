@@ -3,11 +3,16 @@ re-computation, and ``ports = 0`` reproducing seed 001's energy exactly."""
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import numpy as np
 import pytest
 
+from boardeval.catan import Rule, check_ports_mode, generate, optimum, parse_rules
+from boardeval.catan._generate.anneal import anneal
+from boardeval.catan._generate.harbours import best_harbours
+from boardeval.catan._generate.tournament import tournament
 from boardeval.catan.board import PIPS, Board
 from boardeval.catan.energy import (
     PORT_GENERIC_ADJACENT_COST,
@@ -21,6 +26,7 @@ from boardeval.catan.energy import (
     port_terms_lists,
 )
 from boardeval.catan.topology import BASE_TOPOLOGY, HEX_EDGES, PORT_SPOTS, ROADS, SPOT_HEXES
+from boardeval.core import ParamsError
 
 SPEC_CODE = "O10-S2-W9-G12-B6-S4-B10-G9-W11-D-W3-O8-W8-O3-G4-S5-B5-G6-S11~3S3W3B3GO"
 
@@ -119,3 +125,125 @@ def test_moving_a_harbour_changes_the_term() -> None:
     moved = Board.parse(SPEC_CODE).with_swapped_ports(8, 2)
     assert port_terms(moved).adjacent_generic_slots == ((0, 8),)
     assert port_terms(moved).generic_adjacent == 1
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Generators: --ports random | fixed | balanced
+# ---------------------------------------------------------------------------------------------------------
+
+
+def _brute_best_harbour_cost(board: Board, rules: tuple[Rule, ...] = ()) -> int | None:
+    """The least harbour term over every arrangement of the board's harbour kinds under which the rules
+    hold (itertools and the checkers, no numpy mask); None when none does."""
+    g = port_geometry()
+    res, pips = board.resource_index.tolist(), board.pips.tolist()
+    index = {letter: k for k, letter in enumerate("WBSGO")} | {"3": -1}
+    best = None
+    for perm in set(itertools.permutations(board.ports)):
+        raw = port_terms_lists(res, pips, [index[p] for p in perm], g)
+        if best is not None and raw >= best:
+            continue
+        if rules and not all(r.holds(Board(board.resources, board.numbers, perm)) for r in rules):
+            continue
+        best = raw
+    return best
+
+
+def test_best_harbours_is_exact() -> None:
+    board = Board.random(5)
+    placed = best_harbours(board)
+    assert sorted(placed.ports) == sorted(board.ports)
+    assert (placed.resources, placed.numbers) == (board.resources, board.numbers)
+    assert port_terms(placed).raw == _brute_best_harbour_cost(board)
+    rules = parse_rules(["port-min-pips=3", "no-port-own-resource"])
+    ruled = best_harbours(board, rules)
+    assert all(r.holds(ruled) for r in rules)
+    assert port_terms(ruled).raw == _brute_best_harbour_cost(board, rules)
+    # seed 7: no arrangement gives every 2:1 harbour 4 pips within reach; the board comes back unchanged
+    hard = Board.random(7)
+    assert best_harbours(hard, parse_rules(["port-min-pips=4"])) == hard
+
+
+def test_ports_modes_on_random() -> None:
+    drawn = Board.random(11)
+    fixed = generate("random", 11)  # the default for random: the drawn board, as before issue 16
+    assert fixed.board == drawn and fixed.ports == "fixed" and fixed.to_json()["ports"] == "fixed"
+    shuffled = generate("random", 11, ports="random")
+    assert (shuffled.board.resources, shuffled.board.numbers) == (drawn.resources, drawn.numbers)
+    assert sorted(shuffled.board.ports) == sorted(drawn.ports)
+    assert (
+        shuffled.board.ports != drawn.ports and generate("random", 11, ports="random").board == shuffled.board
+    )
+    balanced = generate("random", 11, ports="balanced")
+    assert port_terms(balanced.board).raw == port_terms(best_harbours(drawn)).raw
+    assert balanced.energy.total <= fixed.energy.total
+
+
+def test_bad_ports_mode() -> None:
+    with pytest.raises(ParamsError, match="'even'"):
+        generate("anneal", 1, ports="even")
+    with pytest.raises(ParamsError, match="random, fixed, balanced"):
+        check_ports_mode("Balanced")
+
+
+def test_anneal_fixed_keeps_harbours_and_balanced_reaches_the_optimum() -> None:
+    opt = optimum()  # harbours are CP-SAT variables: the extended energy's proven minimum
+    assert opt.proven and port_terms(opt.board).raw == 0
+    fixed = anneal(2, ports="fixed", steps=500, restarts=1)
+    assert fixed.board.ports == Board.random(2).ports and fixed.ports == "fixed"
+    for seed in range(3):
+        balanced = anneal(seed)
+        assert balanced.ports == "balanced"
+        assert balanced.energy.total == pytest.approx(opt.energy, abs=1e-9), seed
+        assert balanced.optimal is True
+
+
+def test_anneal_with_zero_harbour_weight_is_the_old_annealer() -> None:
+    """Weight 0 and fixed harbours: no harbour moves, the same random stream, so the run is the one of
+    seed 001's energy (the tile part of the energy is the same function)."""
+    w0 = energy_weights().replace(ports=0.0)
+    for seed in range(4):
+        a = anneal(seed, weights=w0, ports="fixed")
+        b = anneal(seed, weights=w0, ports="balanced")  # weight 0: balanced has nothing to move for
+        assert a.board == b.board and a.board.ports == Board.random(seed).ports
+
+
+def test_cp_ports_modes() -> None:
+    fixed = optimum(ports=Board.random(4).ports)
+    assert fixed.proven and fixed.board.ports == Board.random(4).ports
+    assert fixed.scaled >= optimum().scaled
+    r = generate("cp", 4, fairness=1.0, ports="fixed")
+    assert r.board.ports == Board.random(4).ports and r.optimal is True
+    assert r.to_json()["ports"] == "fixed"
+    s = generate("cp", 4, ["no-port-own-resource"], ports="balanced")
+    assert all(s.rules.values()) and s.ports == "balanced"
+
+
+def test_cp_with_port_rules_holds_them() -> None:
+    rules = parse_rules(["port-min-pips=5", "no-port-own-resource"])
+    r = generate("cp", 1, rules)
+    assert all(r.rules.values()) and all(x.holds(r.board) for x in rules)
+
+
+def test_tournament_balanced_counts_harbour_swaps() -> None:
+    for seed in range(2):
+        fixed = tournament(seed, ports="fixed")
+        balanced = tournament(seed)
+        assert balanced.swaps is not None and fixed.swaps is not None
+        assert fixed.board.ports == Board.random(seed).ports
+        harbour = [s for s in balanced.swaps if s.kind == "ports"]
+        assert balanced.extras["harbour_swaps"] == len(harbour)
+        replay = Board.random(seed)
+        for s in balanced.swaps:
+            replay = replay.with_swapped(s.kind, s.a, s.b)
+        assert replay == balanced.board and all(balanced.rules.values())
+        assert port_terms(balanced.board).raw == port_terms(best_harbours(balanced.board)).raw
+        assert port_terms(balanced.board).raw <= port_terms(fixed.board).raw
+
+
+def test_fairness_dial_with_ports() -> None:
+    zero = generate("anneal", 3, fairness=0.0, ports="random")
+    assert zero.board == generate("random", 3, ports="random").board  # f = 0: the start board itself
+    one = generate("anneal", 4, fairness=1.0, ports="fixed")  # seed 4: the fixed-harbour optimum above
+    assert one.board.ports == Board.random(4).ports and one.ports == "fixed"
+    assert one.energy.total == pytest.approx(optimum(ports=Board.random(4).ports).energy, abs=1e-9)

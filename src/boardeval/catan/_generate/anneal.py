@@ -23,7 +23,8 @@ tiles and tokens in separate arrays.)
   for move the run of earlier versions; ``balanced`` (when the harbour term's weight is not 0) adds a
   fourth move, swapping the kinds of two harbour slots (one proposal in :data:`PORT_MOVE_SHARE`), and
   polishes the best board's harbours exactly for its tiles at the end (:func:`~.harbours.best_harbours`,
-  kept only when that lowers the objective, rule penalties included).
+  kept only when that lowers the objective, rule penalties included; not with a ``target``, where the
+  fairness dial wants the first board on the path).
 
 Rules become penalties: each violation costs ``RULE_PENALTY`` scaled units (more than any energy term),
 evaluated by the independent checkers on the full board, so annealing with rules is slower per move.
@@ -182,6 +183,7 @@ def anneal(
         bound, stop_at_bound = max(bound, target), True
     port_moves = ports == "balanced" and ports_weight(w) > 0  # no harbour term: nothing to move for
     run = _Run(state, rules, bound if stop_at_bound else None, rng, progress, port_moves)
+    run.shortcut = port_moves and not rules and target is None
     interrupted = False
     cool = (t1 / t0) ** (1.0 / max(1, steps - 1))
     heat = lay.scale / ENERGY_SCALE  # temperatures are given in base-board (x1296) units
@@ -201,7 +203,7 @@ def anneal(
     report(progress, total, total, f"energy {run.best / lay.scale:.3f}")
     best = Board.from_arrays(*run.best_arrays, layout=first.layout)
     best_value = run.best
-    if ports == "balanced" and not interrupted and ports_weight(w):
+    if ports == "balanced" and not interrupted and ports_weight(w) and target is None:
         best, best_value = _polish_harbours(best, best_value, rules, w)
     return make_result(
         best,
@@ -246,6 +248,10 @@ class _Run:
         self.rng = rng
         self.progress = progress
         self.port_moves = port_moves and len(state.ports) > 1
+        self.shortcut = False
+        self.tried: set[tuple[tuple[int, ...], tuple[int, ...]]] = set()
+        """At a new best whose tiles meet the bound, place the best harbours for them at once (exact,
+        :func:`~.harbours.best_harbours`): the bound is then reached without waiting for harbour moves."""
         self.stats = AnnealStats()
         self.cur = self.objective()
         self.best = self.cur
@@ -265,6 +271,26 @@ class _Run:
         """Re-heat from the best board so far."""
         self.state = BoardState(Board.from_arrays(*self.best_arrays), weights)
         self.cur = self.best
+
+    def _harbours_at_bound(self) -> None:
+        """When the tiles alone meet the bound, the best harbours for them (kept if the objective falls)."""
+        state = self.state
+        if self.bound is None or state.tile_energy() > self.bound:
+            return
+        key = (tuple(state.res), tuple(state.num))
+        if key in self.tried:  # these tiles had their best harbours already
+            return
+        self.tried.add(key)
+        placed = best_harbours(state.board())
+        if placed.ports == state.board().ports:
+            return
+        old = state.ports
+        state.set_ports("".join(placed.ports))
+        new = self.objective()
+        if new < self.cur:
+            self.cur = new
+        else:
+            state.set_ports(old)
 
     def round(self, rnd: int, steps: int, restarts: int, temp: float, cool: float) -> None:
         """One cooling schedule of ``steps`` proposed moves from ``temp``; stops early at the bound."""
@@ -286,6 +312,8 @@ class _Run:
             accepted, self.cur = metropolis_step(
                 move, a, b, self.cur, temp, objective, rand, accept_ties=True
             )
+            if accepted and self.shortcut and self.bound is not None and self.cur > self.bound:
+                self._harbours_at_bound()
             if accepted and self.cur < self.best:
                 self.best = self.cur
                 self.best_arrays = (list(state.res), list(state.num), state.ports)

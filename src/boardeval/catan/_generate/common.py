@@ -265,6 +265,16 @@ class BoardState:
         """The harbour term's raw value of the current state."""
         return port_terms_lists(self.res, [PIPS_OF[n] for n in self.num], self.port_idx, self.geometry)
 
+    def tile_energy(self) -> int:
+        """The scaled energy without the harbour term (its lower bound is the annealer's)."""
+        return self._tile_energy()
+
+    def set_ports(self, letters: str) -> None:
+        """Put harbour letters on the slots (a permutation of the current ones)."""
+        index = {letter: k for k, letter in enumerate(RESOURCES)} | {"3": -1}
+        self.ports = "".join(letters)
+        self.port_idx = [index[p] for p in self.ports]
+
     def swap_ports(self, a: int, b: int) -> None:
         """Swap the harbour kinds of slots a and b."""
         p = self.port_idx

@@ -29,6 +29,7 @@ from typing import Any
 from ortools.sat.python import cp_model
 
 from boardeval.catan._generate.common import (
+    BoardState,
     GenerationResult,
     IntWeights,
     integer_weights,
@@ -290,14 +291,36 @@ def _optimum_run(
     ports: Sequence[str] | None = None,
     layout: str = "base",
 ) -> tuple[Optimum, bool]:
-    """The optimum search itself and whether a stop cut it short (then the board is the best so far)."""
+    """The optimum search itself and whether a stop cut it short (then the board is the best so far).
+
+    With a harbour weight, two phases: first the energy without the harbour term (the smaller model of
+    seed 001's energy), whose optimum is a lower bound of the full energy (the harbour term is >= 0);
+    its board gets the best harbours for its tiles (:func:`~.harbours.best_harbours`, rules kept) when
+    the harbours are free. When that board's full energy equals the bound, it is proven optimal without
+    a second solve (the usual case: harbours cost nothing at the optimum). Otherwise the full model is
+    solved, hinted with that board.
+    """
     t0 = time.perf_counter()
+    w_tiles = (w[0], w[1], w[2], 0)
+    if ports_weight(w):
+        first, stopped = _optimum_run(rule_list, w_tiles, time_limit, workers, progress, ports, layout)
+        if stopped:
+            return first, stopped
+        board = first.board if ports is not None else best_harbours(first.board, rule_list)
+        value = BoardState(board, w).energy()
+        if first.proven and value == first.scaled:
+            return Optimum(value, board, True, time.perf_counter() - t0), False
+        hint: Board | None = board
+    else:
+        hint = None
     model, bv = _model(rule_list, ports, layout)
     objective = energy_objective(bv, w)
     model.minimize(objective)
+    if hint is not None:
+        bv.add_hint(hint)
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = max(1, workers)
-    solver.parameters.max_time_in_seconds = time_limit
+    solver.parameters.max_time_in_seconds = max(time_limit - (time.perf_counter() - t0), 0.01)
     status, stopped = solve_stoppable(solver, model, progress, (0, 1, "minimising the energy"))
     if stopped and status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         raise KeyboardInterrupt

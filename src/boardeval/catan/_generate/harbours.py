@@ -16,7 +16,11 @@
 (9!/4! = 15,120 on the base board, 11!/(5! 2!) = 166,320 on the 5-6 player board) and scores them all at
 once with numpy: the harbour term splits into a cost per (slot, 2:1 kind) plus the neighbouring-3:1
 pairs. The first arrangement of least cost (in enumeration order; the board's own arrangement first
-among equals) that satisfies the given rules wins, so the result is exact and deterministic.
+among equals) that satisfies the given rules wins, so the result is exact and deterministic. The two
+harbour rules are per (slot, kind) for given tiles (``no-port-own-resource``: no own-resource hex at the
+slot; ``port-min-pips=N``: a reach spot makes N pips of the kind), so they become a mask over the
+arrangements; every other rule does not depend on the harbours. The winner is re-checked with the
+rules' own checkers.
 """
 
 from __future__ import annotations
@@ -41,6 +45,8 @@ from boardeval.core import ParamsError, quote
 __all__ = ["PORTS_MODES", "best_harbours", "check_ports_mode", "harbour_costs", "start_harbours"]
 
 PORTS_MODES: tuple[str, ...] = ("random", "fixed", "balanced")
+HARBOUR_RULES: frozenset[str] = frozenset({"no-port-own-resource", "port-min-pips"})
+"""The rules that depend on where the harbours are."""
 PORTS_STREAM = 16
 """Second word of the seed sequence of the ``random`` harbour shuffle (``(seed, 16)``: issue 16)."""
 
@@ -105,24 +111,44 @@ def _letters(row: Sequence[int]) -> tuple[str, ...]:
     return tuple("3" if x < 0 else RESOURCES[x] for x in row)
 
 
+def _allowed(board: Board, rules: Sequence[Rule]) -> npt.NDArray[np.bool_]:
+    """(slots, 5): may slot k hold a 2:1 harbour of resource r under the harbour rules in ``rules``."""
+    g = port_geometry(board.topology)
+    res, pips = board.resource_index.tolist(), board.pips.tolist()
+    ok = np.ones((len(g.spots), len(RESOURCES)), dtype=np.bool_)
+    for rule in rules:
+        for k in range(len(g.spots)):
+            for r in range(len(RESOURCES)):
+                if rule.name == "no-port-own-resource" and any(res[h] == r for h in g.hexes[k]):
+                    ok[k, r] = False
+                if rule.name == "port-min-pips" and not any(
+                    sum(pips[h] for h in hexes if res[h] == r) >= int(rule.param)
+                    for hexes in g.reach_hexes[k]
+                ):
+                    ok[k, r] = False
+    return ok
+
+
 def best_harbours(board: Board, rules: Sequence[Rule] = ()) -> Board:
     """``board`` with the harbour arrangement of least harbour term for its tiles (module docstring),
-    among those under which every rule in ``rules`` holds; the board itself when none does."""
+    among those under which the harbour rules in ``rules`` hold; the board itself when none does."""
     g = port_geometry(board.topology)
     arr = _arrangements(tuple(int(x) for x in board.port_index.tolist()))
     costs = harbour_costs(board)
     padded = np.concatenate([np.zeros((costs.shape[0], 1), dtype=np.int64), costs], axis=1)
-    total = padded[np.arange(arr.shape[1]), arr + 1].sum(axis=1)
+    slots = np.arange(arr.shape[1])
+    total = padded[slots, arr + 1].sum(axis=1)
     for a, b in g.neighbours:
         total += PORT_GENERIC_ADJACENT_COST * ((arr[:, a] < 0) & (arr[:, b] < 0))
-    order = np.argsort(total, kind="stable")
-    if not rules:
-        return _with_ports(board, arr[order[0]])
-    for i in order.tolist():
-        candidate = _with_ports(board, arr[i])
-        if all(r.holds(candidate) for r in rules):
-            return candidate
-    return board
+    allowed = np.concatenate([np.ones((costs.shape[0], 1), dtype=np.bool_), _allowed(board, rules)], axis=1)
+    feasible = allowed[slots, arr + 1].all(axis=1)
+    if not feasible.any():
+        return board
+    best = _with_ports(board, arr[int(np.argmin(np.where(feasible, total, np.iinfo(np.int64).max)))])
+    port_rules = [r for r in rules if r.name in HARBOUR_RULES]
+    if not all(r.holds(best) for r in port_rules):  # the mask and the checkers disagree: a bug
+        raise AssertionError(f"best_harbours broke {[str(r) for r in port_rules]} on {best.code()}")
+    return best
 
 
 def _with_ports(board: Board, row: npt.NDArray[np.int64]) -> Board:
