@@ -84,6 +84,8 @@ def test_count_boards_json() -> None:
         (["catan", "generate", "--rule", "bogus"], "unknown rule 'bogus'"),
         (["catan", "generate", "--rule", "max-cluster=9"], "max-cluster=9"),
         (["catan", "generate", "--fairness", "1.5"], "fairness"),
+        (["catan", "generate", "--ports", "even"], "unknown ports mode 'even'"),
+        (["catan", "generate", "--ports", "Balanced"], "random, fixed, balanced"),
         (["catan", "generate", "--seed", "-3"], "--seed"),
         (["catan", "generate", "--method", "cp", "--rule", "max-spot-pips=6"], "no board satisfies"),
         (["catan", "optimum", "--rule", "min-spot-pips=13"], "no board satisfies"),
@@ -96,3 +98,20 @@ def test_errors_are_one_line_exit_2(args: list[str], fragment: str) -> None:
     assert result.exit_code == 2, result.output
     assert fragment in result.stderr
     assert "Traceback" not in result.output
+
+
+def test_generate_ports_modes() -> None:
+    """``--ports``: the JSON says which mode ran; the default is balanced for anneal and fixed for random;
+    fixed keeps the drawn board's harbours."""
+    from boardeval.catan import Board
+
+    d = json.loads(_ok(["catan", "generate", "--method", "anneal", "--seed", "3", "--json"]))
+    assert d["ports"] == "balanced" and d["energy"]["ports"] == 0
+    d = json.loads(_ok(["catan", "generate", "--method", "random", "--seed", "3", "--json"]))
+    assert d["ports"] == "fixed" and d["board"] == Board.random(3).code()
+    d = json.loads(
+        _ok(["catan", "generate", "--method", "anneal", "--seed", "3", "--ports", "fixed", "--json"])
+    )
+    assert d["ports"] == "fixed" and d["board"].split("~")[1] == Board.random(3).code().split("~")[1]
+    out = _ok(["catan", "generate", "--method", "random", "--seed", "3", "--ports", "balanced"])
+    assert "ports" in out and "balanced" in out and "harbours" in out
