@@ -127,6 +127,8 @@ def test_sigint_stops_the_pool_at_once(whole_group: bool) -> None:
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,
+        # a test run in the background (``cmd &``) inherits SIGINT ignored; the child must take Ctrl-C
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     assert proc.stdout is not None
     line = proc.stdout.readline()  # the first job finished: the pool is busy
@@ -141,7 +143,7 @@ def test_sigint_stops_the_pool_at_once(whole_group: bool) -> None:
     assert proc.returncode == 0, err
     assert elapsed < 2.0, f"exit took {elapsed:.2f} s"
     kept = [ln for ln in out.splitlines() if ln.startswith("kept")]
-    assert kept and "finished" not in out
+    assert kept and "finished" not in out, out + err
     assert "Traceback" not in err, err
     numbers = eval(kept[0][len("kept ") :])  # a printed list of ints
     assert 1 <= len(numbers) < 40

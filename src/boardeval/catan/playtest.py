@@ -365,8 +365,9 @@ class PlaytestResult:
     def to_json(self) -> dict[str, Any]:
         """The stable shape: ``{"board", "games", "players": [{"name", "games", "wins", "win_rate",
         "ci95": [lo, hi], "mean_vp"}], "seats": [...], "turns": {"mean", "median", "p90"},
-        "unfinished", "seconds"}``."""
-        return {
+        "unfinished", "seconds"}``, plus ``"interrupted": true`` and ``"planned"`` after a Ctrl-C (or a
+        dead worker): the figures are then over the finished games."""
+        out: dict[str, Any] = {
             "board": self.board,
             "games": self.games,
             "players": [p.to_json() for p in self.players],
@@ -375,6 +376,9 @@ class PlaytestResult:
             "unfinished": self.unfinished,
             "seconds": self.seconds,
         }
+        if self.interrupted:
+            out.update(interrupted=True, planned=self.planned)
+        return out
 
 
 def _rate(name: str, wins: int, vps: list[int]) -> RateStats:

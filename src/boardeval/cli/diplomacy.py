@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from boardeval.cli.common import console, err_console, print_json, progress_bar
+from boardeval.cli.common import console, err_console, note_interrupted, print_json, progress_bar
 from boardeval.core import ParamsError
 
 if TYPE_CHECKING:
@@ -315,3 +315,5 @@ def random_game_cmd(
     console.print(
         f"wrote {count} game(s) to {out}" + (" (interrupted: the finished games)" if interrupted else "")
     )
+    if interrupted:
+        note_interrupted(f"saved the {count} finished game(s) of {games}")

@@ -371,8 +371,12 @@ class TournamentResult:
         return out
 
     def to_json(self) -> dict[str, Any]:
-        """``{"games": n, "bots": [BotSummary.to_json(), ...]}`` over the finished games."""
-        return {"games": len(self.games), "bots": [b.to_json() for b in self.summary()]}
+        """``{"games": n, "bots": [BotSummary.to_json(), ...]}`` over the finished games, plus
+        ``"interrupted": true`` (and ``"requested"``) when Ctrl-C or a dead worker cut it short."""
+        out: dict[str, Any] = {"games": len(self.games), "bots": [b.to_json() for b in self.summary()]}
+        if self.interrupted:
+            out.update(interrupted=True, requested=self.requested)
+        return out
 
     def save(self, out_dir: str | os.PathLike[str]) -> Path:
         """Write ``games.jsonl`` (the saved games, replayable by the engine) and ``results.json``."""

@@ -1,0 +1,60 @@
+"""Ctrl-C on the long Diplomacy commands: random games, measures over many games and a two-worker bot
+tournament keep the finished games, flag them, and exit 130 within 2 s."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.interrupts.helpers import interrupt
+
+pytestmark = pytest.mark.slow
+
+
+def test_random_game_saves_the_finished_games(tmp_path: Path) -> None:
+    out = tmp_path / "games.jsonl"
+    args = ["diplomacy", "random-game", "--seed", "1", "--games", "60", "--max-phases", "30"]
+    args += ["--out", str(out)]
+    r = interrupt(args, cwd=tmp_path, ready=r"\b[1-9]\d*/60\b")
+    r.check()
+    assert "(interrupted: the finished games)" in r.out
+    written = int(r.out.split("wrote ")[1].split()[0])
+    assert 1 <= written < 60 and len(out.read_text(encoding="utf-8").splitlines()) == written
+
+
+@pytest.fixture(scope="module")
+def many_games(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A JSONL file of 80 games: one seeded random game under 80 ids (measuring them takes ~10 s)."""
+    from boardeval.diplomacy import random_game, save_records
+
+    folder = tmp_path_factory.mktemp("diplomacy")
+    one = folder / "one.jsonl"
+    save_records([random_game(3, max_phases=30)], one)
+    game = json.loads(one.read_text(encoding="utf-8").splitlines()[0])
+    path = folder / "many.jsonl"
+    with path.open("w", encoding="utf-8") as fh:
+        for i in range(80):
+            fh.write(json.dumps({**game, "id": f"copy-{i}"}) + "\n")
+    return path
+
+
+def test_measures_over_many_games_keeps_the_finished_rows(tmp_path: Path, many_games: Path) -> None:
+    args = ["diplomacy", "measures", str(many_games), "--all-games", "--json", "-m", "progress"]
+    r = interrupt(args, cwd=tmp_path, ready=r"\b[1-9]\d*/80\b")
+    r.check()
+    assert "interrupted: rows of the finished games only" in r.err
+    games = {row["game"] for row in r.json()}  # a JSON list of rows: the flag is the yellow line
+    assert 1 <= len(games) < 80
+
+
+def test_tournament_on_two_workers_keeps_the_finished_games(tmp_path: Path) -> None:
+    args = ["diplomacy", "tournament", "--bots", "dumb,random*6", "--games", "400", "--seed", "1"]
+    args += ["--workers", "2", "--out", str(tmp_path / "t"), "--json"]
+    r = interrupt(args, cwd=tmp_path, cpu=5.0)
+    r.check()
+    data = r.json()
+    assert data["interrupted"] is True and data["requested"] == 400 and 0 <= data["games"] < 400
+    saved = (tmp_path / "t" / "games.jsonl").read_text(encoding="utf-8").splitlines()
+    assert len(saved) == data["games"]

@@ -1,0 +1,40 @@
+"""Ctrl-C on the long Morris commands: a match on one worker (the search used to swallow it) and on two
+(it used to take 15-90 s to exit), and perft, keep and flag their partial result and exit 130 within 2 s."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.interrupts.helpers import interrupt
+
+pytestmark = pytest.mark.slow
+
+MATCH = ["morris", "match", "--white", "ai:depth=4", "--black", "random", "--seed", "1"]
+
+
+def test_match_on_one_worker_stops(tmp_path: Path) -> None:
+    r = interrupt([*MATCH, "--games", "300"], cwd=tmp_path, ready=r"\b[1-9]\d*/300\b")
+    r.check()
+    found = re.search(r"(\d+) games \(interrupted\)", r.out)
+    assert found is not None, r.out
+    played = int(found.group(1))
+    assert 1 <= played < 300 and f"kept the {played} finished game(s) of 300" in r.err
+
+
+def test_match_on_two_workers_stops_at_once(tmp_path: Path) -> None:
+    r = interrupt([*MATCH, "--games", "300", "--workers", "2", "--json"], cwd=tmp_path, cpu=5.0)
+    r.check()
+    data = r.json()
+    assert data["interrupted"] is True and 0 <= data["games"] < 300
+    assert data["wins"] + data["draws"] + data["losses"] == data["games"]
+
+
+def test_perft_prints_the_finished_first_turns(tmp_path: Path) -> None:
+    r = interrupt(["morris", "perft", "--depth", "8", "--json"], cwd=tmp_path, cpu=3.0)
+    r.check()
+    data = r.json()
+    assert data["interrupted"] is True and data["first_turns"] == 24 and data["first_turns_done"] < 24
+    assert data["count"] == 0 or data["count"] % data["first_turns_done"] == 0  # equal first turns: symmetry
