@@ -139,6 +139,7 @@ class _LazyRootGroup(TyperGroup):
             _usage_error(exc)
 
     def invoke(self, ctx: _ClickContext) -> Any:
+        failures_before = len(worker_failures())  # the failures of this command only (tests run many)
         with _watch_sigint() as seen:
             try:
                 value = super().invoke(ctx)
@@ -154,11 +155,11 @@ class _LazyRootGroup(TyperGroup):
                 what = str(exc) if isinstance(exc, JobsInterrupted) else "interrupted: nothing to keep"
                 err_console.print(f"[yellow]{escape(what)}[/yellow]")
                 raise typer.Exit(INTERRUPTED_EXIT) from None
-            except typer.Exit as exc:
-                if exc.exit_code == 0 and seen:
-                    raise typer.Exit(INTERRUPTED_EXIT) from None
+            except typer.Exit as exc:  # a command that exits 0 or 130 itself after keeping partial results
+                if exc.exit_code in (0, INTERRUPTED_EXIT):
+                    _interrupt_exit(None, seen, failures_before)
                 raise
-        return _interrupt_exit(value, seen)
+        return _interrupt_exit(value, seen, failures_before)
 
 
 INTERRUPTED_EXIT = 130
@@ -191,12 +192,12 @@ def _watch_sigint() -> Iterator[list[bool]]:
         signal.signal(signal.SIGINT, previous)
 
 
-def _interrupt_exit(value: Any, seen: list[bool]) -> Any:
+def _interrupt_exit(value: Any, seen: list[bool], failures_before: int) -> Any:
     """After a command returned: exit 130 if Ctrl-C stopped it, 1 if a pool worker died under it (its
     partial result is printed and flagged; the failure gets one red line here), else ``value``."""
     if seen:
         raise typer.Exit(INTERRUPTED_EXIT)
-    failures = worker_failures()
+    failures = worker_failures()[failures_before:]
     if failures:
         err_console.print(f"[red]error: {escape(failures[-1])}[/red]", soft_wrap=True)
         raise typer.Exit(1)
