@@ -11,6 +11,7 @@ import pytest
 
 from boardeval.catan import Rule, check_ports_mode, generate, optimum, parse_rules
 from boardeval.catan._generate.anneal import anneal
+from boardeval.catan._generate.common import ENERGY_SCALE, BoardState
 from boardeval.catan._generate.harbours import best_harbours
 from boardeval.catan._generate.tournament import tournament
 from boardeval.catan.board import PIPS, Board
@@ -247,3 +248,27 @@ def test_fairness_dial_with_ports() -> None:
     one = generate("anneal", 4, fairness=1.0, ports="fixed")  # seed 4: the fixed-harbour optimum above
     assert one.board.ports == Board.random(4).ports and one.ports == "fixed"
     assert one.energy.total == pytest.approx(optimum(ports=Board.random(4).ports).energy, abs=1e-9)
+
+
+def test_board_state_keeps_the_harbour_term_incrementally() -> None:
+    """The annealer's state re-scores only the slots near a swapped hex; after any mix of swaps its
+    harbour term and energy equal the independent ones of the board it holds."""
+    rng = np.random.default_rng(16)
+    for seed in range(20):
+        state = BoardState(Board.random(seed))
+        desert = state.res.index(5)
+        for _ in range(40):
+            a, b = (int(x) for x in rng.choice(19, 2, replace=False))
+            kind = int(rng.integers(4))
+            if kind == 0:
+                state.swap_resources(a, b) if desert not in (a, b) else state.swap_hexes(a, b)
+            elif kind == 1 and desert not in (a, b):
+                state.swap_numbers(a, b)
+            elif kind == 2:
+                state.swap_hexes(a, b)
+            else:
+                state.swap_ports(a % 9, b % 9)
+            desert = state.res.index(5)
+        board = state.board()
+        assert state.port_raw() == port_terms(board).raw, seed
+        assert math.isclose(state.energy() / ENERGY_SCALE, board_energy(board).total, abs_tol=1e-9), seed

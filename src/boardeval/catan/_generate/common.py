@@ -34,11 +34,14 @@ from boardeval.catan.board import (
 from boardeval.catan.constraints import Rule, check_rules
 from boardeval.catan.energy import (
     ENERGY_TERMS,
+    PORT_GENERIC_ADJACENT_COST,
+    PORT_REACH_PIPS,
+    PORT_UNREACHED_COST,
+    PortGeometry,
     board_energy,
     energy_json,
     energy_weights,
     port_geometry,
-    port_terms_lists,
 )
 from boardeval.catan.topology import (
     CENTRE_HEX,
@@ -204,20 +207,26 @@ class BoardState:
     ``res[h]``: resource index (``DESERT_INDEX`` for the desert); ``num[h]``: token (0 on the desert).
     Swaps update the same-resource pair count, the 6/8 pair count and the three region pip sums in O(degree)
     and return the new scaled energy; undoing is the same swap again. ``ports``: the harbour letters per
-    slot, ``port_idx`` the same as resource indices (-1 = 3:1); the harbour term (only computed when its
-    weight is not 0) is re-evaluated in full, O(slots x reach), by :func:`~boardeval.catan.energy.
-    port_terms_lists`. ``weights``: the integer weights (default: the packaged weight file's).
+    slot, ``port_idx`` the same as resource indices (-1 = 3:1). The harbour term (only kept when its
+    weight is not 0) is maintained per slot: a tile swap re-scores only the slots whose own or reach hexes
+    include a swapped hex (``hex_slots``), a harbour swap the two slots and the 3:1 neighbour count; it
+    equals :func:`~boardeval.catan.energy.port_terms_lists` of the state (tested). ``weights``: the integer
+    weights (default: the packaged weight file's).
     """
 
     __slots__ = (
+        "generic",
         "geometry",
+        "hex_slots",
         "high",
         "lay",
         "num",
         "port_idx",
+        "port_sum",
         "ports",
         "res",
         "same",
+        "slot_cost",
         "sums",
         "w_ports",
         "weights",
@@ -245,6 +254,43 @@ class BoardState:
         self.sums = [0, 0, 0]
         for h in range(self.lay.n_hexes):
             self.sums[self.lay.region_of[h]] += PIPS_OF[self.num[h]]
+        self.hex_slots = _hex_slots(self.geometry, self.lay.n_hexes)
+        self._score_harbours()
+
+    def _score_harbours(self) -> None:
+        """Score every slot and count neighbouring 3:1 pairs afresh."""
+        self.slot_cost = [self._slot_cost(k) for k in range(len(self.port_idx))]
+        self.port_sum = sum(self.slot_cost)
+        self.generic = sum(
+            1 for a, b in self.geometry.neighbours if self.port_idx[a] < 0 and self.port_idx[b] < 0
+        )
+
+    def _slot_cost(self, k: int) -> int:
+        """Harbour units of slot k: own-resource pips, plus the unreached cost (0 for a 3:1 harbour)."""
+        r = self.port_idx[k]
+        if r < 0:
+            return 0
+        res, num, g = self.res, self.num, self.geometry
+        own = 0
+        for h in g.hexes[k]:
+            if res[h] == r:
+                own += PIPS_OF[num[h]]
+        for hexes in g.reach_hexes[k]:
+            made = 0
+            for h in hexes:
+                if res[h] == r:
+                    made += PIPS_OF[num[h]]
+            if made >= PORT_REACH_PIPS:
+                return own
+        return own + PORT_UNREACHED_COST
+
+    def _rescore(self, a: int, b: int) -> None:
+        """Re-score the slots near hexes a and b after a tile swap."""
+        cost = self.slot_cost
+        for k in self.hex_slots[a] if a == b else {*self.hex_slots[a], *self.hex_slots[b]}:
+            new = self._slot_cost(k)
+            self.port_sum += new - cost[k]
+            cost[k] = new
 
     def _tile_energy(self) -> int:
         """The scaled pair and region-variance terms on the layout's scale (``lay.scale``: 1296 on the
@@ -262,8 +308,10 @@ class BoardState:
         return base + self.lay.scale * self.w_ports * self.port_raw()
 
     def port_raw(self) -> int:
-        """The harbour term's raw value of the current state."""
-        return port_terms_lists(self.res, [PIPS_OF[n] for n in self.num], self.port_idx, self.geometry)
+        """The harbour term's raw value of the current state (maintained; see the class docstring)."""
+        if not self.w_ports:  # not maintained by the tile swaps then: score afresh
+            self._score_harbours()
+        return self.port_sum + PORT_GENERIC_ADJACENT_COST * self.generic
 
     def tile_energy(self) -> int:
         """The scaled energy without the harbour term (its lower bound is the annealer's)."""
@@ -274,6 +322,7 @@ class BoardState:
         index = {letter: k for k, letter in enumerate(RESOURCES)} | {"3": -1}
         self.ports = "".join(letters)
         self.port_idx = [index[p] for p in self.ports]
+        self._score_harbours()
 
     def swap_ports(self, a: int, b: int) -> None:
         """Swap the harbour kinds of slots a and b."""
@@ -282,6 +331,7 @@ class BoardState:
         letters = list(self.ports)
         letters[a], letters[b] = letters[b], letters[a]
         self.ports = "".join(letters)
+        self._score_harbours()
 
     def board(self) -> Board:
         return Board.from_arrays(self.res, self.num, self.ports)
@@ -302,6 +352,8 @@ class BoardState:
         self.same -= self._same_at(a, b) + self._same_at(b, a)
         self.res[a], self.res[b] = self.res[b], self.res[a]
         self.same += self._same_at(a, b) + self._same_at(b, a)
+        if self.w_ports:
+            self._rescore(a, b)
 
     def swap_numbers(self, a: int, b: int) -> None:
         """Swap the tokens of hexes a and b (resources stay)."""
@@ -312,11 +364,26 @@ class BoardState:
         self.sums[rb] += PIPS_OF[na] - PIPS_OF[nb]
         self.num[a], self.num[b] = nb, na
         self.high += self._high_at(a, b) + self._high_at(b, a)
+        if self.w_ports:
+            self._rescore(a, b)
 
     def swap_hexes(self, a: int, b: int) -> None:
         """Swap whole tiles (resource and token): how the desert moves."""
         self.swap_resources(a, b)
         self.swap_numbers(a, b)
+
+
+@lru_cache(maxsize=8)
+def _hex_slots(geometry: PortGeometry, n_hexes: int) -> tuple[tuple[int, ...], ...]:
+    """Per hex, the harbour slots whose score can change when the hex's resource or token does."""
+    near: list[set[int]] = [set() for _ in range(n_hexes)]
+    for k in range(len(geometry.spots)):
+        for h in geometry.hexes[k]:
+            near[h].add(k)
+        for hexes in geometry.reach_hexes[k]:
+            for h in hexes:
+                near[h].add(k)
+    return tuple(tuple(sorted(s)) for s in near)
 
 
 def resource_letters(res: Sequence[int]) -> str:

@@ -15,8 +15,8 @@
 :func:`best_harbours` enumerates every distinct arrangement of the board's harbour kinds on its slots
 (9!/4! = 15,120 on the base board, 11!/(5! 2!) = 166,320 on the 5-6 player board) and scores them all at
 once with numpy: the harbour term splits into a cost per (slot, 2:1 kind) plus the neighbouring-3:1
-pairs. The first arrangement of least cost (in enumeration order; the board's own arrangement first
-among equals) that satisfies the given rules wins, so the result is exact and deterministic. The two
+pairs. Among the arrangements that keep the given rules, the board's own wins when it is among the
+cheapest, else the first of least cost in a fixed enumeration order: exact and deterministic. The two
 harbour rules are per (slot, kind) for given tiles (``no-port-own-resource``: no own-resource hex at the
 slot; ``port-min-pips=N``: a reach spot makes N pips of the kind), so they become a mask over the
 arrangements; every other rule does not depend on the harbours. The winner is re-checked with the
@@ -86,22 +86,20 @@ def harbour_costs(board: Board) -> npt.NDArray[np.int64]:
 
 @lru_cache(maxsize=8)
 def _arrangements(kinds: tuple[int, ...]) -> npt.NDArray[np.int64]:
-    """Every distinct arrangement of the multiset ``kinds`` (resource index, -1 = 3:1), first the given
-    order, then the rest in a fixed order: shape (arrangements, slots)."""
+    """Every distinct arrangement of the sorted multiset ``kinds`` (resource index, -1 = 3:1), in a fixed
+    order: shape (arrangements, slots)."""
     n = len(kinds)
     generic = sum(1 for x in kinds if x < 0)
     special = sorted(x for x in kinds if x >= 0)
     perms = sorted(set(itertools.permutations(special)))
-    rows: list[tuple[int, ...]] = [kinds]
+    rows: list[list[int]] = []
     for where in itertools.combinations(range(n), generic):
         rest = [i for i in range(n) if i not in where]
         for p in perms:
             row = [-1] * n
             for i, x in zip(rest, p, strict=True):
                 row[i] = x
-            t = tuple(row)
-            if t != kinds:
-                rows.append(t)
+            rows.append(row)
     a = np.array(rows, dtype=np.int64)
     a.setflags(write=False)
     return a
@@ -133,7 +131,8 @@ def best_harbours(board: Board, rules: Sequence[Rule] = ()) -> Board:
     """``board`` with the harbour arrangement of least harbour term for its tiles (module docstring),
     among those under which the harbour rules in ``rules`` hold; the board itself when none does."""
     g = port_geometry(board.topology)
-    arr = _arrangements(tuple(int(x) for x in board.port_index.tolist()))
+    own_row = np.array(board.port_index, dtype=np.int64)
+    arr = _arrangements(tuple(sorted(int(x) for x in own_row.tolist())))
     costs = harbour_costs(board)
     padded = np.concatenate([np.zeros((costs.shape[0], 1), dtype=np.int64), costs], axis=1)
     slots = np.arange(arr.shape[1])
@@ -141,10 +140,15 @@ def best_harbours(board: Board, rules: Sequence[Rule] = ()) -> Board:
     for a, b in g.neighbours:
         total += PORT_GENERIC_ADJACENT_COST * ((arr[:, a] < 0) & (arr[:, b] < 0))
     allowed = np.concatenate([np.ones((costs.shape[0], 1), dtype=np.bool_), _allowed(board, rules)], axis=1)
-    feasible = allowed[slots, arr + 1].all(axis=1)
+    feasible: npt.NDArray[np.bool_] = np.asarray(allowed[slots, arr + 1].all(axis=1), dtype=np.bool_)
     if not feasible.any():
         return board
-    best = _with_ports(board, arr[int(np.argmin(np.where(feasible, total, np.iinfo(np.int64).max)))])
+    pick = int(np.argmin(np.where(feasible, total, np.iinfo(np.int64).max)))
+    # the board's own arrangement wins ties (no needless harbour swaps)
+    own = np.flatnonzero((arr == own_row).all(axis=1))
+    if own.size and bool(feasible[int(own[0])]) and total[int(own[0])] == total[pick]:
+        return board
+    best = _with_ports(board, arr[pick])
     port_rules = [r for r in rules if r.name in HARBOUR_RULES]
     if not all(r.holds(best) for r in port_rules):  # the mask and the checkers disagree: a bug
         raise AssertionError(f"best_harbours broke {[str(r) for r in port_rules]} on {best.code()}")
