@@ -81,22 +81,32 @@ def test_threshold_bounds_the_detections(human_games: list[GameRecord]) -> None:
         detect_alliances(game, rule="friendly")
 
 
-def test_peace_detections_follow_the_rule(human_games: list[GameRecord]) -> None:
+def test_unfought_and_peace_detections_follow_their_rules(human_games: list[GameRecord]) -> None:
     game = human_games[0]
     gm = compute_measures(game)
-    result = detect_alliances(game, measures=gm)
-    assert result.rule == "peace" and [y.year for y in result.years] == list(range(1901, 1914))
+    unfought = detect_alliances(game, rule="unfought", measures=gm)
+    peace = detect_alliances(game, measures=gm)
+    assert peace.rule == "peace" and [y.year for y in peace.years] == list(range(1901, 1914))
     fought: set[tuple[str, str]] = set()
-    for year in result.years:
-        for s in year.signals:
+    for wide, year in zip(unfought.years, peace.years, strict=True):
+        for s in wide.signals:
             if (s.a, s.b) in fought:
                 assert s.attacked  # once attacked, attacked for the rest of the game
             if s.attacked:
                 fought.add((s.a, s.b))
             assert s.detected == (s.alive and s.mutual > 0 and not s.attacked)
-            assert s.detected == ((s.a, s.b) in year.pairs)
-    assert any(y.pairs for y in result.years) and fought
-    assert len(result.years[-1].pairs) < len(result.years[0].pairs)
+            assert s.detected == ((s.a, s.b) in wide.pairs)
+        assert set(year.pairs) <= set(wide.pairs)
+        seen: set[str] = set()
+        for a, b in year.pairs:  # each is the other's unfought partner of largest mutual fear
+            assert a not in seen and b not in seen
+            seen |= {a, b}
+            mine = [s.mutual for s in wide.signals if s.detected and a in (s.a, s.b)]
+            theirs = [s.mutual for s in wide.signals if s.detected and b in (s.a, s.b)]
+            pair = next(s for s in wide.signals if (s.a, s.b) == (a, b))
+            assert pair.mutual == max(mine) == max(theirs)
+    assert any(y.pairs for y in peace.years) and fought
+    assert len(unfought.years[-1].pairs) < len(unfought.years[0].pairs)
 
 
 def test_attacks_are_taken_centres_and_entered_provinces() -> None:

@@ -173,7 +173,8 @@ def alliances_cmd(
     rule: str = typer.Option(
         "peace",
         "--rule",
-        help="peace: mutual fear > 0 and never attacked each other (default); calm: mutual fear alone.",
+        help="peace (default): never attacked each other, mutual fear > 0, closest such partners; "
+        "unfought: every such pair; calm: mutual fear alone.",
     ),
 ) -> None:
     """Allied pairs detected per game year from mutual fear and the moves, without any seeding.

@@ -1,17 +1,20 @@
 """Allied pairs per game year, detected from the per-phase mutual fear (issue 14 §3).
 
-Two rules; ``rule="peace"`` is the default.
+Three rules; ``rule="peace"`` is the default.
 
-**peace** (mutual fear and "never attacked each other"): a pair is detected in game year ``y`` when both
-powers are alive, their mutual fear at the year's last movement phase is > 0 (each is within reach of
-the other's centres: they could fight), and neither has **attacked** the other from the record's first
+**unfought** (mutual fear and "never attacked each other"): a pair is a candidate in game year ``y`` when
+both powers are alive, their mutual fear at the year's last movement phase is > 0 (each is within reach
+of the other's centres: they could fight), and neither has **attacked** the other from the record's first
 phase to the end of ``y``.  Between two consecutive phases of the record, A attacks B when a centre B
 owned passes to A, or when a unit of A stands in a province where a unit of B stood at the previous
 phase (A moved into B's unit: dislodged it, or followed it out).  Seeded allied DumbBots never do either
-(tested), so this only has to tell allies from neighbours that happen to have left each other alone;
-on the bot games it finds about five times as many of the seeded pairs as the calm rule at a better
-precision (``docs/diplomacy-evaluation.md``).  In human games one early skirmish rules a pair out for the
-rest of the game.
+(tested), so this only has to tell allies from neighbours that happen to have left each other alone.
+It finds most seeded pairs but also half of all pairs (early in a game nobody has fought yet).
+
+**peace** (the default): the unfought pairs in which each power is the other's unfought partner of
+largest mutual fear (the closest power it has left alone), so at most one pair per power.  On the bot
+games both its precision and its recall are higher than the calm rule's (``docs/diplomacy-evaluation.md``).
+In human games one early skirmish rules a pair out for the rest of the game.
 
 **calm** (the first rule, mutual fear alone).  Mutual fear (``fear_mutual`` = fear(A,B) + fear(B,A)) is
 mostly geography: neighbours fear each other whatever they do.  So the rule compares each pair with its
@@ -59,7 +62,7 @@ CALM_THRESHOLD = 0.1
 """Smallest relative fall of a pair's share of mutual fear (from the start) that counts as allied
 (rule ``calm``)."""
 
-RULES: tuple[str, ...] = ("peace", "calm")
+RULES: tuple[str, ...] = ("peace", "unfought", "calm")
 """The detection rules (module docstring); the first is the default."""
 
 Pair = tuple[str, str]
@@ -223,6 +226,10 @@ def detect_alliances(
         until = [t for t, py in enumerate(phase_year) if py is not None and py <= year]
         fought: np.ndarray = np.asarray(hits[until].any(axis=0))
         fought = fought | fought.T
+        calm_pair = both & (mutual[last] > 0) & ~fought
+        np.fill_diagonal(calm_pair, False)
+        fear_rank = np.where(calm_pair, mutual[last], -np.inf)
+        closest = [int(np.argmax(fear_rank[a])) if calm_pair[a].any() else -1 for a in range(n_p)]
         signals = []
         pairs = []
         for a in range(n_p):
@@ -230,8 +237,10 @@ def detect_alliances(
                 value = float(calm[a, b])
                 if rule == "calm":
                     hit = bool(np.isfinite(value) and value >= threshold and best[a] == b and best[b] == a)
+                elif rule == "unfought":
+                    hit = bool(calm_pair[a, b])
                 else:
-                    hit = bool(both[a, b] and mutual[last, a, b] > 0 and not fought[a, b])
+                    hit = bool(calm_pair[a, b] and closest[a] == b and closest[b] == a)
                 signals.append(
                     PairSignal(
                         gm.powers[a],

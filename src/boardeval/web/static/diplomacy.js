@@ -357,7 +357,7 @@
     else a += `<ul class="alliance-list">` + entry.pairs.map(([x, y]) =>
       `<li data-pair="${BE.esc(x)}-${BE.esc(y)}"><span class="ro-power" style="--c:${BE.esc(ev.colours[x])}">${BE.esc(cap(x))}</span> – ` +
       `<span class="ro-power" style="--c:${BE.esc(ev.colours[y])}">${BE.esc(cap(y))}</span></li>`).join("") + `</ul>`;
-    $("alliances").innerHTML = a + `<p class="hint">Pairs within reach of each other (mutual fear &gt; 0) that have never attacked each other so far; see the glossary.</p>`;
+    $("alliances").innerHTML = a + `<p class="hint">Each pair: powers within reach of each other (mutual fear &gt; 0) that have never attacked each other so far, each the other's closest such partner; see the glossary.</p>`;
     applyHighlight();
   }
 
