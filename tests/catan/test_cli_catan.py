@@ -85,6 +85,14 @@ def test_energy_json_shape() -> None:
     )
 
 
+def test_energy_table_has_the_harbour_line() -> None:
+    out = _ok(["catan", "energy", SPEC_CODE])
+    line = next(x for x in out.splitlines() if x.strip().startswith("ports"))
+    # the spec board's harbour term: 6 own sheep pips + 5 per unreached 2:1 harbour (docs/catan.md)
+    raw = board_energy(Board.parse(SPEC_CODE))["ports"].raw
+    assert line.split()[1:4] == [f"{int(raw)}", "10", f"{10 * raw:.1f}"]
+
+
 def test_show() -> None:
     out = _ok(["catan", "show", SPEC_CODE])
     assert "O10" in out and "energy" in out and "best spots" in out

@@ -21,6 +21,10 @@ def test_board_view_agrees_with_the_library(client: TestClient) -> None:
     board = Board.parse(SEED_CODE)
     assert v["code"] == SEED_CODE and v["share_url"].startswith("/catan?board=O10-S2")
     assert math.isclose(v["energy"]["total"], board_energy(board).total)
+    harbour = next(t for t in v["energy"]["terms"] if t["name"] == "ports")  # the harbour line (issue 16)
+    assert (
+        harbour["raw"] == board_energy(board)["ports"].raw and v["energy"]["extras"]["ports"]["own_pips"] == 6
+    )
     table = evaluate_spots(board)
     assert len(v["spots"]) == 54
     assert sorted(s["rank"] for s in v["spots"]) == list(range(1, 55))
