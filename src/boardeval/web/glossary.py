@@ -85,8 +85,8 @@ _MORRIS: Final[dict[str, str]] = {
         "0 once placing is over."
     ),
     "strength": (
-        "The AI's search budget: easy depth 1; medium depth 3 or 1 s; hard depth 5 or 2 s; "
-        "expert depth 8 or 3 s."
+        "The AI's search budget on the compiled search: easy looks 1 turn ahead; medium 0.05 s, hard 0.25 s, "
+        "expert 1 s a move (about 7-8, 9-10 and 10-12 turns deep on an idle core)."
     ),
     "position text": (
         "24 characters W/B/. in point order (a7 d7 g7 b6 … g1), the side to move (w/b), then White's and "
