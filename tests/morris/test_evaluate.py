@@ -51,9 +51,17 @@ def test_phase_scale_is_the_seed_table() -> None:
             assert PHASE_SCALE[phase][f] == v, (phase, f)
 
 
-def test_base_weights_come_from_the_data_file_with_the_spec_values() -> None:
-    assert dict(BASE_WEIGHTS) == {k: float(v) for k, v in SPEC_START_WEIGHTS.items()}
+def test_seed_weights_come_from_the_data_file_with_the_spec_values() -> None:
+    """The ``seed`` profile is the spec's starting set exactly, the placing-phase features (not in the seed)
+    at 0; ``base`` (the default) is the seed's set plus the placing-phase weights."""
+    seed = load_weights("seed")
+    assert dict(seed) == {k: float(v) for k, v in SPEC_START_WEIGHTS.items()} | {
+        "future_mobility": 0.0,
+        "cramped": 0.0,
+        "junctions": 0.0,
+    }
     assert load_weights("base") == BASE_WEIGHTS
+    assert {k: BASE_WEIGHTS[k] for k in SPEC_START_WEIGHTS} == {k: seed[k] for k in SPEC_START_WEIGHTS}
 
 
 def test_initiative_profile_zeroes_the_cluster() -> None:
@@ -128,6 +136,7 @@ def test_normalisation_makes_terms_comparable() -> None:
         "material": 1.0 / 9, "mills": 1.0 / 4, "open_mills": 0.8 / 8, "threats": 1.2 / 6,
         "double_threats": 1.2 / 1, "fork_threats": 1.2 / 7, "mobility": 0.05, "blocked": 1.2 / 9,
         "connectivity": 0.06, "initiative": 1.2 / 11,
+        "future_mobility": 0.0, "cramped": 0.0, "junctions": 0.0,
     }  # fmt: skip
     assert {t.name: t.scale for t in bd} == pytest.approx(expected_scale)
     assert (bd["mobility"].raw, bd["mobility"].contribution) == (-2, pytest.approx(-0.1))

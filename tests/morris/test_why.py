@@ -70,8 +70,9 @@ def test_ranking_and_explanation() -> None:
     """White a7 d7, Black b6 d6, both placing with 7 in hand, White to move; hand-derived expectations.
 
     Before the turn every raw difference is 0 (each side: 9 men, 1 open mill, 1 threat, 1 link), so the
-    ranking is the average size of each weighted term after the 3 candidates, from White's view (base
-    weights; placing scale / max: material 1.0/9, mills 0.8/4, open 1.2/8, threats 1.5/8, links 0.7/10):
+    ranking is the average size of each weighted term after the 3 candidates, from White's view (the seed's
+    weights, ``seed``; placing scale / max: material 1.0/9, mills 0.8/4, open 1.2/8, threats 1.5/8, links
+    0.7/10):
 
     - g7xb6 and g7xd6: material 9-8 -> 10 * 1/9 = 1.111; mills 1-0 -> 5 * 0.2 = 1.0; links 2-0 -> 0.5 * 0.07
       * 2 = 0.07; open mills and threats 0-0.
@@ -81,7 +82,7 @@ def test_ranking_and_explanation() -> None:
     blocked, double and fork threats stay 0 (placing), initiative has weight 0.
     """
     pos = make("a7 d7", "b6 d6", side="w", hands=(7, 7))
-    panel = why_panel(pos, n=3, depth=2)
+    panel = why_panel(pos, n=3, depth=2, evaluator=Evaluator(load_weights("seed")))
     assert [c["move"] for c in panel["candidates"]] == ["g7xb6", "g7xd6", "f6"]
     assert panel["ranking"] == ["material", "mills", "threats", "open_mills", "connectivity"]
     assert panel["explanation"][:3] == [

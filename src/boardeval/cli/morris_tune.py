@@ -72,7 +72,7 @@ def tune_command(
     table = Table(title="held-out positions")
     for col in ("model", "log-loss", "sign accuracy", "sign acc. (decided)"):
         table.add_column(col, justify="left" if col == "model" else "right")
-    for fit in (report.seed, report.tuned, *report.questions):
+    for fit in (report.seed, report.tuned, *report.profiles, *report.questions):
         v = fit.validation
         table.add_row(
             escape(fit.name),
@@ -87,6 +87,81 @@ def tune_command(
         console.print(f"written to {escape(str(out))}")
 
 
+def tune_play_command(
+    start: str = typer.Option("base", "--start", help="Weight profile or file to start from."),
+    rounds: int = typer.Option(8, "--rounds", help="SPSA rounds (0: only the final match)."),
+    games: int = typer.Option(100, "--games", help="Games per match of a round (even: colour pairs)."),
+    depth: int | None = typer.Option(5, "--depth", help="Search depth per move in the tuning matches."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the openings and the perturbations."),
+    against: str | None = typer.Option(
+        None, "--against", help="Final match: the result against this profile."
+    ),
+    final_games: int = typer.Option(400, "--final-games", help="Games of the final match."),
+    final_time: float | None = typer.Option(
+        None, "--final-time", help="Seconds per move in the final match."
+    ),
+    final_depth: int | None = typer.Option(None, "--final-depth", help="Depth per move in the final match."),
+    workers: int = typer.Option(1, "--workers", help="Processes for the games (boardeval.core.map_jobs)."),
+    out: Path | None = typer.Option(None, "--out", help="Write the final weights as a TOML weight file."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+) -> None:
+    """Tune the placing-phase weights by self-play (SPSA, compiled engine, seeded openings, colours swapped).
+
+    Every round prints its probe match, the proposed weights and the acceptance match (W/D/L, score and
+    95% interval); ``--against seed --final-time 0.02`` then plays the result against a reference set.
+    Ctrl-C keeps the finished rounds.
+    """
+    from boardeval.morris import engine_match, load_weights, tune_by_play, write_weights
+
+    if final_time is None and final_depth is None:
+        final_time = 0.02
+    weights = load_weights(Path(start) if Path(start).suffix else start)
+    log = None if as_json else (lambda msg: console.print(escape(msg)))
+    with progress_bar("tuning by play", enabled=not as_json) as cb:
+        report = tune_by_play(
+            dict(weights), rounds=rounds, games=games, seed=seed, depth=depth, workers=workers, progress=cb,
+            log=log,
+        )  # fmt: skip
+        data = report.to_dict()
+        final = None
+        if against is not None and not report.interrupted:
+            ref = load_weights(Path(against) if Path(against).suffix else against)
+            final = engine_match(
+                report.final, dict(ref), games=final_games, seed=seed + 1, depth=final_depth,
+                time_limit=final_time, workers=workers, progress=cb, label="final match",
+            )  # fmt: skip
+            data["final_match"] = {
+                "against": against,
+                "time": final_time,
+                "depth": final_depth,
+                **final.to_dict(),
+            }
+    if out is not None:
+        write_weights(
+            report.final, out, note=f"tuned by play: seed {seed}, {len(report.steps)} rounds", table="base"
+        )
+        data["written"] = str(out)
+    if report.interrupted or (final is not None and final.interrupted):
+        note_interrupted("the rounds and games finished so far")
+    if as_json:
+        print_json(data)
+        return
+    console.print(
+        "final weights: "
+        + ", ".join(f"{k} {report.final[k]:g}" for k in ("future_mobility", "cramped", "junctions"))
+    )
+    if final is not None:
+        budget = f"{final_time} s/move" if final_time is not None else f"depth {final_depth}"
+        console.print(
+            f"final match against {escape(str(against))} ({budget}): {final.games} games, "
+            f"{escape(final.text())}; blockade losses within 10 turns after placing: {final.blockades_a} "
+            f"(against: {final.blockades_b})"
+        )
+    if out is not None:
+        console.print(f"written to {escape(str(out))}")
+
+
 def register(app: typer.Typer) -> None:
-    """Add ``tune`` to the ``morris`` group."""
+    """Add ``tune`` and ``tune-play`` to the ``morris`` group."""
     app.command("tune")(tune_command)
+    app.command("tune-play")(tune_play_command)

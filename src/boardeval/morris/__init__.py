@@ -59,7 +59,15 @@ if TYPE_CHECKING:
         build_tablebase,
         default_tablebase_dir,
     )
-    from boardeval.morris.tune import TuneReport, tune_weights, write_weights
+    from boardeval.morris.tune import (
+        MatchScore,
+        PlayTuneReport,
+        TuneReport,
+        engine_match,
+        tune_by_play,
+        tune_weights,
+        write_weights,
+    )
 
 # The endgame tablebase needs numpy and builds index tables when imported: its names load on first use.
 _LAZY = {
@@ -74,7 +82,20 @@ _LAZY = {
     )
 }
 # Texel tuning needs numpy and scipy: loaded on first use too
-_LAZY.update({name: "boardeval.morris.tune" for name in ("tune_weights", "TuneReport", "write_weights")})
+_LAZY.update(
+    {
+        name: "boardeval.morris.tune"
+        for name in (
+            "tune_weights",
+            "TuneReport",
+            "write_weights",
+            "tune_by_play",
+            "PlayTuneReport",
+            "engine_match",
+            "MatchScore",
+        )
+    }
+)
 
 __all__ = [
     # the game: positions, turns, rules variants, outcomes, point names
@@ -98,6 +119,8 @@ __all__ = [
     "default_tablebase_dir",
     # Texel tuning against the tablebase (loaded on first use)
     "tune_weights", "TuneReport", "write_weights",
+    # tuning the placing-phase weights by engine self-play (loaded on first use)
+    "tune_by_play", "PlayTuneReport", "engine_match", "MatchScore",
 ]  # fmt: skip
 
 

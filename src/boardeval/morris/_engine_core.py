@@ -36,7 +36,7 @@ import numpy as np
 from llvmlite import ir
 from numba.extending import intrinsic
 
-from boardeval.morris._features import FEATURES
+from boardeval.morris._features import FEATURES, JUNCTIONS
 from boardeval.morris.board import (
     ADJ_MASK,
     EDGES,
@@ -55,6 +55,7 @@ __all__ = [
     "MAX_TURNS_PER_NODE",
     "NONE_POINT",
     "NO_LIMIT",
+    "N_FEATURES",
     "EngineState",
     "decode",
     "encode",
@@ -73,6 +74,10 @@ def njit_cached(fn: F) -> F:
 
 ENGINE_FEATURES: Final[tuple[str, ...]] = FEATURES
 """The feature order of the compiled evaluation: the Python evaluation's own ``FEATURES``."""
+
+N_FEATURES: Final[int] = len(ENGINE_FEATURES)
+"""Features per phase in a coefficient table (``coef[off + N_FEATURES * phase + feature]``)."""
+assert N_FEATURES == 13, "the compiled features below are written out one by one: port a new one"
 
 NONE_POINT: Final[int] = 24
 """``src`` of a placement and ``rem`` of a turn without removal in the int encoding."""
@@ -124,6 +129,7 @@ _V_NB = [ADJ_MASK[p] & ~_H_NB[p] for p in range(N_POINTS)]
 _HNB = _byte_tables(_H_NB)  # points with a horizontal neighbour in the board
 _VNB = _byte_tables(_V_NB)  # points with a vertical neighbour in the board
 _MIDDLE = RING_MASKS["middle"]
+_JUNCTIONS = JUNCTIONS
 _NB = _byte_tables(list(ADJ_MASK))
 assert RING_WEIGHT["outer"] == RING_WEIGHT["inner"]
 
@@ -422,10 +428,24 @@ def game_over(
 
 
 @njit_cached
+def placing_terms(own: int, opp: int, empty: int) -> tuple[float, float, float]:
+    """(future_mobility, cramped, junctions) of the side owning ``own`` (``_features``: placing stage only,
+    the caller checks that a man is still in hand)."""
+    fut = 0
+    x = own
+    while x:
+        b = x & -x
+        x ^= b
+        fut += _popcnt(_ADJ[_ctz(b)] & empty)
+    return float(fut), _cramped(opp, empty), float(_popcnt(own & _JUNCTIONS))
+
+
+@njit_cached
 def side_features(
     own: int, opp: int, hand: int, phase: int, opp_phase: int, to_move: bool
 ) -> tuple[float, float, float, float, float, float, float, float, float, float]:
-    """The raw features of one side (``features._side_values`` ported; same definitions and order)."""
+    """The first ten raw features of one side (``features._side_values`` ported; same definitions and
+    order); the placing-phase ones come from :func:`placing_terms`."""
     empty = FULL ^ (own | opp)
     mills = 0
     open_mills = 0
@@ -514,7 +534,7 @@ def evaluate(me: int, opp: int, hme: int, hopp: int, flying: bool, coef: np.ndar
     a = side_features(me, opp, hme, ph_me, ph_opp, True)
     b = side_features(opp, me, hopp, ph_opp, ph_me, False)
     c = coef[ph_me]
-    return (
+    total = (
         c[0] * (a[0] - b[0])
         + c[1] * (a[1] - b[1])
         + c[2] * (a[2] - b[2])
@@ -526,6 +546,12 @@ def evaluate(me: int, opp: int, hme: int, hopp: int, flying: bool, coef: np.ndar
         + c[8] * (a[8] - b[8])
         + c[9] * (a[9] - b[9])
     )
+    if hme > 0 or hopp > 0:
+        empty = FULL ^ (me | opp)
+        pa = placing_terms(me, opp, empty)
+        pb = placing_terms(opp, me, empty)
+        total += c[10] * (pa[0] - pb[0]) + c[11] * (pa[1] - pb[1]) + c[12] * (pa[2] - pb[2])
+    return total
 
 
 @njit_cached
@@ -612,15 +638,17 @@ def fast_side(
 def evaluate_fast(me: int, opp: int, hme: int, hopp: int, flying: bool, coef: np.ndarray, off: int) -> float:
     """:func:`evaluate` on bit-parallel features: the search's leaf evaluation (same score).
 
-    ``coef[off + 10 * phase + feature]`` is the flat coefficient table."""
+    ``coef[off + N_FEATURES * phase + feature]`` is the flat coefficient table."""
     ph_me = phase_of(me, hme, flying)
     ph_opp = phase_of(opp, hopp, flying)
     empty = FULL ^ (me | opp)
     ev = _lut(_TO_V, empty)
-    a = fast_side(me, _lut(_TO_V, me), opp, empty, ev, hme, ph_me, ph_opp)
-    b = fast_side(opp, _lut(_TO_V, opp), me, empty, ev, hopp, ph_opp, ph_me)
-    o = off + 10 * ph_me
-    return (
+    mev = _lut(_TO_V, me)
+    oev = _lut(_TO_V, opp)
+    a = fast_side(me, mev, opp, empty, ev, hme, ph_me, ph_opp)
+    b = fast_side(opp, oev, me, empty, ev, hopp, ph_opp, ph_me)
+    o = off + N_FEATURES * ph_me
+    total = (
         coef[o + 0] * (a[0] - b[0])
         + coef[o + 1] * (a[1] - b[1])
         + coef[o + 2] * (a[2] - b[2])
@@ -632,6 +660,37 @@ def evaluate_fast(me: int, opp: int, hme: int, hopp: int, flying: bool, coef: np
         + coef[o + 8] * (a[8] - b[8])
         + coef[o + 9] * ((a[9] + a[3]) - b[9])
     )
+    if hme > 0 or hopp > 0:
+        # the placing-phase terms: skipped when their coefficients are 0 (the seed's weights)
+        c10 = coef[o + 10]
+        c11 = coef[o + 11]
+        c12 = coef[o + 12]
+        if c10 != 0.0:
+            fut = _pairs(me, empty) + _pairs(mev, ev) - _pairs(opp, empty) - _pairs(oev, ev)
+            total += c10 * float(fut)
+        if c11 != 0.0:
+            total += c11 * (_cramped(opp, empty) - _cramped(me, empty))
+        if c12 != 0.0:
+            total += c12 * float(_popcnt(me & _JUNCTIONS) - _popcnt(opp & _JUNCTIONS))
+    return total
+
+
+@njit_cached
+def _cramped(men: int, empty: int) -> float:
+    """Men of ``men`` in groups joined by lines with at most one free neighbour between them."""
+    n = 0
+    rest = men
+    while rest:
+        group = rest & -rest
+        while True:
+            grown = group | (_lut(_NB, group) & men)
+            if grown == group:
+                break
+            group = grown
+        if _popcnt(_lut(_NB, group) & empty) <= 1:
+            n += _popcnt(group)
+        rest &= ~group
+    return float(n)
 
 
 # ---- perft ---------------------------------------------------------------------------------------------

@@ -51,21 +51,38 @@ WIN_SCORE: Final[float] = 10_000.0
 
 PHASE_SCALE: Final[dict[str, dict[str, float]]] = {
     #                material mills open  threats double fork  mobility blocked connectivity initiative
-    "placing": dict(zip(FEATURES, (1.0, 0.8, 1.2, 1.5, 1.5, 1.5, 0.0, 0.0, 0.7, 1.5), strict=True)),
-    "moving": dict(zip(FEATURES, (1.0, 1.0, 0.8, 1.2, 1.2, 1.2, 1.3, 1.2, 0.6, 1.2), strict=True)),
-    "flying": dict(zip(FEATURES, (1.5, 1.0, 0.4, 1.6, 1.6, 1.6, 0.0, 0.0, 0.0, 1.6), strict=True)),
+    #                future_mobility cramped junctions
+    "placing": dict(
+        zip(FEATURES, (1.0, 0.8, 1.2, 1.5, 1.5, 1.5, 0.0, 0.0, 0.7, 1.5, 1.0, 1.0, 1.0), strict=True)
+    ),
+    "moving": dict(
+        zip(FEATURES, (1.0, 1.0, 0.8, 1.2, 1.2, 1.2, 1.3, 1.2, 0.6, 1.2, 0.0, 0.0, 0.0), strict=True)
+    ),
+    "flying": dict(
+        zip(FEATURES, (1.5, 1.0, 0.4, 1.6, 1.6, 1.6, 0.0, 0.0, 0.0, 1.6, 0.0, 0.0, 0.0), strict=True)
+    ),
 }
-"""The seed's phase table exactly; ``initiative`` (not in the seed) follows the threat row it replaces."""
+"""The seed's phase table exactly; ``initiative`` (not in the seed) follows the threat row it replaces. The
+placing-phase features (``future_mobility``, ``cramped``, ``junctions``; not in the seed) count in the placing
+phase only (1.0 there: their weight is their placing-phase weight)."""
 
 NORM: Final[dict[str, dict[str, float]]] = {
     #                material mills open threats double fork mobility blocked connectivity initiative
-    "placing": dict(zip(FEATURES, (9.0, 4.0, 8.0, 8.0, 3.0, 9.0, 26.0, 9.0, 10.0, 15.0), strict=True)),
-    "moving": dict(zip(FEATURES, (9.0, 4.0, 8.0, 6.0, 1.0, 7.0, 26.0, 9.0, 10.0, 11.0), strict=True)),
-    "flying": dict(zip(FEATURES, (9.0, 4.0, 8.0, 6.0, 1.0, 7.0, 26.0, 9.0, 10.0, 11.0), strict=True)),
+    #                future_mobility cramped junctions
+    "placing": dict(
+        zip(FEATURES, (9.0, 4.0, 8.0, 8.0, 3.0, 9.0, 26.0, 9.0, 10.0, 15.0, 26.0, 9.0, 4.0), strict=True)
+    ),
+    "moving": dict(
+        zip(FEATURES, (9.0, 4.0, 8.0, 6.0, 1.0, 7.0, 26.0, 9.0, 10.0, 11.0, 26.0, 9.0, 4.0), strict=True)
+    ),
+    "flying": dict(
+        zip(FEATURES, (9.0, 4.0, 8.0, 6.0, 1.0, 7.0, 26.0, 9.0, 10.0, 11.0, 26.0, 9.0, 4.0), strict=True)
+    ),
 }
 """Largest value of each feature for one side in a position of each phase (see module docstring).
 
-``initiative`` max = 2 * threats max - 1 (side to move with every threat point)."""
+``initiative`` max = 2 * threats max - 1 (side to move with every threat point); ``future_mobility`` has
+the bound of ``mobility`` (the same count), ``cramped`` the opponent's 9 men, ``junctions`` the 4 points."""
 
 CLUSTER: Final[tuple[str, ...]] = (
     "mobility",
@@ -78,9 +95,11 @@ CLUSTER: Final[tuple[str, ...]] = (
 )
 """Features that ``initiative`` replaces: a weight set may not use both (seed's "Fehler 2")."""
 
-PROFILES: Final[tuple[str, ...]] = ("base", "initiative", "tuned")
-"""Weight profiles shipped in ``morris/data/``: ``base`` and ``initiative`` in ``base_weights.toml``,
-``tuned`` (Texel-fitted against the tablebase, :mod:`boardeval.morris.tune`) in ``tuned_weights.toml``."""
+PROFILES: Final[tuple[str, ...]] = ("base", "seed", "initiative", "tuned")
+"""Weight profiles shipped in ``morris/data/``: ``base`` (the default: the seed's weights plus the
+placing-phase features, tuned by play), ``seed`` (the seed's weights: its features only, the placing-phase
+features at 0) and ``initiative`` in ``base_weights.toml``; ``tuned`` (Texel-fitted against the
+tablebase, :mod:`boardeval.morris.tune`) in ``tuned_weights.toml``."""
 
 _WEIGHTS_FILE: Final[str] = "base_weights.toml"
 _PROFILE_FILES: Final[dict[str, str]] = {"tuned": "tuned_weights.toml"}
@@ -103,11 +122,11 @@ def make_weights(values: Mapping[str, float], *, source: str = "weights") -> Wei
 
 
 def load_weights(profile: str | Path = "base") -> WeightSet:
-    """A shipped profile by name (``"base"``, ``"initiative"``, ``"tuned"``) or a TOML/JSON weight file by
-    path.
+    """A shipped profile by name (one of :data:`PROFILES`) or a TOML/JSON weight file by path.
 
-    A file may hold the weights at top level or in a ``[base]`` (or ``[tuned]``, as ``boardeval morris tune
-    --out`` writes) table.
+    A file may hold the weights at top level or in a table named like a profile (``[base]``, or ``[tuned]``
+    as ``boardeval morris tune --out`` writes). Every feature must be named: a file written before the
+    placing-phase features existed fails with the missing names (add them with weight 0 for the old model).
     """
     if isinstance(profile, str) and profile in PROFILES:
         # the file beside this module (the package ships as files); importlib.resources would add ~10 ms
@@ -121,7 +140,7 @@ def load_weights(profile: str | Path = "base") -> WeightSet:
             f"unknown weight profile {str(profile)!r}; expected one of {list(PROFILES)} or a weight file"
         )
     data = load_data_file(path)
-    for table in ("base", "tuned"):
+    for table in PROFILES:
         if table in data and isinstance(data[table], dict):
             data = data[table]
             break
@@ -129,7 +148,8 @@ def load_weights(profile: str | Path = "base") -> WeightSet:
 
 
 BASE_WEIGHTS: Final[WeightSet] = load_weights("base")
-"""The default weights (``[base]`` of ``morris/data/base_weights.toml``)."""
+"""The default weights (``[base]`` of ``morris/data/base_weights.toml``: the seed's plus the placing-phase
+weights; ``load_weights("seed")`` is the seed's set)."""
 
 
 def terminal_score(pos: Position) -> float | None:

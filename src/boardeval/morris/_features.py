@@ -32,6 +32,16 @@ Definitions (with the seed's four defects fixed, see ``docs/morris-eval.md``):
   a man now, whatever the opponent does); the second is forcing power: threat points beyond the first
   cannot all be parried by one opponent turn, so a fork wins material even for the side not to move.
 
+Placing-phase judgement (issue 12 section 2; zero once no man is in hand on either side, where ``mobility``
+and ``blocked`` take over; see ``docs/morris-eval.md`` for the sources and the data):
+
+* ``future_mobility``: the ``mobility`` the side's men would have if placing ended now (one per man and
+  empty neighbour). Blockades are the typical loss right after placing; the seed scales mobility to 0.
+* ``cramped``: opponent men standing in groups (men of one side joined by lines) that have at most one
+  free neighbour between them -- men that are or will soon be locked in.
+* ``junctions``: own men on the four 4-way points b4, d2, d6, f4 (the middle ring's midpoints, the only
+  points with four neighbours), which strategy guides recommend occupying early.
+
 The phase of a side: "placing" while it has men in hand, "flying" with exactly 3 men on board and none in
 hand (when the variant allows flying), else "moving". The phase of a position is that of the side to move.
 """
@@ -46,10 +56,15 @@ from boardeval.morris.rules import BLACK, WHITE, Position
 
 __all__ = [
     "FEATURES",
+    "JUNCTIONS",
     "PHASES",
+    "PLACING_FEATURES",
     "RING_WEIGHT",
     "SideFeatures",
+    "cramped_men",
     "features",
+    "groups",
+    "neighbours",
     "position_phase",
     "side_features",
     "side_phase",
@@ -67,10 +82,19 @@ FEATURES: Final[tuple[str, ...]] = (
     "blocked",
     "connectivity",
     "initiative",
+    "future_mobility",
+    "cramped",
+    "junctions",
 )
 """Feature names, in the order of :class:`SideFeatures` fields and breakdown terms."""
 
+PLACING_FEATURES: Final[tuple[str, ...]] = ("future_mobility", "cramped", "junctions")
+"""The placing-phase features (issue 12 section 2): non-zero only while a man is still in hand."""
+
 PHASES: Final[tuple[str, ...]] = ("placing", "moving", "flying")
+
+JUNCTIONS: Final[int] = sum(1 << p for p in (4, 10, 13, 19))
+"""The 4-way points d6, b4, f4, d2 as a bitboard."""
 
 _POINT_RING_WEIGHT: Final[tuple[float, ...]] = tuple(RING_WEIGHT[r] for r in RING)
 
@@ -91,6 +115,9 @@ class SideFeatures:
     blocked: int
     connectivity: int
     initiative: int
+    future_mobility: int
+    cramped: int
+    junctions: int
 
     def to_dict(self) -> dict[str, float]:
         """JSON-able ``name -> raw value`` in :data:`FEATURES` order."""
@@ -109,7 +136,45 @@ class SideFeatures:
             self.blocked,
             self.connectivity,
             self.initiative,
+            self.future_mobility,
+            self.cramped,
+            self.junctions,
         )
+
+
+def neighbours(mask: int) -> int:
+    """The points adjacent to some point of ``mask``."""
+    out = 0
+    while mask:
+        b = mask & -mask
+        mask ^= b
+        out |= ADJ_MASK[b.bit_length() - 1]
+    return out
+
+
+def groups(men: int) -> list[int]:
+    """The men of one side split into groups joined by lines (connected components), lowest point first."""
+    out: list[int] = []
+    rest = men
+    while rest:
+        group = rest & -rest
+        while True:
+            grown = group | (neighbours(group) & men)
+            if grown == group:
+                break
+            group = grown
+        out.append(group)
+        rest &= ~group
+    return out
+
+
+def cramped_men(men: int, empty: int) -> int:
+    """The men of ``men`` in groups with at most one free (empty) neighbour between them, as a bitboard."""
+    out = 0
+    for group in groups(men):
+        if (neighbours(group) & empty).bit_count() <= 1:
+            out |= group
+    return out
 
 
 def side_phase(pos: Position, side: int) -> str:
@@ -174,6 +239,15 @@ def _side_values(pos: Position, side: int, phases: tuple[str, str]) -> SideFeatu
 
     to_move = pos.side == side
     initiative = (threats if to_move else 0) + max(0, threats - 1)
+    future_mobility = cramped = junctions = 0
+    if pos.hand[WHITE] or pos.hand[BLACK]:
+        x = own
+        while x:
+            b = x & -x
+            x ^= b
+            future_mobility += (ADJ_MASK[b.bit_length() - 1] & empty).bit_count()
+        cramped = cramped_men(opp, empty).bit_count()
+        junctions = (own & JUNCTIONS).bit_count()
     return SideFeatures(
         material=own.bit_count() + pos.hand[side],
         mills=mills,
@@ -185,6 +259,9 @@ def _side_values(pos: Position, side: int, phases: tuple[str, str]) -> SideFeatu
         blocked=blocked,
         connectivity=links // 2,
         initiative=initiative,
+        future_mobility=future_mobility,
+        cramped=cramped,
+        junctions=junctions,
     )
 
 

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
@@ -38,9 +38,10 @@ from typing import TYPE_CHECKING, Any, Final
 import numpy as np
 import numpy.typing as npt
 
-from boardeval.core import ParamsError, Progress, make_rng, report
-from boardeval.morris._evaluate import BASE_WEIGHTS, NORM, PHASE_SCALE, make_weights
-from boardeval.morris._features import FEATURES, features, position_phase
+from boardeval.core import Interval, ParamsError, Progress, make_rng, report, score_interval
+from boardeval.morris._engine import Engine, EngineOptions, coefficients
+from boardeval.morris._evaluate import NORM, PHASE_SCALE, load_weights, make_weights
+from boardeval.morris._features import FEATURES, PLACING_FEATURES, features, position_phase
 from boardeval.morris.board import ADJ_MASK, RING, RING_WEIGHT, threat_points
 from boardeval.morris.players import AlphaBetaPlayer, MorrisPlayer
 from boardeval.morris.rules import Position
@@ -50,17 +51,27 @@ if TYPE_CHECKING:
     from boardeval.morris.tablebase import Tablebase
 
 __all__ = [
+    "BLOCKADE_WINDOW",
     "FIT_FEATURES",
+    "PLAY_NAMES",
     "Fit",
+    "GameJob",
+    "GameResult",
+    "MatchScore",
+    "PlayStep",
+    "PlayTuneReport",
     "TuneData",
     "TuneReport",
     "build_data",
+    "engine_match",
     "fit_weights",
     "placing_positions",
+    "play_engine_game",
     "play_out",
     "questions",
     "sample_covered",
     "tablebase_turn",
+    "tune_by_play",
     "tune_weights",
     "write_weights",
 ]
@@ -68,14 +79,23 @@ __all__ = [
 FIT_FEATURES: Final[tuple[str, ...]] = tuple(f for f in FEATURES if f != "initiative")
 """The features whose weights are tuned (``initiative`` belongs to the other profile and stays 0)."""
 
-EXTRA: Final[tuple[str, ...]] = ("fork_strict", "fork_uniform", "mobility_ring")
-"""Candidate feature variants for the seed's open questions (own - opponent, raw)."""
+EXTRA: Final[tuple[str, ...]] = (
+    "fork_strict",
+    "fork_uniform",
+    "mobility_ring",
+    "future_mobility_ring",
+    "cramped_single",
+)
+"""Candidate feature variants for the seed's open questions (own - opponent, raw); the last two ask the
+same questions of the placing-phase features: future mobility weighted by the destination's ring, and
+``cramped`` counting only single men without a free neighbour instead of groups with at most one."""
 
 PHASE_INDEX: Final[dict[str, int]] = {"placing": 0, "moving": 1, "flying": 2}
 _PHASES: Final[tuple[str, ...]] = ("placing", "moving", "flying")
 _RING_W: Final[tuple[float, ...]] = tuple(RING_WEIGHT[r] for r in RING)
 _FULL: Final[int] = (1 << 24) - 1
 _PULL: Final[float] = 1e-4  # pull towards the seed weights (per weight, squared, relative)
+_SEED = load_weights("seed")
 ANCHOR: Final[str] = "material"
 """The weight held at the seed's value: it fixes the scale (endgame data alone would even drive it to 0:
 in 3v4 the flying side with fewer men wins), so the search's units and its mate bounds stay put."""
@@ -207,8 +227,9 @@ def placing_positions(
 # ------------------------------------------------------------------------------------------ features
 
 
-def _extra(pos: Position, side: int, phase: str) -> tuple[float, float, float]:
-    """The candidate variants of one side: strict fork (moving), uniform-ring fork, ring-weighted mobility."""
+def _extra(pos: Position, side: int, phase: str) -> tuple[float, float, float, float, float]:
+    """The candidate variants of one side: strict fork (moving), uniform-ring fork, ring-weighted mobility
+    (moving), ring-weighted future mobility and single cramped men (placing stage)."""
     own, opp = pos.men[side], pos.men[1 - side]
     empty = _FULL & ~(own | opp)
     threat_bits, _ = threat_points(own, empty, phase)
@@ -234,7 +255,25 @@ def _extra(pos: Position, side: int, phase: str) -> tuple[float, float, float]:
                 c = y & -y
                 y ^= c
                 mob_ring += _RING_W[c.bit_length() - 1]
-    return fork_strict, fork_uniform, mob_ring
+    fut_ring = 0.0
+    single = 0.0
+    if pos.hand[0] or pos.hand[1]:
+        x = own
+        while x:
+            b = x & -x
+            x ^= b
+            y = ADJ_MASK[b.bit_length() - 1] & empty
+            while y:
+                c = y & -y
+                y ^= c
+                fut_ring += _RING_W[c.bit_length() - 1]
+        x = opp
+        while x:
+            b = x & -x
+            x ^= b
+            if not ADJ_MASK[b.bit_length() - 1] & empty:
+                single += 1.0
+    return fork_strict, fork_uniform, mob_ring, fut_ring, single
 
 
 def _side_phase(pos: Position, side: int) -> str:
@@ -348,6 +387,8 @@ _BASE_OF: Final[dict[str, str]] = {
     "fork_strict": "fork_threats",
     "fork_uniform": "fork_threats",
     "mobility_ring": "mobility",
+    "future_mobility_ring": "future_mobility",
+    "cramped_single": "cramped",
 }
 
 
@@ -399,7 +440,7 @@ class Fit:
 
 
 def _seed_coef(columns: Sequence[str], per_phase: bool) -> npt.NDArray[np.float64]:
-    w = np.array([BASE_WEIGHTS[_BASE_OF.get(c, c)] for c in columns])
+    w = np.array([_SEED[_BASE_OF.get(c, c)] for c in columns])
     return np.tile(w, 3) if per_phase else w
 
 
@@ -482,18 +523,29 @@ def fit_weights(
     )
 
 
-def seed_fit(data: TuneData, k: float) -> Fit:
-    """The seed weights as a 'fit' (figures only), for the before/after comparison."""
+def fixed_fit(data: TuneData, weights: Mapping[str, float], name: str, k: float | None = None) -> Fit:
+    """A fixed weight set as a 'fit' (figures only): ``k`` fitted for it on the training positions unless
+    given (the seed's ``k`` for the seed weights)."""
+    from scipy.optimize import minimize_scalar
+
     z_all = _design(data, FIT_FEATURES, per_phase=False)
-    coef = _seed_coef(FIT_FEATURES, False)
+    coef = np.array([float(weights[f]) for f in FIT_FEATURES])
     ev = z_all @ coef
+    if k is None:
+        y_train = data.y[data.train]
+        ev_train = ev[data.train]
+        k = float(
+            minimize_scalar(
+                lambda kk: _loss(_sigmoid(kk * ev_train), y_train), bounds=(1e-4, 20.0), method="bounded"
+            ).x
+        )
     by_phase = {}
     for p, ph in enumerate(_PHASES):
         rows = (~data.train) & (data.phase == p)
         if rows.any():
             by_phase[ph] = metrics(ev[rows], data.y[rows], k)
     return Fit(
-        "seed",
+        name,
         FIT_FEATURES,
         False,
         coef,
@@ -504,16 +556,28 @@ def seed_fit(data: TuneData, k: float) -> Fit:
     )
 
 
+def seed_fit(data: TuneData, k: float) -> Fit:
+    """The seed weights as a 'fit' (figures only), for the before/after comparison."""
+    return fixed_fit(data, _SEED, "seed", k)
+
+
 def questions(data: TuneData, k: float) -> list[Fit]:
-    """The seed's open questions as refits, one change at a time (held-out figures decide)."""
+    """The seed's open questions as refits, one change at a time (held-out figures decide); the same
+    questions for the placing-phase features, and the fit without them."""
     swap = {
         "fork strict (moving)": ("fork_threats", "fork_strict"),
         "fork without ring weights": ("fork_threats", "fork_uniform"),
         "mobility ring-weighted": ("mobility", "mobility_ring"),
+        "future mobility ring-weighted": ("future_mobility", "future_mobility_ring"),
+        "cramped: single men only": ("cramped", "cramped_single"),
     }
     plans: list[dict[str, Any]] = [
         {"per_phase": True, "name": "per-phase weights"},
         {"scales": False, "name": "no phase scales"},
+        {
+            "columns": tuple(c for c in FIT_FEATURES if c not in PLACING_FEATURES),
+            "name": "no placing features",
+        },
     ]
     for name, (old, new) in swap.items():
         plans.append({"columns": tuple(new if c == old else c for c in FIT_FEATURES), "name": name})
@@ -541,6 +605,7 @@ class TuneReport:
     questions: list[Fit]
     seconds: float
     interrupted: bool = False
+    profiles: list[Fit] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-able form (figures rounded)."""
@@ -562,6 +627,7 @@ class TuneReport:
             "seed": fit(self.seed),
             "tuned": {**fit(self.tuned), "weights": self.tuned.weights()},
             "questions": [fit(q) for q in self.questions],
+            "profiles": [fit(p) for p in self.profiles],
             "seconds": round(self.seconds, 1),
             "interrupted": self.interrupted,
         }
@@ -615,6 +681,7 @@ def tune_weights(
         extra = []
     interrupted = interrupted or data.interrupted
     make_weights(tuned.weights(), source="tuned fit")  # a valid weight set
+    shipped = [fixed_fit(data, load_weights(name), f"shipped {name!r}") for name in ("tuned", "base")]
     return TuneReport(
         len(data),
         int((data.source == 0).sum()),
@@ -625,16 +692,326 @@ def tune_weights(
         extra,
         time.perf_counter() - t0,
         interrupted,
+        shipped,
     )
 
 
-def write_weights(weights: dict[str, float], path: str | Path, *, note: str = "") -> Path:
-    """Write a weight set as a ``[tuned]`` profile TOML file (validated first)."""
-    ws = make_weights(weights, source="tuned weights")
-    lines = ["# Nine Men's Morris weights fitted by `boardeval morris tune` (Texel, against the tablebase)."]
+def write_weights(
+    weights: Mapping[str, float], path: str | Path, *, note: str = "", table: str = "tuned"
+) -> Path:
+    """Write a weight set as a ``[tuned]`` (or ``[table]``) profile TOML file (validated first)."""
+    ws = make_weights(dict(weights), source="tuned weights")
+    lines = ["# Nine Men's Morris weights tuned by `boardeval morris tune` / `tune-play`."]
     lines += [f"# {line}" for line in note.splitlines()]
-    lines += ["", "[tuned]"]
+    lines += ["", f"[{table}]"]
     lines += [f"{f} = {ws[f]!r}" for f in (*FIT_FEATURES, "initiative")]
     out = Path(path)
     out.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return out
+
+
+# ------------------------------------------------------------------------- tuning by play (issue 12 §2)
+
+PLAY_NAMES: Final[tuple[str, ...]] = PLACING_FEATURES
+"""The weights tuned by play: the placing-phase features (every other weight stays where it is)."""
+
+BLOCKADE_WINDOW: Final[int] = 10
+"""A loss by "no legal move" within this many turns after placing ended counts as a blockade loss."""
+
+
+@dataclass(frozen=True)
+class GameJob:
+    """One engine game of weight set ``a`` against ``b`` from a random opening (``seed``: two random
+    placements per side; a pair of games shares it with colours swapped)."""
+
+    seed: int
+    a_white: bool
+    a: tuple[tuple[str, float], ...]
+    b: tuple[tuple[str, float], ...]
+    depth: int | None
+    time_limit: float | None
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """How a game went for ``a``: "win" / "draw" / "loss", the termination, turns played, and the turns
+    between the end of placing and a blockade loss (None unless the game ended by "no legal move")."""
+
+    result: str
+    reason: str
+    turns: int
+    blockade_after: int | None
+
+
+def _engine_for(weights: Mapping[str, float]) -> Engine:
+    ws = make_weights(dict(weights), source="match weights")
+    return Engine(coefficients(ws, PHASE_SCALE, NORM), EngineOptions(tt_bits=18))
+
+
+def play_engine_game(job: GameJob) -> GameResult:
+    """Play one game with the compiled engine (standard rules: threefold repetition, 200 turns)."""
+    pos = Position.start()
+    rng = make_rng(job.seed)
+    for _ in range(4):  # two random placements per side
+        turns = pos.legal_turns()
+        pos.push(turns[int(rng.integers(len(turns)))])
+    engines = (_engine_for(dict(job.a)), _engine_for(dict(job.b)))
+    white, black = (engines[0], engines[1]) if job.a_white else (engines[1], engines[0])
+    placing_end: int | None = None
+    while (outcome := pos.outcome()) is None:
+        if placing_end is None and not (pos.hand[0] or pos.hand[1]):
+            placing_end = pos.turns
+        eng = white if pos.side == 0 else black
+        res = eng.search(pos, depth=job.depth, time_limit=job.time_limit)
+        assert res.move is not None
+        pos.push(res.move)
+    a_side = 0 if job.a_white else 1
+    result = "draw" if outcome.winner is None else ("win" if outcome.winner == a_side else "loss")
+    reason = outcome.termination.value
+    after = None
+    if outcome.termination.value == "no_legal_move" and placing_end is not None:
+        after = pos.turns - placing_end
+    return GameResult(result, reason, pos.turns, after)
+
+
+@dataclass
+class MatchScore:
+    """W/D/L of ``a`` against ``b`` with the score's 95% interval, the terminations, and blockade losses
+    (``a`` / ``b`` lost by "no legal move" within :data:`BLOCKADE_WINDOW` turns after placing)."""
+
+    wins: int
+    draws: int
+    losses: int
+    interval: Interval
+    reasons: dict[str, int]
+    blockades_a: int
+    blockades_b: int
+    seconds: float
+    interrupted: bool = False
+
+    @property
+    def games(self) -> int:
+        """Games played."""
+        return self.wins + self.draws + self.losses
+
+    @property
+    def score(self) -> float:
+        """(W + D/2) / games."""
+        return self.interval.value
+
+    def text(self) -> str:
+        """One line: W/D/L, score [interval]."""
+        iv = self.interval
+        note = " (interrupted)" if self.interrupted else ""
+        return (
+            f"W {self.wins} / D {self.draws} / L {self.losses}, "
+            f"score {iv.value:.3f} [{iv.lo:.3f}, {iv.hi:.3f}]{note}"
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-able form."""
+        iv = self.interval
+        return {
+            "wins": self.wins,
+            "draws": self.draws,
+            "losses": self.losses,
+            "score": round(iv.value, 4),
+            "interval": [round(iv.lo, 4), round(iv.hi, 4)],
+            "reasons": dict(sorted(self.reasons.items())),
+            "blockades_a": self.blockades_a,
+            "blockades_b": self.blockades_b,
+            "seconds": round(self.seconds, 1),
+            "interrupted": self.interrupted,
+        }
+
+
+def engine_match(
+    a: Mapping[str, float],
+    b: Mapping[str, float],
+    *,
+    games: int,
+    seed: int,
+    depth: int | None = None,
+    time_limit: float | None = None,
+    workers: int = 1,
+    progress: Progress | None = None,
+    label: str = "match",
+) -> MatchScore:
+    """``games`` engine games of ``a`` against ``b`` through :func:`~boardeval.core.map_jobs`: every random
+    opening (two random placements per side, from ``seed``) is played twice with colours swapped.
+
+    Fixed ``depth`` is reproducible; a ``time_limit`` per move depends on the machine. Ctrl-C keeps the
+    finished games (``interrupted``).
+    """
+    from boardeval.core import JobsInterrupted, map_jobs, spawn_seeds
+
+    if isinstance(games, bool) or not isinstance(games, int) or games < 2 or games % 2:
+        raise ParamsError(f"games must be an even integer >= 2 (pairs of colours), got {games!r}")
+    if depth is None and time_limit is None:
+        raise ParamsError("an engine match needs a depth or a time limit per move")
+    wa = tuple((f, float(make_weights(dict(a), source="weights a")[f])) for f in FEATURES)
+    wb = tuple((f, float(make_weights(dict(b), source="weights b")[f])) for f in FEATURES)
+    seeds = spawn_seeds(seed, games // 2)
+    jobs = [GameJob(seeds[i // 2], i % 2 == 0, wa, wb, depth, time_limit) for i in range(games)]
+    t0 = time.perf_counter()
+    interrupted = False
+    try:
+        results = map_jobs(play_engine_game, jobs, workers=workers, progress=progress, label=label)
+    except JobsInterrupted as exc:
+        results = [exc.done[i] for i in sorted(exc.done)]
+        interrupted = True
+    w = sum(r.result == "win" for r in results)
+    d = sum(r.result == "draw" for r in results)
+    lo = sum(r.result == "loss" for r in results)
+    reasons: dict[str, int] = {}
+    for r in results:
+        key = f"{r.result}: {r.reason}"
+        reasons[key] = reasons.get(key, 0) + 1
+
+    def blockades(kind: str) -> int:
+        return sum(
+            r.result == kind and r.blockade_after is not None and r.blockade_after <= BLOCKADE_WINDOW
+            for r in results
+        )
+
+    return MatchScore(
+        w,
+        d,
+        lo,
+        score_interval(w, d, lo),
+        reasons,
+        blockades("loss"),
+        blockades("win"),
+        time.perf_counter() - t0,
+        interrupted,
+    )
+
+
+@dataclass
+class PlayStep:
+    """One round of :func:`tune_by_play`: the SPSA probe (``plus`` against ``minus``), the proposal and
+    its acceptance match against the current weights."""
+
+    round: int
+    plus: dict[str, float]
+    minus: dict[str, float]
+    probe: MatchScore
+    proposal: dict[str, float]
+    check: MatchScore | None
+    accepted: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-able form."""
+        return {
+            "round": self.round,
+            "plus": self.plus,
+            "minus": self.minus,
+            "probe": self.probe.to_dict(),
+            "proposal": self.proposal,
+            "check": None if self.check is None else self.check.to_dict(),
+            "accepted": self.accepted,
+        }
+
+
+@dataclass
+class PlayTuneReport:
+    """What :func:`tune_by_play` did: the start, every round, the final weights."""
+
+    start: dict[str, float]
+    steps: list[PlayStep]
+    final: dict[str, float]
+    seconds: float
+    interrupted: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-able form."""
+        return {
+            "start": self.start,
+            "steps": [s.to_dict() for s in self.steps],
+            "final": self.final,
+            "seconds": round(self.seconds, 1),
+            "interrupted": self.interrupted,
+        }
+
+
+def tune_by_play(
+    start: Mapping[str, float],
+    *,
+    rounds: int,
+    games: int,
+    seed: int,
+    depth: int | None = None,
+    time_limit: float | None = None,
+    names: Sequence[str] = PLAY_NAMES,
+    perturbation: float = 0.5,
+    learning_rate: float = 2.0,
+    margin: float = 0.0,
+    workers: int = 1,
+    progress: Progress | None = None,
+    log: Callable[[str], None] | None = None,
+) -> PlayTuneReport:
+    """SPSA over the weights ``names`` (relative steps; every weight >= 0) with seeded engine matches.
+
+    Each round draws random signs ``delta`` (+-1 per weight), plays ``theta * (1 + c delta)`` against
+    ``theta * (1 - c delta)`` (``c`` = ``perturbation``; a weight at 0 is perturbed by ``c`` absolutely),
+    proposes ``theta + a (score - 1/2) delta * scale`` (``a`` = ``learning_rate``, ``scale`` = the weight
+    or 1 at 0) and plays the proposal against the current weights: it is accepted when it scores above
+    ``1/2 + margin``. Every match of a round uses fresh openings (``seed`` + round). Ctrl-C stops after the
+    finished rounds (``interrupted``).
+    """
+    if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 0:
+        raise ParamsError(f"rounds must be a non-negative integer, got {rounds!r}")
+    theta = dict(make_weights(dict(start), source="start weights"))
+    unknown = [n for n in names if n not in FEATURES]
+    if unknown:
+        raise ParamsError(f"unknown weight name(s) to tune: {unknown}; expected names from {list(FEATURES)}")
+    rng = make_rng(seed)
+    t0 = time.perf_counter()
+    steps: list[PlayStep] = []
+    say = log if log is not None else (lambda _msg: None)
+    interrupted = False
+    try:
+        for r in range(rounds):
+            signs = {n: float(s) for n, s in zip(names, rng.choice([-1, 1], len(names)), strict=True)}
+            scale = {n: theta[n] if theta[n] > 0 else 1.0 for n in names}
+            plus = dict(theta)
+            minus = dict(theta)
+            for n in names:
+                plus[n] = max(0.0, theta[n] + perturbation * scale[n] * signs[n])
+                minus[n] = max(0.0, theta[n] - perturbation * scale[n] * signs[n])
+            probe = engine_match(
+                plus, minus, games=games, seed=seed * 1000 + 2 * r, depth=depth, time_limit=time_limit,
+                workers=workers, progress=progress, label=f"round {r + 1}: probe",
+            )  # fmt: skip
+            proposal = dict(theta)
+            for n in names:
+                step = learning_rate * (probe.score - 0.5) * scale[n] * signs[n]
+                proposal[n] = round(max(0.0, theta[n] + step), 4)
+            check = None
+            accepted = False
+            if any(proposal[n] != theta[n] for n in names):
+                check = engine_match(
+                    proposal, theta, games=games, seed=seed * 1000 + 2 * r + 1, depth=depth,
+                    time_limit=time_limit, workers=workers, progress=progress, label=f"round {r + 1}: check",
+                )  # fmt: skip
+                accepted = check.score > 0.5 + margin
+            steps.append(PlayStep(r + 1, plus, minus, probe, proposal, check, accepted))
+            moved = ", ".join(f"{n} {theta[n]:g} -> {proposal[n]:g}" for n in names)
+            say(
+                f"round {r + 1}: probe {probe.text()}; proposal {moved}; "
+                + (
+                    f"check {check.text()} -> {'accepted' if accepted else 'rejected'}"
+                    if check
+                    else "no change"
+                )
+            )
+            if accepted:
+                theta = proposal
+            if probe.interrupted or (check is not None and check.interrupted):
+                interrupted = True
+                break
+    except KeyboardInterrupt:
+        interrupted = True
+    return PlayTuneReport(
+        {n: float(start[n]) for n in FEATURES}, steps, theta, time.perf_counter() - t0, interrupted
+    )

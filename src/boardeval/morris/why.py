@@ -20,14 +20,23 @@ from typing import TYPE_CHECKING, Any, Final
 
 from boardeval.core import ParamsError
 from boardeval.morris._evaluate import Evaluator
-from boardeval.morris._features import FEATURES, features, position_phase
+from boardeval.morris._features import (
+    FEATURES,
+    JUNCTIONS,
+    cramped_men,
+    features,
+    groups,
+    neighbours,
+    position_phase,
+)
 from boardeval.morris._search import Searcher
+from boardeval.morris.board import points_of
 from boardeval.morris.rules import WHITE, Position
 
 if TYPE_CHECKING:
     from boardeval.morris.tablebase import Tablebase
 
-__all__ = ["FEATURE_LABELS", "why_panel"]
+__all__ = ["FEATURE_LABELS", "placing_sentences", "why_panel"]
 
 FEATURE_LABELS: Final[dict[str, str]] = {
     "material": "material",
@@ -40,12 +49,16 @@ FEATURE_LABELS: Final[dict[str, str]] = {
     "blocked": "opposing men blocked",
     "connectivity": "connectivity",
     "initiative": "initiative",
+    "future_mobility": "mobility after placing",
+    "cramped": "opposing men hemmed in",
+    "junctions": "junction points",
 }
 """Plain-language names of the features for explanations."""
 
 _PLURAL: Final[frozenset[str]] = frozenset(
-    {"mills", "open_mills", "threats", "double_threats", "fork_threats", "blocked"}
+    {"mills", "open_mills", "threats", "double_threats", "fork_threats", "blocked", "cramped", "junctions"}
 )
+_NUMBER_WORDS: Final[tuple[str, ...]] = ("no", "one", "two", "three", "four")
 _COLOUR = ("white", "black")
 
 
@@ -130,7 +143,7 @@ def why_panel(
         (f for f in active if importance[f] > 1e-12), key=lambda f: (-importance[f], FEATURES.index(f))
     )
     quiet = [f for f in active if f not in ranking]
-    explanation = _ranking_sentences(ranking, quiet)
+    explanation = _ranking_sentences(ranking, quiet) + placing_sentences(pos, ev.weights)
     for i, cand in enumerate(candidates):
         tag = "best" if i == 0 else f"#{i + 1}"
         explanation.append(f"{cand['move']} ({tag}): {cand['summary']}.")
@@ -199,4 +212,58 @@ def _ranking_sentences(ranking: list[str], quiet: list[str]) -> list[str]:
             out.append(f"{head.capitalize()} {verb} more than {FEATURE_LABELS[last]} here.")
     if quiet:
         out.append("Not a factor in this position: " + ", ".join(FEATURE_LABELS[f] for f in quiet) + ".")
+    return out
+
+
+def _names(mask: int) -> str:
+    return ", ".join(points_of(mask))
+
+
+def placing_sentences(pos: Position, weights: Mapping[str, float] | None = None) -> list[str]:
+    """The placing-phase judgement in words (while a man is still in hand; else no sentence).
+
+    Blockade danger ("after placing, White's men on a7, d7, g7 have one free neighbour between them (a4)"),
+    the mobility each side would have if placing ended now, and the junction points held. A sentence is
+    left out when its feature has weight 0 in ``weights`` (default: all sentences).
+    """
+    if not (pos.hand[0] or pos.hand[1]):
+        return []
+
+    def on(f: str) -> bool:
+        return weights is None or weights[f] != 0.0
+
+    out: list[str] = []
+    empty = ((1 << 24) - 1) & ~(pos.men[0] | pos.men[1])
+    if on("cramped"):
+        for side in (WHITE, 1 - WHITE):
+            colour = _COLOUR[side].capitalize()
+            locked = cramped_men(pos.men[side], empty)
+            for group in groups(locked):
+                free = neighbours(group) & empty
+                n = free.bit_count()
+                where = f" ({_names(free)})" if n else ""
+                if group.bit_count() == 1:
+                    out.append(
+                        f"After placing, {colour}'s man on {_names(group)} has {_NUMBER_WORDS[n]} free "
+                        f"neighbour{where}."
+                    )
+                else:
+                    out.append(
+                        f"After placing, {colour}'s men on {_names(group)} have {_NUMBER_WORDS[n]} free "
+                        f"neighbour between them{where}."
+                    )
+    if on("future_mobility"):
+        both = features(pos)
+        w, b = both[WHITE].future_mobility, both[1 - WHITE].future_mobility
+        out.append(
+            f"If placing ended now, White would have {w} sliding move{'' if w == 1 else 's'} and Black {b}."
+        )
+    if on("junctions"):
+        held = [
+            f"{_COLOUR[s].capitalize()} {_names(pos.men[s] & JUNCTIONS)}"
+            for s in (WHITE, 1 - WHITE)
+            if pos.men[s] & JUNCTIONS
+        ]
+        if held:
+            out.append("Junction points (four neighbours each) held: " + "; ".join(held) + ".")
     return out
