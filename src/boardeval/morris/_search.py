@@ -13,8 +13,9 @@ Two engines behind one :class:`Searcher` (issue 12):
   and "today's AI" in ``benchmarks/morris_strength.py``). An evaluator that is not an :class:`Evaluator`
   (any object with ``score(pos)``) always uses it: the compiled search needs coefficients.
 
-Both probe the tablebase at a covered root (its best turn, no search). Only the Python engine also probes
-covered nodes inside the tree; the compiled one searches them (see ``docs/morris-search.md``).
+Both probe the tablebase at a covered root (its best turn, no search). The Python engine also probes every
+covered node inside the tree; the compiled one takes exact scores for the root turns that lead into a
+covered position and searches the rest (see ``docs/morris-search.md``).
 
 Python engine. Negamax with alpha-beta pruning and iterative deepening; a transposition table keyed by the
 position's Zobrist hash; move ordering: the transposition-table move, then mill closures (best removal
