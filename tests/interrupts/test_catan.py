@@ -52,7 +52,7 @@ def test_blog_model_prints_the_count_so_far(tmp_path: Path) -> None:
 
 def test_playtest_on_two_workers_keeps_the_finished_games(tmp_path: Path) -> None:
     args = ["catan", "playtest", CODE, "--games", "1000", "--seed", "1", "--workers", "2", "--json"]
-    r = interrupt(args, cwd=tmp_path, cpu=4.0)
+    r = interrupt(args, cwd=tmp_path, cpu=3.0)
     r.check()
     data = r.json()
     assert data["interrupted"] is True and data["planned"] == 1000

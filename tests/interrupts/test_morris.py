@@ -25,7 +25,7 @@ def test_match_on_one_worker_stops(tmp_path: Path) -> None:
 
 
 def test_match_on_two_workers_stops_at_once(tmp_path: Path) -> None:
-    r = interrupt([*MATCH, "--games", "300", "--workers", "2", "--json"], cwd=tmp_path, cpu=5.0)
+    r = interrupt([*MATCH, "--games", "300", "--workers", "2", "--json"], cwd=tmp_path, cpu=3.5)
     r.check()
     data = r.json()
     assert data["interrupted"] is True and 0 <= data["games"] < 300

@@ -1,0 +1,133 @@
+"""Seconds from Ctrl-C to the end of the process, for every long command (issue 17).
+
+Each command is started as a subprocess, given time to work (a progress count on stderr, or CPU time
+used by its process group), then sent SIGINT to its whole process group as a terminal's Ctrl-C is; the
+script prints the exit code, the seconds to exit and the first line of what it kept. The same harness
+as ``tests/interrupts`` (which asserts < 2 s); here ``--runs`` repetitions per command give the median
+and the maximum, with the load average, for docs/reliability.md.
+
+    .venv/bin/python benchmarks/interrupt_exit.py [--runs 3] [--only match]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests.interrupts.helpers
+
+from tests.interrupts.helpers import interrupt
+
+CODE = "O10-S2-W9-G12-B6-S4-B10-G9-W11-D-W3-O8-W8-O3-G4-S5-B5-G6-S11~3S3W3B3GO"
+MATCH = ["morris", "match", "--white", "ai:depth=4", "--black", "random", "--seed", "1", "--games", "300"]
+
+CASES: list[tuple[str, list[str], dict[str, Any]]] = [
+    (
+        "anneal",
+        ["catan", "generate", "--method", "anneal", "--rule", "max-spot-pips=8", "--json"],
+        {"cpu": 2.5},
+    ),
+    (
+        "tournament (proof)",
+        ["catan", "generate", "--method", "tournament", "--seed", "3", "--rule", "max-spot-pips=10"],
+        {"ready": "proving the fewest", "then": 0.3},
+    ),
+    (
+        "cp",
+        ["catan", "generate", "--method", "cp", "--fairness", "1", "--rule", "resource-pips-band=10..14"],
+        {"ready": "minimising the energy", "then": 0.5},
+    ),
+    (
+        "blog-model",
+        ["catan", "blog-model", "markers", "--threshold", "24", "--count", "--json"],
+        {"cpu": 2.5},
+    ),
+    (
+        "playtest (2 workers)",
+        ["catan", "playtest", CODE, "--games", "1000", "--workers", "2", "--json"],
+        {"cpu": 4.0},
+    ),
+    (
+        "study (2 workers)",
+        [
+            "catan",
+            "study",
+            "--fairness",
+            "0,1",
+            "--boards",
+            "10",
+            "--games",
+            "50",
+            "--workers",
+            "2",
+            "--out",
+            "s",
+        ],
+        {"cpu": 6.0},
+    ),
+    ("match (1 worker)", MATCH, {"ready": r"\b[1-9]\d*/300\b"}),
+    ("match (2 workers)", [*MATCH, "--workers", "2", "--json"], {"cpu": 5.0}),
+    ("perft", ["morris", "perft", "--depth", "8", "--json"], {"cpu": 3.0}),
+    (
+        "random-game",
+        ["diplomacy", "random-game", "--seed", "1", "--games", "60", "--out", "g.jsonl"],
+        {"ready": r"\b[1-9]\d*/60\b"},
+    ),
+    (
+        "diplomacy tournament (2 workers)",
+        [
+            "diplomacy",
+            "tournament",
+            "--bots",
+            "dumb,random*6",
+            "--games",
+            "400",
+            "--seed",
+            "1",
+            "--workers",
+            "2",
+            "--out",
+            "t",
+        ],
+        {"cpu": 5.0},
+    ),
+    (
+        "diplomacy corpus (2 workers)",
+        ["diplomacy", "corpus", "--games", "400", "--seed", "1", "--workers", "2", "--out", "c"],
+        {"cpu": 5.0},
+    ),
+]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--only", default=None, help="Only the commands whose name contains this.")
+    args = parser.parse_args()
+    print(f"load average before: {os.getloadavg()[0]:.1f}")
+    for name, argv, wait in CASES:
+        if args.only and args.only not in name:
+            continue
+        times, codes, kept = [], set(), ""
+        for _ in range(args.runs):
+            with tempfile.TemporaryDirectory() as tmp:
+                r = interrupt(argv, cwd=Path(tmp), **wait)
+            times.append(r.seconds)
+            codes.add(r.code)
+            kept = next((ln for ln in r.err.splitlines() if ln.startswith("interrupted")), "")
+        print(
+            f"{name:34s} exit {sorted(codes)}  median {statistics.median(times):.2f} s  "
+            f"max {max(times):.2f} s   {kept[:90]}"
+        )
+    print(f"load average after: {os.getloadavg()[0]:.1f}")
+
+
+if __name__ == "__main__":
+    main()
