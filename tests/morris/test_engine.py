@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -298,3 +299,30 @@ def test_stale_engine_cache_is_dropped_when_the_core_changes(tmp_path: Path) -> 
     core.write_text("def evaluate_fast(): return 2\n")
     assert drop_stale_cache(cache, [core]) is True  # edited core: dropped again
     assert not any(f.exists() for f in files) and other.exists()
+
+
+def test_a_stopped_depth_still_gives_its_proven_better_move() -> None:
+    """When a limit stops depth d+1 after a later root turn proved better than the first (the depth-d best),
+    that turn is played (``partial``). Full width without aspiration makes the claim exact: its score is
+    that turn's own depth-(d+1) value, and it beats the depth-d best's depth-(d+1) value."""
+    options = replace(FULL_WIDTH, pvs=True)
+    seen = 0
+    for pos in sample(400, 31)[::20]:
+        for limit in (300, 700, 1500, 3000):
+            r = Engine(COEF, options).search(pos, node_limit=limit)
+            if not r.partial:
+                continue
+            seen += 1
+            first = Engine(COEF, options).search(pos, depth=r.depth)  # the same iterations, unstopped
+            assert r.move != first.move and r.pv[0] == r.move
+            values = {}
+            for turn in (r.move, first.move):
+                child = pos.copy()
+                child.push(turn)
+                values[turn] = (
+                    -Engine(COEF, options).search(child, depth=r.depth).score if not child.is_over() else None
+                )
+            if values[r.move] is not None and abs(r.score) < WIN - 1000:
+                assert r.score == pytest.approx(values[r.move], abs=1e-9)
+                assert values[first.move] is None or values[r.move] > values[first.move] - 1e-9
+    assert seen >= 3

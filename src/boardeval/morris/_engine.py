@@ -125,6 +125,7 @@ C_FLY, C_MAXT, C_THREE, C_NOMILL, C_TT, C_KILL, C_HIST, C_LMR, C_QS, C_MDP, C_PV
 )
 C_LMR_MIN, C_LMR_DEPTH, C_TTMASK, C_GEN, C_NULL, C_NULL_R = 13, 14, 15, 16, 17, 18
 S_NODES, S_STOP, S_NEXT, S_LIMIT, S_QNODES, S_TTHITS, S_ROOTN, S_BEST = 32, 33, 34, 35, 36, 37, 38, 39
+S_PART, S_PARTI = 40, 41  # the root turn that last raised alpha in this pass, and its index
 O_KILL = 64
 O_HH = O_KILL + 2 * MAX_PLY
 O_PVLEN = O_HH + 1200
@@ -133,7 +134,7 @@ O_MOVES = O_PV + MAX_PLY * MAX_PLY
 O_MSCORE = O_MOVES + MAX_PLY * MAX_TURNS_PER_NODE
 O_TTINFO = O_MSCORE + MAX_PLY * MAX_TURNS_PER_NODE
 # fb (float64): deadline, LMR divisor, coefficients, table values
-D_DEADLINE, D_LMR_DIV = 0, 1
+D_DEADLINE, D_LMR_DIV, D_PART = 0, 1, 2
 O_COEF = 8
 O_TTVAL = 64
 # ub (uint64): table-key tweaks, table keys
@@ -210,6 +211,10 @@ class EngineResult:
     iterations: tuple[tuple[int, float, int, float], ...] = field(default=())
     interrupted: bool = False
     """True when Ctrl-C (not a limit) stopped the search; the result is then the last completed depth."""
+    partial: bool = False
+    """True when a limit stopped depth ``depth + 1`` after it had proved a later root turn better than the
+    last depth's best (searched first): ``move``, ``score`` and ``pv`` are then that turn's, from the
+    unfinished depth (the usual use of a partly searched iteration)."""
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-able form (turns in notation)."""
@@ -658,6 +663,10 @@ def _pvs(
             if s > alpha:
                 alpha = s
                 _set_pv(ply, m, ib)
+                if ply == 0:
+                    ib[S_PART] = m
+                    ib[S_PARTI] = i
+                    fb[D_PART] = s
                 if alpha >= beta:
                     if (m >> 10) & 31 == 24:
                         kp = O_KILL + 2 * ply
@@ -722,6 +731,8 @@ def _root(
         ib[O_MOVES + i] = rmoves[i]
     ib[S_ROOTN] = n
     ib[S_BEST] = -1
+    ib[S_PART] = -1
+    ib[S_PARTI] = -1
     zero: Any = np.int64(0)
     score = _pvs(
         me, opp, hme, hopp, side, turns, quiet, cur, depth, alpha, beta, zero, zero, ib, fb, ub, hist
@@ -897,6 +908,7 @@ class Engine:
         iterations: list[tuple[int, float, int, float]] = []
         stopped = False
         interrupted = False
+        partial = False
         prev = 0.0
         try:
             for d in range(1, max_depth + 1):
@@ -922,6 +934,13 @@ class Engine:
                     score, bi = _root(*args, rmoves, n, d, -_INF, _INF, ib, fb, ub, hist)
                 if ib[S_STOP]:
                     stopped = True
+                    if best is not None and ib[S_PARTI] > 0:
+                        # the unfinished depth already proved a later root turn better than its first turn
+                        # (the last depth's best, searched first): play that one
+                        part = int(ib[S_PART])
+                        line = [int(x) for x in ib[O_PV : O_PV + ib[O_PVLEN]]]
+                        best = (part, float(fb[D_PART]), line if line and line[0] == part else [part])
+                        partial = True
                     break
                 m = int(rmoves[bi])
                 pv_moves = [int(x) for x in ib[O_PV : O_PV + ib[O_PVLEN]]]
@@ -952,6 +971,7 @@ class Engine:
             int(ib[S_QNODES]),
             tuple(iterations),
             interrupted,
+            partial,
         )
 
 
