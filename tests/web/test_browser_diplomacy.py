@@ -172,10 +172,14 @@ def test_phone_layout_has_no_horizontal_overflow(page: Any, live_server: str) ->
     page.set_viewport_size({"width": 390, "height": 844})
     page.goto(live_server + "/diplomacy?game=1&phase=F1903M")
     page.wait_for_function(MAP_LOADED, arg="F1903M")
+    page.wait_for_selector("#eval-breakdown table.dip-eval")  # the evaluation card is drawn too
     wide = page.evaluate("() => document.documentElement.scrollWidth")
     assert wide <= 390, f"page is {wide} px wide at 390 px"
     box = page.locator("#board-map").bounding_box()
     assert box["width"] <= 390 and box["height"] > 100
+    for card in ("#eval-chart svg", "#eval-breakdown table.dip-eval"):
+        inner = page.locator(card).bounding_box()
+        assert inner["x"] >= 0 and inner["x"] + inner["width"] <= 390, card
     page.screenshot(path=str(SCREENSHOTS / "diplomacy-390.png"), full_page=True)
     _clean(page)
 

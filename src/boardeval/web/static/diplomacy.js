@@ -337,14 +337,14 @@
     if (shown && !shown.eliminated) {
       h += `<div class="table-scroll"><table class="data dip-eval" data-power="${BE.esc(shown.power)}"><thead><tr><th>measure</th>` +
         `<th class="num">${term("value", "value")}</th><th class="num">${term("weight", "weight")}</th>` +
-        `<th class="num">${term("contribution", "contribution")}</th><th class="num">${term("vs_average", "vs average")}</th></tr></thead><tbody>`;
+        `<th class="num">${term("contribution", "contribution")}</th><th class="num vs">${term("vs_average", "vs average")}</th></tr></thead><tbody>`;
       for (const t of shown.terms) {
         const digits = Math.abs(t.value) >= 100 ? 0 : Math.abs(t.value) >= 10 ? 1 : 3;
         h += `<tr data-term="${BE.esc(t.name)}"><td>${term(t.name, BE.esc(t.name.replace(/_/g, " ")))}</td>` +
           `<td class="num">${BE.fmt(t.value, digits)}</td><td class="num" title="standardised coefficient ${BE.fmt(t.standardised, 3)}">${BE.fmt(t.weight, 3)}</td>` +
-          `<td class="num">${signed(t.contribution, 3)}</td><td class="num">${signed(t.vs_average, 3)}</td></tr>`;
+          `<td class="num">${signed(t.contribution, 3)}</td><td class="num vs">${signed(t.vs_average, 3)}</td></tr>`;
       }
-      h += `</tbody><tfoot><tr><th>${BE.esc(cap(shown.power))}: total</th><td></td><td></td><td class="num"><b>${signed(shown.total, 3)}</b></td><td></td></tr></tfoot></table></div>`;
+      h += `</tbody><tfoot><tr><th>${BE.esc(cap(shown.power))}: total</th><td></td><td></td><td class="num"><b>${signed(shown.total, 3)}</b></td><td class="vs"></td></tr></tfoot></table></div>`;
     } else if (shown) {
       h += `<p class="muted">${BE.esc(cap(shown.power))} is eliminated at ${BE.esc(ev.phase)}.</p>`;
     }
