@@ -38,7 +38,9 @@ import argparse
 import signal
 import sys
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pyspiel
@@ -275,23 +277,35 @@ def versus_old(args: argparse.Namespace) -> None:
     except JobsInterrupted as exc:
         results = [exc.done[i] for i in sorted(exc.done)]
         interrupted = True
-    w = sum(r[0] == "win" for r in results)
-    d = sum(r[0] == "draw" for r in results)
-    lo = sum(r[0] == "loss" for r in results)
-    iv = score_interval(w, d, lo)
     note = " (interrupted)" if interrupted else ""
     blocked = sum(early_blockade(r[0], r[1], r[2]) for r in results)
     print(
         f"{label} (standard rules, profile {args.profile}): {len(results)} games{note} in "
-        f"{time.perf_counter() - start:.0f} s ({load()}): W {w} / D {d} / L {lo}, score {iv.value:.3f} "
-        f"[{iv.lo:.3f}, {iv.hi:.3f}] (95%); mean turns "
-        f"{np.mean([r[2] for r in results]) if results else 0:.1f}"
+        f"{time.perf_counter() - start:.0f} s ({load()}): {tally(results)}"
         f"; new {np.mean([r[3] for r in results]) if results else 0:.3f} s/move (mean depth "
         f"{np.mean([r[5] for r in results]) / 100 if results else 0:.1f}), old "
         f"{np.mean([r[4] for r in results]) if results else 0:.3f} s/move; blockade losses of the new AI "
         f"within 10 turns after placing: {blocked}",
         flush=True,
     )
+    print_reasons(results)
+
+
+def tally(results: Sequence[tuple[Any, ...]]) -> str:
+    """``W w / D d / L l, score s [lo, hi] (95%); mean turns t`` of (result, reason, turns, ...) rows."""
+    w = sum(r[0] == "win" for r in results)
+    d = sum(r[0] == "draw" for r in results)
+    lo = sum(r[0] == "loss" for r in results)
+    iv = score_interval(w, d, lo)
+    turns = np.mean([r[2] for r in results]) if results else 0.0
+    return (
+        f"W {w} / D {d} / L {lo}, score {iv.value:.3f} [{iv.lo:.3f}, {iv.hi:.3f}] (95%); "
+        f"mean turns {turns:.1f}"
+    )
+
+
+def print_reasons(results: Sequence[tuple[Any, ...]]) -> None:
+    """How the games ended: one line per (result, reason) with its count."""
     reasons: dict[str, int] = {}
     for r in results:
         reasons[f"{r[0]}: {r[1]}"] = reasons.get(f"{r[0]}: {r[1]}", 0) + 1
@@ -362,24 +376,14 @@ def tuned_match(args: argparse.Namespace) -> None:
         except JobsInterrupted as exc:
             results = [exc.done[i] for i in sorted(exc.done)]
             interrupted = True
-        w = sum(r[0] == "win" for r in results)
-        d = sum(r[0] == "draw" for r in results)
-        lo = sum(r[0] == "loss" for r in results)
-        iv = score_interval(w, d, lo)
         budget = f"depth {depth}" if depth is not None else f"{limit} s/move"
         note = " (interrupted)" if interrupted else ""
         print(
             f"{args.tuned_profile} vs {args.profile}, {label} ({budget}): {len(results)} games{note} in "
-            f"{time.perf_counter() - start:.0f} s: W {w} / D {d} / L {lo}, score {iv.value:.3f} "
-            f"[{iv.lo:.3f}, {iv.hi:.3f}] (95%); mean turns "
-            f"{np.mean([r[2] for r in results]) if results else 0:.1f}",
+            f"{time.perf_counter() - start:.0f} s: {tally(results)}",
             flush=True,
         )
-        reasons: dict[str, int] = {}
-        for r in results:
-            reasons[f"{r[0]}: {r[1]}"] = reasons.get(f"{r[0]}: {r[1]}", 0) + 1
-        for k, v in sorted(reasons.items()):
-            print(f"    {v:3d} x {k}")
+        print_reasons(results)
 
 
 # ------------------------------------------------------------------ issue 13: perfect covered endgames
