@@ -58,8 +58,10 @@ class EvalBotSettings:
     opponent_samples: int = 1
     """Predicted order sets of the other powers each candidate is adjudicated against (1: DumbBot's most
     likely orders; more: further sampled DumbBot orders, the score is the mean)."""
-    time_limit: float = 2.0
-    """Seconds per phase after which no further candidate is adjudicated (the first always is)."""
+    time_limit: float = 10.0
+    """Seconds per phase after which no further candidate is adjudicated (the first always is).  A safety
+    stop, far above the ~0.1-0.3 s a phase takes even on a loaded machine, so that seeded games stay
+    reproducible (a phase cut short depends on the machine's speed)."""
     target: str = "sc_change_1y"
     """The fitted evaluation target added to the projected centres."""
     evaluation_weight: float = 1.0
