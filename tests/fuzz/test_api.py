@@ -81,7 +81,8 @@ def check(client: TestClient, req: Request) -> Any:
     return r
 
 
-@settings(max_examples=settings().max_examples)
+# 100 requests in the default profile; 6,000 in the deep one (issue 17 asks for >= 5,000)
+@settings(max_examples=max(100, settings().max_examples * 6 // 10))
 @given(st.data())
 def test_no_request_gets_a_server_error(client: TestClient, data: st.DataObject) -> None:
     check(client, data.draw(requests(_SCHEMA)))

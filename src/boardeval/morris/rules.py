@@ -289,14 +289,14 @@ class Turn:
                 "optionally with a removal 'xg7' (points are named a..g by 1..7, e.g. a7, d6, c5, g4, d2, a1)"
             )
         src_s, dst_s, rem_s = m.groups()
-        src = point_index(src_s) if src_s else None
-        dst = point_index(dst_s)
-        rem = point_index(rem_s) if rem_s else None
-        if src == dst or (rem is not None and rem in (src, dst)):
-            try:
+        try:  # a point off the board (a6), a move that stays put, a removal of its own man: say which turn
+            src = point_index(src_s) if src_s else None
+            dst = point_index(dst_s)
+            rem = point_index(rem_s) if rem_s else None
+            if src == dst or (rem is not None and rem in (src, dst)):
                 return cls(src, dst, rem)  # raises the NotationError that explains the problem
-            except NotationError as exc:
-                raise NotationError(f"cannot read turn {quote(text)}: {exc}") from None
+        except NotationError as exc:
+            raise NotationError(f"cannot read turn {quote(text)}: {exc}") from None
         return make_turn(src, dst, rem)
 
     @property
