@@ -19,6 +19,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from boardeval.core import BoardevalError, DiplomacyError
+from boardeval.core.numbers import quote
 from boardeval.diplomacy import GameRecord, Unit, load_map_graph, load_records, record_from_saved
 from tests.fuzz.diplomacy_strategies import record_docs, record_texts
 from tests.fuzz.strategies import ODD_CHARS, assert_quotes_input, mutated_text
@@ -75,7 +76,13 @@ def test_saved_game_object_loads_round_trips_or_raises_ours(doc: Any) -> None:
     try:
         record = record_from_saved(doc)
     except DiplomacyError as exc:
-        assert_quotes_input(str(exc), _text_of(doc), extra=PATHS)
+        # the input as JSON, or as Python writes it (a message quotes a Python value: None, {...})
+        got = f"got {quote(doc)}"  # "a saved game must be a JSON object, got []"
+        field = getattr(
+            exc, "field", None
+        )  # "game 'g', map: unknown map ''": the field named, its value quoted
+        where = (f"{field}: ",) if field else ()
+        assert_quotes_input(str(exc), _text_of(doc) + "\n" + repr(doc)[:2000], extra=(*PATHS, got, *where))
         return
     _check_round_trip(record)
 
@@ -88,7 +95,11 @@ def test_record_text_loads_round_trips_or_raises_ours(text: str) -> None:
         strings = re.findall(r'"([^"\\]{1,40})"', text[:100_000])
         # JSONL: a short line (a game given as {} or []) may be what is quoted
         lines = [ln.strip() for ln in text.splitlines()[:100] if len(ln) <= 60]
-        assert_quotes_input(str(exc), text, extra=(*PATHS, "the file is empty"), pieces=strings + lines)
+        field = getattr(exc, "field", None)  # the field named, its value quoted
+        # a game of a list or a JSONL line is named by its place: "<text>[0]: a saved game ..., got []"
+        markers = (*PATHS, "$: ", "the file is empty", "a saved game must be a JSON object, got ")
+        where = (f"{field}: ",) if field else ()
+        assert_quotes_input(str(exc), text, extra=(*markers, *where), pieces=strings + lines)
         return
     assert records, "load_records returned no game without an error"
     for record in records:

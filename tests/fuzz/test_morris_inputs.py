@@ -63,8 +63,9 @@ def test_move_list_plays_round_trips_or_raises_ours(text: str) -> None:
         if "move list" not in str(exc):  # errors of one turn name it: "move 3 of the move list: ..."
             assert_quotes_input(str(exc), text)
         else:
-            turns = text.split()
-            assert_quotes_input(str(exc), text, pieces=[*turns, *(t.lower() for t in turns)])
+            turns = text.split()  # "move 11 of the move list: illegal turn a4 in position ...": names it
+            named = tuple(f"turn {t.lower()} " for t in turns)
+            assert_quotes_input(str(exc), text, extra=named, pieces=[*turns, *(t.lower() for t in turns)])
         return
     canonical = " ".join(str(t) for t in pos.history)
     assert canonical == " ".join(text.split()).lower()

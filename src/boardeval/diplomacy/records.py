@@ -400,9 +400,9 @@ def record_from_saved(saved: Any, *, source: str = "record") -> GameRecord:
     try:
         model = _SavedModel.model_validate(dict(saved))
     except ValidationError as exc:
-        message = validation_message(exc, fields=list(_SavedModel.model_fields))
+        message = validation_message(exc, root="$", fields=list(_SavedModel.model_fields))
         if exc.errors()[0]["type"] == "missing":  # name what was given instead
-            message += f" in {quote(dict(saved), 40)}"
+            message += f", got {quote(dict(saved), 40)}"
         raise RecordFormatError(message, game=game) from None
     try:
         graph = load_map_graph(model.map)
@@ -424,7 +424,7 @@ def record_from_saved(saved: Any, *, source: str = "record") -> GameRecord:
             entry = _PhaseModel.model_validate(dict(raw))
         except ValidationError as exc:
             raise RecordFormatError(
-                validation_message(exc, root=f"phases[{i}]", fields=list(_PhaseModel.model_fields)),
+                validation_message(exc, root=f"$.phases[{i}]", fields=list(_PhaseModel.model_fields)),
                 game=game,
                 phase=label,
             ) from None
