@@ -132,7 +132,7 @@ def _stop_pool(pool: ProcessPoolExecutor, futures: Sequence[Future[Any]]) -> Non
 def _map_pool(
     fn: Callable[[T], R], items: Sequence[T], workers: int, progress: Progress | None, label: str
 ) -> list[R]:
-    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait  # multiprocessing: ~15 ms
+    from concurrent.futures import ProcessPoolExecutor, as_completed  # multiprocessing: ~15 ms
     from concurrent.futures.process import BrokenProcessPool
 
     total = len(items)
@@ -142,19 +142,18 @@ def _map_pool(
     try:
         for i, item in enumerate(items):
             futures[pool.submit(fn, item)] = i
-        pending = set(futures)
-        while pending:
-            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-            broken: BaseException | None = None
-            for f in finished:
-                exc = f.exception()
-                if isinstance(exc, BrokenProcessPool):
-                    broken = exc
-                    continue
-                done[futures[f]] = f.result()
-            if broken is not None:
+        # as_completed waits once per result; wait(pending, FIRST_COMPLETED) re-scanned every pending future
+        # each time (quadratic: 3.4 CPU-minutes in the parent for a 20,000-game study)
+        for f in as_completed(futures):
+            exc = f.exception()
+            if isinstance(exc, BrokenProcessPool):
+                # keep every job that did finish, also those as_completed has not yielded yet
+                for g, i in futures.items():
+                    if g.done() and not g.cancelled() and g.exception() is None:
+                        done[i] = g.result()
                 _stop_pool(pool, list(futures))
-                raise JobsFailed(done, total, f"a worker died ({broken})")
+                raise JobsFailed(done, total, f"a worker died ({exc})")
+            done[futures[f]] = f.result()
             report(progress, len(done), total, label)
     except JobsInterrupted:
         raise
