@@ -321,3 +321,11 @@ def test_the_shipped_games_pass_the_strict_format(human_games: list[GameRecord])
 
     random_record = load_records(json.dumps(to_saved_game_format(random_game(5, max_phases=8))))
     assert len(random_record[0].phases) == 8
+
+
+def test_a_string_that_is_no_file_name_is_our_error() -> None:
+    """Found by the deep fuzz: text not starting with '{' or '[' is a path; a lone surrogate or a NUL in it
+    raised UnicodeEncodeError / ValueError from the OS call."""
+    for text in ("\ud800{}", "a\x00b.json"):
+        with pytest.raises(RecordFormatError, match="not a file name the system accepts"):
+            load_records(text)

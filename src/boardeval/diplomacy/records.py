@@ -514,6 +514,8 @@ def _read_source(source: RecordSource, name: str | None) -> tuple[str, str]:
             raise RecordFormatError(f"{label}: no such file") from None
         except OSError as exc:
             raise RecordFormatError(f"{label}: cannot read the file: {exc}") from None
+        except ValueError as exc:  # a name the OS cannot take: a NUL, a lone surrogate (UnicodeEncodeError)
+            raise RecordFormatError(f"{quote(label)}: not a file name the system accepts ({exc})") from None
     try:
         return _universal_newlines(data.decode("utf-8")), label
     except UnicodeDecodeError as exc:
