@@ -65,8 +65,8 @@ if TYPE_CHECKING:
     )
     from boardeval.catan.playtest import PlaytestResult, RateStats, run_playtest
     from boardeval.catan.render import board_svg
-    from boardeval.catan.study import StudyResult, run_study, write_study
     from boardeval.catan.spot_tuning import TuneResult, load_named_params, tune_spots, write_tuned
+    from boardeval.catan.study import StudyResult, run_study, write_study
 
 __all__ = [
     # model
