@@ -326,3 +326,21 @@ def test_a_stopped_depth_still_gives_its_proven_better_move() -> None:
                 assert r.score == pytest.approx(values[r.move], abs=1e-9)
                 assert values[first.move] is None or values[r.move] > values[first.move] - 1e-9
     assert seen >= 3
+
+
+def test_ctrl_c_inside_the_compiled_search_keeps_the_last_depth() -> None:
+    """A KeyboardInterrupt that arrives while the compiled search runs (numba wraps it in a SystemError when
+    it lands in the clock's object-mode call) returns the last completed depth, flagged as interrupted."""
+    import _thread
+    import threading
+
+    engine = Engine(COEF)
+    engine.search(Position.start(), depth=2)  # compiled code loaded
+    timer = threading.Timer(0.3, _thread.interrupt_main)
+    timer.start()
+    try:
+        r = engine.search(Position.start(), time_limit=30.0)
+    finally:
+        timer.cancel()
+    assert r.interrupted and r.stopped and r.depth >= 1 and r.move in Position.start().legal_turns()
+    assert r.seconds < 20.0

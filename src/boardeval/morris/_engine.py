@@ -954,9 +954,13 @@ class Engine:
                 report(progress, d, max_depth, f"depth {d}: {turn_of(m)} {score:+.2f}")
                 if abs(score) > MATE_BOUND:
                     break  # a forced result
-        except KeyboardInterrupt:
-            if best is None:
+        except (KeyboardInterrupt, SystemError) as exc:
+            # Ctrl-C inside the compiled search lands in the clock's object-mode call, which numba reports
+            # as a SystemError caused by the KeyboardInterrupt: both are an interrupt
+            if not _is_interrupt(exc):
                 raise
+            if best is None:
+                raise KeyboardInterrupt from None
             stopped = interrupted = True
         assert best is not None
         m, score, pv_moves = best
@@ -973,6 +977,16 @@ class Engine:
             interrupted,
             partial,
         )
+
+
+def _is_interrupt(exc: BaseException) -> bool:
+    """True for a KeyboardInterrupt, also one wrapped (as cause or context) in numba's SystemError."""
+    seen: BaseException | None = exc
+    while seen is not None:
+        if isinstance(seen, KeyboardInterrupt):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
 
 
 _warm = False
