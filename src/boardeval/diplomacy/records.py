@@ -508,14 +508,16 @@ def _read_source(source: RecordSource, name: str | None) -> tuple[str, str]:
         data = bytes(source)
     else:
         label = name or str(Path(source))
+        if len(label) > 80 or not label.isprintable():  # a long or odd name is quoted, shortened
+            label = quote(label)
         try:
             data = Path(source).read_bytes()
         except FileNotFoundError:
             raise RecordFormatError(f"{label}: no such file") from None
-        except OSError as exc:
-            raise RecordFormatError(f"{label}: cannot read the file: {exc}") from None
+        except OSError as exc:  # strerror only: the exception's text repeats the (maybe huge) name
+            raise RecordFormatError(f"{label}: cannot read the file: {exc.strerror or exc}") from None
         except ValueError as exc:  # a name the OS cannot take: a NUL, a lone surrogate (UnicodeEncodeError)
-            raise RecordFormatError(f"{quote(label)}: not a file name the system accepts ({exc})") from None
+            raise RecordFormatError(f"{label}: not a file name the system accepts ({exc})") from None
     try:
         return _universal_newlines(data.decode("utf-8")), label
     except UnicodeDecodeError as exc:
