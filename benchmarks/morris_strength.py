@@ -197,6 +197,7 @@ class OldJob:
     profile: str
     new_depth: int | None = None  # the new AI at a fixed depth instead of a time (a check of the search)
     new_options: str = ""  # EngineOptions switched off for the new AI, e.g. "lmr,null_move"
+    old_profile: str | None = None  # today's AI's weights (default: the same as the new AI's)
 
 
 def play_versus_old(job: OldJob) -> tuple[str, str, int, float, float, int]:
@@ -215,7 +216,8 @@ def play_versus_old(job: OldJob) -> tuple[str, str, int, float, float, int]:
         from boardeval.morris._engine import EngineOptions
 
         options = replace(EngineOptions(), **{name: False for name in job.new_options.split(",")})
-    new, old = Searcher(ev, options=options), Searcher(ev, engine="python")
+    old_ev = ev if job.old_profile in (None, job.profile) else Evaluator(load_weights(job.old_profile))
+    new, old = Searcher(ev, options=options), Searcher(old_ev, engine="python")
     new_side = 0 if job.new_white else 1
     rngs = [make_rng(s) for s in spawn_seeds(job.seed + 1, 2)]
     spent = [0.0, 0.0]
@@ -249,7 +251,8 @@ def versus_old(args: argparse.Namespace) -> None:
     old_budget = f"depth {args.old_depth}" if args.old_depth is not None else f"{args.old_time} s/move"
     new_budget = f"depth {args.new_depth}" if args.new_depth is not None else f"{args.time} s/move"
     off = f" (off: {args.new_off})" if args.new_off else ""
-    label = f"new {new_budget}{off} vs old {old_budget}"
+    old_weights = f" ({args.old_profile} weights)" if args.old_profile else ""
+    label = f"new {new_budget}{off} vs old {old_budget}{old_weights}"
     seeds = spawn_seeds(args.seed, (args.games + 1) // 2)
     jobs = [
         OldJob(
@@ -261,6 +264,7 @@ def versus_old(args: argparse.Namespace) -> None:
             args.profile,
             args.new_depth,
             args.new_off,
+            args.old_profile,
         )
         for i in range(args.games)
     ]
@@ -492,6 +496,7 @@ def main() -> None:
     ap.add_argument("--versus-old", action="store_true", help="issue 12: the new AI vs today's (Python)")
     ap.add_argument("--old-depth", type=int, default=None, help="today's AI: depth per move")
     ap.add_argument("--old-time", type=float, default=None, help="today's AI: seconds per move")
+    ap.add_argument("--old-profile", default=None, help="today's AI's weights (default: --profile)")
     ap.add_argument("--new-depth", type=int, default=None, help="the new AI at a fixed depth (a check)")
     ap.add_argument("--new-off", default="", help="EngineOptions the new AI switches off: lmr,null_move,...")
     ap.add_argument("--engine", choices=["compiled", "python"], default="compiled", help="our AI's engine")
