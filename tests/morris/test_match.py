@@ -29,9 +29,13 @@ def test_player_spec_parse_and_format(text: str, expected: PlayerSpec) -> None:
     ("text", "message"),
     [
         ("minimax", "expected 'random' or 'ai"),
-        ("ai:depth=x", "depth must be an integer"),
-        ("ai:depth=0", "depth must be in"),
-        ("ai:time=-1", "positive"),
+        ("ai:depth=x", "depth: 'x' is not an integer"),
+        ("ai:depth=0", "out of range 1..64"),
+        ("ai:depth=+3", r"'\+3' is not an integer"),  # the shared number reader: no silent fix-ups
+        ("ai:depth=03", "leading zero"),
+        ("ai:time=-1", "time must be seconds, got '-1'"),
+        ("ai:time=1e-3", "ASCII decimal digits"),
+        ("ai:time=0", "positive"),
         ("ai:speed=3", "unknown option"),
         ("ai:depth", "name=value"),
         ("random:depth=2", "takes no options"),

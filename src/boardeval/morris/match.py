@@ -14,10 +14,12 @@ is reproducible. (Time-limited players depend on machine speed and are not.) Gam
 from __future__ import annotations
 
 import functools
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from boardeval.core import ParamsError, Progress, map_jobs
+from boardeval.core.numbers import parse_int
 from boardeval.morris._evaluate import PROFILES, Evaluator, load_weights
 from boardeval.morris._search import DEFAULT_DEPTH, ENGINES, MAX_DEPTH
 from boardeval.morris.players import AlphaBetaPlayer, MorrisPlayer, RandomPlayer, _budget_name
@@ -127,17 +129,20 @@ def _open_tablebase(directory: str) -> Tablebase:
     return Tablebase.open(directory)
 
 
+_SECONDS = re.compile(r"[0-9]{1,9}(\.[0-9]{1,9})?|\.[0-9]{1,9}")  # ASCII decimal seconds, no sign/exponent
+
+
 def _option_number(text: str, value: str, kind: type[float], what: str, low: float, high: float) -> float:
     """A number option of a player spec: readable as ``kind`` and in ``low..high`` (``low`` excluded for a
-    float), else a ``ParamsError`` quoting the spec."""
-    try:
-        number = kind(value)
-    except ValueError:
-        raise ParamsError(f"player {text!r}: {what}, got {value!r}") from None
+    float), else a ``ParamsError`` quoting the spec. Integers go through the shared reader (ASCII digits
+    only: no ``+3``, ``03``, ``3_0`` or full-width digits); seconds are plain ASCII decimals."""
     name = what.split()[0]
-    if kind is int and not low <= number <= high:
-        raise ParamsError(f"player {text!r}: {name} must be in {low:g}..{high:g}, got {number:g}")
-    if kind is not int and not low < number < high:
+    if kind is int:
+        return parse_int(value, f"player {text!r}: {name}", lo=int(low), hi=int(high))
+    if not _SECONDS.fullmatch(value):
+        raise ParamsError(f"player {text!r}: {what}, got {value!r} (ASCII decimal digits, e.g. 0.5)")
+    number = float(value)
+    if not low < number < high:
         raise ParamsError(f"player {text!r}: {name} must be a positive number of seconds")
     return number
 
