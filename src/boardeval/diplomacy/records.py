@@ -508,7 +508,7 @@ def _read_source(source: RecordSource, name: str | None) -> tuple[str, str]:
         data = bytes(source)
     else:
         label = name or str(Path(source))
-        if len(label) > 80 or not label.isprintable():  # a long or odd name is quoted, shortened
+        if len(label) > 255 or not label.isprintable():  # a very long or odd name is quoted, shortened
             label = quote(label)
         try:
             data = Path(source).read_bytes()
