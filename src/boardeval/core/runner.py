@@ -115,9 +115,12 @@ def _ignore_sigint() -> None:
 
 
 def _stop_pool(pool: ProcessPoolExecutor, futures: Sequence[Future[Any]]) -> None:
-    """Cancel the queued jobs and terminate the workers now (the running jobs are given up)."""
-    for f in futures:
-        f.cancel()
+    """Cancel the queued jobs and terminate the workers now (the running jobs are given up).
+
+    The futures are not cancelled one by one here: on Python 3.11 the executor's manager thread then marks the
+    broken pool's pending items with ``set_exception``, which raises ``InvalidStateError`` on a cancelled
+    future and prints a traceback from that thread. ``shutdown(cancel_futures=True)`` cancels the queue."""
+    del futures  # kept in the signature: the callers pass them, the executor owns their state
     processes = list((getattr(pool, "_processes", None) or {}).values())
     for p in processes:
         if p.is_alive():
