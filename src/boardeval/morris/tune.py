@@ -227,6 +227,21 @@ def placing_positions(
 # ------------------------------------------------------------------------------------------ features
 
 
+
+def _ring_mobility(own: int, empty: int) -> float:
+    """Sliding moves of the men in ``own`` to ``empty`` points, each weighted by its target's ring weight."""
+    total = 0.0
+    x = own
+    while x:
+        b = x & -x
+        x ^= b
+        y = ADJ_MASK[b.bit_length() - 1] & empty
+        while y:
+            c = y & -y
+            y ^= c
+            total += _RING_W[c.bit_length() - 1]
+    return total
+
 def _extra(pos: Position, side: int, phase: str) -> tuple[float, float, float, float, float]:
     """The candidate variants of one side: strict fork (moving), uniform-ring fork, ring-weighted mobility
     (moving), ring-weighted future mobility and single cramped men (placing stage)."""
@@ -244,29 +259,11 @@ def _extra(pos: Position, side: int, phase: str) -> tuple[float, float, float, f
             p = b.bit_length() - 1
             if phase != "moving" or not ADJ_MASK[p] & opp:
                 fork_strict += _RING_W[p]
-    mob_ring = 0.0
-    if phase == "moving":
-        x = own
-        while x:
-            b = x & -x
-            x ^= b
-            y = ADJ_MASK[b.bit_length() - 1] & empty
-            while y:
-                c = y & -y
-                y ^= c
-                mob_ring += _RING_W[c.bit_length() - 1]
+    mob_ring = _ring_mobility(own, empty) if phase == "moving" else 0.0
     fut_ring = 0.0
     single = 0.0
     if pos.hand[0] or pos.hand[1]:
-        x = own
-        while x:
-            b = x & -x
-            x ^= b
-            y = ADJ_MASK[b.bit_length() - 1] & empty
-            while y:
-                c = y & -y
-                y ^= c
-                fut_ring += _RING_W[c.bit_length() - 1]
+        fut_ring = _ring_mobility(own, empty)
         x = opp
         while x:
             b = x & -x
