@@ -205,7 +205,7 @@ def test_shipped_evaluation_on_a_human_game(human_games: list[GameRecord]) -> No
     scores = evaluate_game(game)
     gm = compute_measures(game)
     t = gm.phases.index("F1905M")
-    result = evaluate_position(game, "f1905m")
+    result = evaluate_position(game, "F1905M")
     assert list(result) == list(gm.powers)
     for p, (power, bd) in enumerate(result.items()):
         if gm.sc_counts[t, p] == 0 and np.isnan(gm.neighbour_effect[t, p]):
@@ -233,6 +233,10 @@ def test_eliminated_power_gets_an_empty_breakdown(human_games: list[GameRecord])
 def test_bad_phase_and_target_are_errors(human_games: list[GameRecord]) -> None:
     with pytest.raises(DiplomacyError, match="'X1999M'"):
         evaluate_position(human_games[0], "X1999M")
+    with pytest.raises(DiplomacyError, match=r"'f1905m' \(phase names are upper case, without spaces: 'F1905M'\)"):
+        evaluate_position(human_games[1], "f1905m")
+    with pytest.raises(DiplomacyError, match="' F1905M'"):
+        evaluate_position(human_games[1], " F1905M")
     with pytest.raises(DiplomacyError, match="'best'"):
         evaluate_position(human_games[0], target="best")
 

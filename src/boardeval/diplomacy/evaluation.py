@@ -519,11 +519,16 @@ def fit_evaluation(
 def _phase_index(gm: GameMeasures, phase: str | None, game_id: str) -> int:
     if phase is None:
         return len(gm.phases) - 1
-    wanted = phase.strip().upper()
-    if wanted not in gm.phases:
+    # exact, as the web API and the record reader (power names) are: a near miss is named, not fixed up
+    if phase not in gm.phases:
+        near = phase.strip().upper()
+        if near in gm.phases:
+            raise EvaluationError(
+                f"game {game_id!r} has no phase {phase!r} (phase names are upper case, without spaces: {near!r})"
+            )
         shown = ", ".join(gm.phases[:3]) + (" ..." if len(gm.phases) > 3 else "")
         raise EvaluationError(f"game {game_id!r} has no phase {phase!r} (phases: {shown})")
-    return gm.phases.index(wanted)
+    return gm.phases.index(phase)
 
 
 def evaluate_position(
