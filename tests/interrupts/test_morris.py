@@ -38,3 +38,20 @@ def test_perft_prints_the_finished_first_turns(tmp_path: Path) -> None:
     data = r.json()
     assert data["interrupted"] is True and data["first_turns"] == 24 and data["first_turns_done"] < 24
     assert data["count"] == 0 or data["count"] % data["first_turns_done"] == 0  # equal first turns: symmetry
+
+
+def test_tune_stopped_while_playing_fits_what_it_gathered(tmp_path: Path) -> None:
+    from boardeval.morris.tablebase import build_tablebase
+
+    build_tablebase(3, tmp_path / "tb")
+    r = interrupt(
+        ["morris", "tune", "--dir", str(tmp_path / "tb"), "--games", "400", "--json"],
+        cwd=tmp_path,
+        cpu=3.0,
+    )
+    r.check()
+    data = r.json()
+    # the games were stopped (they used to be dropped silently: no flag, and the question refits ran on)
+    assert data["interrupted"] is True and data["questions"] == []
+    assert data["tablebase_positions"] == 2000 and data["placing_positions"] < 400 * 18
+    assert data["tuned"]["train"]["positions"] + data["tuned"]["validation"]["positions"] == data["positions"]

@@ -211,21 +211,23 @@ def _self_play_job(args: tuple[int, str]) -> list[tuple[str, int, float]]:
 
 def placing_positions(
     tb_dir: str | Path, games: int, *, seed: int, workers: int = 1, progress: Progress | None = None
-) -> list[list[tuple[Position, float]]]:
+) -> tuple[list[list[tuple[Position, float]]], bool]:
     """Placing-phase positions of ``games`` searched self-play games, labelled by each game's result for
-    the position's side to move (resolved by the tablebase once covered); one list per game."""
+    the position's side to move (resolved by the tablebase once covered); one list per game, and whether
+    Ctrl-C stopped the games (then the lists are those of the finished games)."""
     from boardeval.core import JobsInterrupted, map_jobs, spawn_seeds
 
     jobs = [(s, str(tb_dir)) for s in spawn_seeds(seed, games)]
+    interrupted = False
     try:
         results = map_jobs(_self_play_job, jobs, workers=workers, progress=progress, label="self-play")
     except JobsInterrupted as exc:
         results = [exc.done[i] for i in sorted(exc.done)]
-    return [[(Position.parse(text), y) for text, _turns, y in rows] for rows in results]
+        interrupted = True
+    return [[(Position.parse(text), y) for text, _turns, y in rows] for rows in results], interrupted
 
 
 # ------------------------------------------------------------------------------------------ features
-
 
 
 def _ring_mobility(own: int, empty: int) -> float:
@@ -241,6 +243,7 @@ def _ring_mobility(own: int, empty: int) -> float:
             y ^= c
             total += _RING_W[c.bit_length() - 1]
     return total
+
 
 def _extra(pos: Position, side: int, phase: str) -> tuple[float, float, float, float, float]:
     """The candidate variants of one side: strict fork (moving), uniform-ring fork, ring-weighted mobility
@@ -331,18 +334,25 @@ def build_data(
     labels: list[float] = []
     train: list[bool] = []
     source: list[int] = []
-    for i, key in enumerate(keys):
-        for pos in sample_covered(
-            tb, key, per_subdatabase, seed=seed + 1000 + i, decided_share=decided_share
-        ):
-            value, _ = tb.lookup(pos)
-            positions.append(pos)
-            labels.append({"win": 1.0, "draw": 0.5, "loss": 0.0}[value])
-            train.append(bool(rng.random() >= validation))
-            source.append(0)
-        report(progress, i + 1, len(keys) + 1, f"sampled {len(positions)} tablebase positions")
-    if games:
-        for rows in placing_positions(tb_dir, games, seed=seed, workers=workers, progress=progress):
+    interrupted = False
+    try:
+        for i, key in enumerate(keys):
+            sampled = sample_covered(
+                tb, key, per_subdatabase, seed=seed + 1000 + i, decided_share=decided_share
+            )
+            values = [{"win": 1.0, "draw": 0.5, "loss": 0.0}[tb.lookup(pos)[0]] for pos in sampled]
+            split = [bool(rng.random() >= validation) for _ in sampled]
+            # a sub-database is kept whole or not at all (four equal-length lists)
+            positions.extend(sampled)
+            labels.extend(values)
+            train.extend(split)
+            source.extend([0] * len(sampled))
+            report(progress, i + 1, len(keys) + 1, f"sampled {len(positions)} tablebase positions")
+    except KeyboardInterrupt:
+        interrupted = True  # Ctrl-C while sampling: the sub-databases sampled so far, no games
+    if games and not interrupted:
+        played, interrupted = placing_positions(tb_dir, games, seed=seed, workers=workers, progress=progress)
+        for rows in played:
             in_train = bool(rng.random() >= validation)
             for pos, y in rows:
                 positions.append(pos)
@@ -351,7 +361,9 @@ def build_data(
                 source.append(1)
     x, ph = feature_rows(positions)
     report(progress, len(keys) + 1, len(keys) + 1, f"{len(positions)} positions")
-    return TuneData(x, ph, np.array(labels), np.array(train, dtype=bool), np.array(source, dtype=np.int8))
+    return TuneData(
+        x, ph, np.array(labels), np.array(train, dtype=bool), np.array(source, dtype=np.int8), interrupted
+    )
 
 
 # ------------------------------------------------------------------------------------------ the fit
