@@ -233,7 +233,8 @@ def test_eliminated_power_gets_an_empty_breakdown(human_games: list[GameRecord])
 def test_bad_phase_and_target_are_errors(human_games: list[GameRecord]) -> None:
     with pytest.raises(DiplomacyError, match="'X1999M'"):
         evaluate_position(human_games[0], "X1999M")
-    with pytest.raises(DiplomacyError, match=r"'f1905m' \(phase names are upper case, without spaces: 'F1905M'\)"):
+    upper = r"'f1905m' \(phase names are upper case, without spaces: 'F1905M'\)"
+    with pytest.raises(DiplomacyError, match=upper):
         evaluate_position(human_games[1], "f1905m")
     with pytest.raises(DiplomacyError, match="' F1905M'"):
         evaluate_position(human_games[1], " F1905M")

@@ -524,7 +524,8 @@ def _phase_index(gm: GameMeasures, phase: str | None, game_id: str) -> int:
         near = phase.strip().upper()
         if near in gm.phases:
             raise EvaluationError(
-                f"game {game_id!r} has no phase {phase!r} (phase names are upper case, without spaces: {near!r})"
+                f"game {game_id!r} has no phase {phase!r} "
+                f"(phase names are upper case, without spaces: {near!r})"
             )
         shown = ", ".join(gm.phases[:3]) + (" ..." if len(gm.phases) > 3 else "")
         raise EvaluationError(f"game {game_id!r} has no phase {phase!r} (phases: {shown})")
