@@ -58,3 +58,12 @@ def test_playtest_on_two_workers_keeps_the_finished_games(tmp_path: Path) -> Non
     data = r.json()
     assert data["interrupted"] is True and data["planned"] == 1000
     assert 0 <= data["games"] < 1000 and all(p["games"] == data["games"] for p in data["players"])
+
+
+def test_count_boards_prints_the_count_so_far(tmp_path: Path) -> None:
+    # CP-SAT's own Ctrl-C handler used to end the enumeration as if --limit had been reached: exit 0, no flag
+    args = ["catan", "count-boards", "--limit", "1000000000", "--json"]
+    r = interrupt(args, cwd=tmp_path, cpu=2.5)
+    r.check()
+    data = r.json()
+    assert data["interrupted"] is True and data["complete"] is False and data["count"] > 0

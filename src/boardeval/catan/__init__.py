@@ -34,7 +34,7 @@ from boardeval.catan.topology import BASE_TOPOLOGY, Topology
 
 if TYPE_CHECKING:
     from boardeval.catan._generate.common import METHODS, GenerationResult, Swap
-    from boardeval.catan._generate.cp import Optimum, count_boards, optimum
+    from boardeval.catan._generate.cp import CountInterrupted, Optimum, count_boards, optimum
     from boardeval.catan._generate.fairness import check_fairness, generate
     from boardeval.catan._generate.harbours import PORTS_MODES, check_ports_mode
     from boardeval.catan.advisor import PLAYER_NAMES, Advice, advise, parse_taken
@@ -99,6 +99,7 @@ __all__ = [
     "METHODS",
     "GenerationResult",
     "Optimum",
+    "CountInterrupted",
     "Swap",
     "PORTS_MODES",
     "check_fairness",
@@ -144,7 +145,7 @@ __all__ = [
 
 _LAZY_MODULES: dict[str, tuple[str, ...]] = {
     "boardeval.catan._generate.common": ("METHODS", "GenerationResult", "Swap"),
-    "boardeval.catan._generate.cp": ("Optimum", "count_boards", "optimum"),
+    "boardeval.catan._generate.cp": ("CountInterrupted", "Optimum", "count_boards", "optimum"),
     "boardeval.catan._generate.fairness": ("check_fairness", "generate"),
     "boardeval.catan._generate.harbours": ("PORTS_MODES", "check_ports_mode"),
     "boardeval.catan.blogmodel": (

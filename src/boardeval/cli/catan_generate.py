@@ -162,16 +162,28 @@ def count_cmd(
     players: PlayersOpt = None,
 ) -> None:
     """Count full boards (tiles, tokens, ports) satisfying the rules, up to --limit (CP-SAT)."""
-    from boardeval.catan import count_boards, parse_rules
+    from boardeval.catan import CountInterrupted, count_boards, parse_rules
 
     if limit < 1:
         raise ParamsError(f"--limit must be >= 1, got {limit}")
     board_layout = resolve_layout(layout, players)
     rules = parse_rules(rule or [])
+    interrupted = False
     with progress_bar("counting", enabled=not json_out) as progress:
-        n, complete = count_boards(rules, limit, progress=progress, layout=board_layout)
+        try:
+            n, complete = count_boards(rules, limit, progress=progress, layout=board_layout)
+        except CountInterrupted as stop:
+            n, complete, interrupted = stop.count, False, True
+    if interrupted:
+        note_interrupted(f"the {n} boards counted so far (a lower bound)")
     if json_out:
-        print_json({"count": n, "complete": complete, "rules": [r.text for r in rules]})
+        out: dict[str, object] = {"count": n, "complete": complete, "rules": [r.text for r in rules]}
+        if interrupted:
+            out["interrupted"] = True
+        print_json(out)
+        return
+    if interrupted:
+        console.print(f"{n} boards (at least; interrupted)")
         return
     console.print(f"{n} boards" + ("" if complete else f" (at least; stopped at --limit {limit})"))
 

@@ -430,7 +430,9 @@ STOP_POLL_SECONDS = 0.1
 """How often a running CP-SAT solve re-sends its progress report (so a stop lands within about this)."""
 
 
-def solve_stoppable(solver: Any, model: Any, progress: Any, phase: tuple[int, int, str]) -> tuple[Any, bool]:
+def solve_stoppable(
+    solver: Any, model: Any, progress: Any, phase: tuple[int, int, str], callback: Any = None
+) -> tuple[Any, bool]:
     """``solver.solve(model)`` (OR-Tools CP-SAT), stopped early by Ctrl-C or by ``progress`` raising
     KeyboardInterrupt (the web's Cancel).
 
@@ -443,7 +445,7 @@ def solve_stoppable(solver: Any, model: Any, progress: Any, phase: tuple[int, in
     the search with ``stop_search``. CP-SAT's own SIGINT handler is switched off
     (``catch_sigint_signal``): it would end the search silently, and the result would not say that it
     was cut short (issue 17). Typed ``Any`` so that this module does not import OR-Tools (the annealer
-    uses it too).
+    uses it too). ``callback``: a solution callback for ``solver.solve`` (it runs on the helper thread).
     """
     solver.parameters.catch_sigint_signal = False
     outcome: dict[str, Any] = {}
@@ -451,7 +453,7 @@ def solve_stoppable(solver: Any, model: Any, progress: Any, phase: tuple[int, in
 
     def run() -> None:
         try:
-            outcome["status"] = solver.solve(model)
+            outcome["status"] = solver.solve(model, callback)
         except BaseException as exc:  # handed to the calling thread below
             outcome["error"] = exc
         finally:

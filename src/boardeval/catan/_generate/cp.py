@@ -69,7 +69,26 @@ from boardeval.core import (
     report,
 )
 
-__all__ = ["Optimum", "count_boards", "count_solutions", "cp_generate", "optimum", "satisfy"]
+__all__ = [
+    "CountInterrupted",
+    "Optimum",
+    "count_boards",
+    "count_solutions",
+    "cp_generate",
+    "optimum",
+    "satisfy",
+]
+
+
+class CountInterrupted(KeyboardInterrupt):
+    """Ctrl-C (or a cancelling ``progress``) stopped :func:`count_solutions` / :func:`count_boards`:
+    ``count`` solutions had been found, a lower bound. A KeyboardInterrupt, so a caller that does not
+    look for it stops as on any Ctrl-C; the CLI prints the count, flagged ``interrupted``."""
+
+    def __init__(self, count: int) -> None:
+        super().__init__(f"interrupted after {count} solutions")
+        self.count = count
+
 
 DEFAULT_TIME_LIMIT = 20.0
 TOTAL_PIPS = sum(PIPS[n] for n in NUMBER_TOKENS)
@@ -341,7 +360,8 @@ def count_boards(
     """Count full boards (tiles, tokens and ports) of a layout satisfying ``rules``, up to ``limit``.
 
     Returns ``(count, complete)``: ``complete`` is True when the enumeration finished (the count is exact),
-    False when it stopped at ``limit`` or ``time_limit``. An infeasible set gives ``(0, True)``.
+    False when it stopped at ``limit`` or ``time_limit``. An infeasible set gives ``(0, True)``. Ctrl-C
+    raises :class:`CountInterrupted` carrying the count so far.
     """
     if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
         raise CatanError(f"count limit must be an integer >= 1, got {quote(limit)}")
@@ -372,9 +392,11 @@ def count_solutions(
 ) -> tuple[int, bool]:
     """Enumerate the solutions of ``model`` with CP-SAT (one worker, as enumeration requires).
 
-    Stops at ``limit`` solutions (None: no limit) or ``time_limit`` seconds; Ctrl-C keeps the count so
-    far. Returns ``(count, complete)``: ``complete`` is True when the enumeration finished (the count is
-    exact), False when it stopped early. An infeasible model gives ``(0, True)``.
+    Stops at ``limit`` solutions (None: no limit) or ``time_limit`` seconds. Returns ``(count,
+    complete)``: ``complete`` is True when the enumeration finished (the count is exact), False when it
+    stopped early. An infeasible model gives ``(0, True)``. Ctrl-C, or ``progress`` raising
+    KeyboardInterrupt, stops the search and raises :class:`CountInterrupted` with the count so far (CP-SAT's
+    own Ctrl-C handler used to end the search as if the limit had been reached: exit 0, no flag).
     """
 
     class _Counter(cp_model.CpSolverSolutionCallback):
@@ -384,8 +406,6 @@ def count_solutions(
 
         def on_solution_callback(self) -> None:
             self.n += 1
-            if progress is not None and self.n % 100 == 0:
-                report(progress, self.n, limit or 0, what)
             if limit is not None and self.n >= limit:
                 self.stop_search()
 
@@ -394,10 +414,13 @@ def count_solutions(
     solver.parameters.num_workers = 1
     solver.parameters.max_time_in_seconds = time_limit
     cb = _Counter()
-    try:
-        status = solver.solve(model, cb)
-    except KeyboardInterrupt:
-        return cb.n, False
+
+    def tick(*_: object) -> None:  # on the calling thread, every STOP_POLL_SECONDS
+        report(progress, cb.n, limit or 0, what)
+
+    status, stopped = solve_stoppable(solver, model, tick if progress is not None else None, (0, 0, what), cb)
+    if stopped:
+        raise CountInterrupted(cb.n)
     complete = status in (cp_model.OPTIMAL, cp_model.INFEASIBLE) and (limit is None or cb.n < limit)
     return cb.n, complete
 
