@@ -19,6 +19,10 @@ Issue 12 section 3 (standard rules): the new AI (the compiled search) against to
         of the new AI with boardeval.core.score_interval (target: >= 90% at equal time), the reasons, and
         the blockade losses (no legal move) within 10 turns after the placing phase (target: none).
     The MCTS floor above runs the new AI too (``--engine python`` for today's).
+    nice .venv/bin/python benchmarks/morris_strength.py --versus-old --old-engine compiled \
+        --old-profile base --games 100 --time 0.1 --old-time 1
+        how close to "cannot be beaten at equal time": the new AI against itself with 10x the time (a
+        stronger searcher of the same kind, ~2 plies deeper), same openings and tallies.
 
 Issue 13 section 4 (standard rules, no OpenSpiel):
 
@@ -198,6 +202,7 @@ class OldJob:
     new_depth: int | None = None  # the new AI at a fixed depth instead of a time (a check of the search)
     new_options: str = ""  # EngineOptions switched off for the new AI, e.g. "lmr,null_move"
     old_profile: str | None = None  # today's AI's weights (default: the same as the new AI's)
+    old_engine: str = "python"  # "compiled": the new AI on both sides (a time-odds match, --old-time)
 
 
 def play_versus_old(job: OldJob) -> tuple[str, str, int, float, float, int]:
@@ -217,7 +222,7 @@ def play_versus_old(job: OldJob) -> tuple[str, str, int, float, float, int]:
 
         options = replace(EngineOptions(), **{name: False for name in job.new_options.split(",")})
     old_ev = ev if job.old_profile in (None, job.profile) else Evaluator(load_weights(job.old_profile))
-    new, old = Searcher(ev, options=options), Searcher(old_ev, engine="python")
+    new, old = Searcher(ev, options=options), Searcher(old_ev, engine=job.old_engine)
     new_side = 0 if job.new_white else 1
     rngs = [make_rng(s) for s in spawn_seeds(job.seed + 1, 2)]
     spent = [0.0, 0.0]
@@ -252,7 +257,8 @@ def versus_old(args: argparse.Namespace) -> None:
     new_budget = f"depth {args.new_depth}" if args.new_depth is not None else f"{args.time} s/move"
     off = f" (off: {args.new_off})" if args.new_off else ""
     old_weights = f" ({args.old_profile} weights)" if args.old_profile else ""
-    label = f"new {new_budget}{off} vs old {old_budget}{old_weights}"
+    old_name = "old" if args.old_engine == "python" else "new (compiled)"
+    label = f"new {new_budget}{off} vs {old_name} {old_budget}{old_weights}"
     seeds = spawn_seeds(args.seed, (args.games + 1) // 2)
     jobs = [
         OldJob(
@@ -265,6 +271,7 @@ def versus_old(args: argparse.Namespace) -> None:
             args.new_depth,
             args.new_off,
             args.old_profile,
+            args.old_engine,
         )
         for i in range(args.games)
     ]
@@ -497,6 +504,12 @@ def main() -> None:
     ap.add_argument("--old-depth", type=int, default=None, help="today's AI: depth per move")
     ap.add_argument("--old-time", type=float, default=None, help="today's AI: seconds per move")
     ap.add_argument("--old-profile", default=None, help="today's AI's weights (default: --profile)")
+    ap.add_argument(
+        "--old-engine",
+        choices=["python", "compiled"],
+        default="python",
+        help="the opponent's search: python (today's AI) or compiled (the new AI itself: a time-odds match)",
+    )
     ap.add_argument("--new-depth", type=int, default=None, help="the new AI at a fixed depth (a check)")
     ap.add_argument("--new-off", default="", help="EngineOptions the new AI switches off: lmr,null_move,...")
     ap.add_argument("--engine", choices=["compiled", "python"], default="compiled", help="our AI's engine")
