@@ -220,7 +220,10 @@ def play_versus_old(job: OldJob) -> tuple[str, str, int, float, float, int]:
 
         from boardeval.morris._engine import EngineOptions
 
-        options = replace(EngineOptions(), **{name: False for name in job.new_options.split(",")})
+        off: dict[str, object] = {name: False for name in job.new_options.split(",")}
+        if "tt" in off:
+            off["tt"] = "off"  # the table's option is a mode, not a switch
+        options = replace(EngineOptions(), **off)  # type: ignore[arg-type]
     old_ev = ev if job.old_profile in (None, job.profile) else Evaluator(load_weights(job.old_profile))
     new, old = Searcher(ev, options=options), Searcher(old_ev, engine=job.old_engine)
     new_side = 0 if job.new_white else 1
