@@ -86,7 +86,7 @@ _MORRIS: Final[dict[str, str]] = {
     ),
     "strength": (
         "The AI's search budget on the compiled search: easy looks 1 turn ahead; medium 0.05 s, hard 0.25 s, "
-        "expert 1 s a move (about 7-8, 9-10 and 10-12 turns deep on an idle core)."
+        "expert 1 s a move (a median of 10, 14 and 16 turns deep in placing positions on an idle core)."
     ),
     "position text": (
         "24 characters W/B/. in point order (a7 d7 g7 b6 … g1), the side to move (w/b), then White's and "
