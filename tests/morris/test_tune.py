@@ -138,3 +138,18 @@ def test_cli_tune(tb_dir: Path, tmp_path: Path) -> None:
     assert bad.exit_code == 2 and "--decided" in bad.output
     missing = CliRunner().invoke(app, ["morris", "tune", "--dir", str(tmp_path / "none")])
     assert missing.exit_code == 2 and "tablebase build" in missing.output
+
+
+def test_ctrl_c_before_anything_was_sampled_keeps_nothing(
+    tb_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ctrl-C during the first sub-database's sampling leaves nothing to fit: an interrupt (the CLI's
+    "interrupted: nothing to keep", exit 130), not the bad-input error "too few positions to tune"."""
+    import boardeval.morris.tune as tune_module
+
+    def stopped(*_args: object, **_kwargs: object) -> list[object]:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(tune_module, "sample_covered", stopped)
+    with pytest.raises(KeyboardInterrupt):
+        tune_weights(tb_dir, per_subdatabase=400, games=0, seed=1)

@@ -677,6 +677,8 @@ def tune_weights(
         progress=progress,
     )
     if len(data) == 0 or not data.train.any() or data.train.all():
+        if data.interrupted:  # Ctrl-C before there was anything to fit: nothing to keep, not a bad input
+            raise KeyboardInterrupt
         raise ParamsError("too few positions to tune: raise per_subdatabase or games")
     interrupted = data.interrupted
     k = fit_k(data)
