@@ -37,7 +37,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 
-from boardeval.core import CatanError
+from boardeval.core import CatanError, Progress, report
 
 __all__ = [
     "BLOG_BOARD",
@@ -287,6 +287,10 @@ TOKEN_ORDER: tuple[int, ...] = (8, 8, 6, 6, 12, 11, 11, 10, 10, 9, 9, 5, 5, 4, 4
 constrained, then the high numbers that the triangle sums restrict most)."""
 
 
+REPORT_EVERY = 4096
+"""The marker counter reports its progress at the first of every this many layouts (and per branch)."""
+
+
 class _MarkerSearch:
     """Value-major depth-first counter: place the tokens one by one (TOKEN_ORDER), each into a free cell.
 
@@ -352,7 +356,12 @@ class _MarkerSearch:
             grid[r][c] = v
         return tuple(tuple(row) for row in grid)
 
-    def run(self, collect: bool, limit: int | None) -> tuple[int, list[Grid]]:
+    def run(
+        self, collect: bool, limit: int | None, progress: Progress | None = None
+    ) -> tuple[int, list[Grid]]:
+        """Count (and with ``collect`` list, up to ``limit``) the layouts. ``progress`` hears
+        ``(branches done, branches, "N layouts so far")``, the branches being the cells of the first
+        token: at the start, after each branch and at the first of every :data:`REPORT_EVERY` layouts."""
         n = len(self.cells)
         order = TOKEN_ORDER
         total_tokens = len(order)
@@ -363,12 +372,18 @@ class _MarkerSearch:
         found: list[Grid] = []
         nodes = 0
         self.solutions = 0  # the layouts found so far, readable after a Ctrl-C
+        branches = [0, n]  # the first token's cells done (tried in cell order), in all
+
+        def tell() -> None:
+            report(progress, branches[0], branches[1], f"{self.solutions:,} layouts so far")
 
         def rec(k: int, free: int, hi_forbid: int, same_forbid: int) -> int:
             nonlocal nodes
             nodes += 1
             if k == total_tokens:
                 self.solutions += 1
+                if progress is not None and self.solutions % REPORT_EVERY == 1:
+                    tell()
                 if collect:
                     found.append(self._grid(placed))
                 return 1
@@ -406,25 +421,35 @@ class _MarkerSearch:
                 for t in tris:
                     tri_sum[t] -= v
                     tri_free[t] += 1
+                if k == 0 and progress is not None:
+                    branches[0] = x + 1  # cells 0..x are done (pruned ones included)
+                    tell()
                 if collect and limit is not None and len(found) >= limit:
                     break
             return count
 
+        tell()
         total = rec(0, (1 << n) - 1, 0, 0)
+        branches[0] = n
+        tell()
         self.nodes = nodes
         return total, found
 
 
-def count_markers(threshold: int, board: Grid = BLOG_BOARD) -> MarkerCount:
+def count_markers(
+    threshold: int, board: Grid = BLOG_BOARD, *, progress: Progress | None = None
+) -> MarkerCount:
     """Count the marker layouts of the blog's marker model at ``threshold`` T on ``board``.
 
-    Ctrl-C returns the count so far with ``interrupted=True`` (a lower bound; ``nodes`` is then 0)."""
+    ``progress`` hears the first token's cells done and the layouts found so far (T = 24 takes tens of
+    seconds). Ctrl-C returns the count so far with ``interrupted=True`` (a lower bound; ``nodes`` is
+    then 0)."""
     _validate_threshold(threshold)
     _validate_board(board)
     t0 = time.perf_counter()
     search = _MarkerSearch(board, threshold)
     try:
-        count, _ = search.run(collect=False, limit=None)
+        count, _ = search.run(collect=False, limit=None, progress=progress)
     except KeyboardInterrupt:  # Ctrl-C: the layouts counted so far, flagged (issue 17)
         return MarkerCount(threshold, search.solutions, time.perf_counter() - t0, search.nodes, True)
     return MarkerCount(threshold, count, time.perf_counter() - t0, search.nodes)

@@ -23,6 +23,7 @@ from boardeval.core import ParamsError
 
 if TYPE_CHECKING:
     from boardeval.catan import GenerationResult
+    from boardeval.core import Progress
 
 RuleOpt = Annotated[
     list[str] | None,
@@ -106,7 +107,7 @@ def generate_cmd(
     mode = None if ports is None else check_ports_mode(ports)
     board_layout = resolve_layout(layout, players)
     rules = parse_rules(rule or [])
-    with progress_bar(f"catan {method.value}", enabled=not json_out) as progress:
+    with progress_bar(f"catan {method.value}") as progress:
         result = generate(
             method.value,
             seed,
@@ -169,7 +170,7 @@ def count_cmd(
     board_layout = resolve_layout(layout, players)
     rules = parse_rules(rule or [])
     interrupted = False
-    with progress_bar("counting", enabled=not json_out) as progress:
+    with progress_bar("counting") as progress:
         try:
             n, complete = count_boards(rules, limit, progress=progress, layout=board_layout)
         except CountInterrupted as stop:
@@ -219,7 +220,8 @@ def blog_model_cmd(
         raise ParamsError(f"--list must be >= 0, got {list_n}")
     if not count and list_n is None:
         count = True
-    n, grids, interrupted = _blog_solutions(model, threshold, count, list_n or 0)
+    with progress_bar(f"blog-model {model.value}") as progress:
+        n, grids, interrupted = _blog_solutions(model, threshold, count, list_n or 0, progress)
     if json_out:
         out: dict[str, object] = {"model": model.value}
         if model is BlogModel.markers:
@@ -243,15 +245,16 @@ def blog_model_cmd(
 
 
 def _blog_solutions(
-    model: BlogModel, threshold: int, count: bool, first: int
+    model: BlogModel, threshold: int, count: bool, first: int, progress: Progress | None = None
 ) -> tuple[int | None, list[tuple[tuple[int, ...], ...]], bool]:
     """The solution count (when asked), the first ``first`` solutions of one blog model, and whether
-    Ctrl-C cut the count short (then the count is a lower bound and nothing is listed)."""
+    Ctrl-C cut the count short (then the count is a lower bound and nothing is listed). ``progress``
+    hears the marker count's progress (the tile model is counted at once)."""
     from boardeval.catan import BLOG_BOARD, count_markers, count_tiles, iter_markers, iter_tiles
 
     if model is BlogModel.tiles:
         return (count_tiles() if count else None), list(itertools.islice(iter_tiles(), first)), False
-    counted = count_markers(threshold) if count else None
+    counted = count_markers(threshold, progress=progress) if count else None
     if counted is not None and counted.interrupted:
         return counted.count, [], True
     listed = iter_markers(threshold, BLOG_BOARD, limit=first) if first else []

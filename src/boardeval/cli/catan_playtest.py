@@ -97,7 +97,7 @@ def _playtest_command(
     """Play seeded catanatron games on a board: win rates per player and seat with 95% intervals."""
     b = read_board(board)
     advisor = None if params is None else load_named_params(params)
-    with progress_bar("playtest", enabled=not json_out) as progress:
+    with progress_bar("playtest") as progress:
         result = run_playtest(
             b,
             players.split(","),
@@ -222,7 +222,7 @@ def _study_command(
     json_out: JsonOpt = False,
 ) -> None:
     """Fairness versus play: game length and seat win spread over boards along the fairness dial."""
-    with progress_bar("study", enabled=not json_out) as progress:
+    with progress_bar("study") as progress:
         result = run_study(
             _levels(fairness),
             boards=boards,
@@ -306,7 +306,7 @@ def _tune_command(
     json_out: JsonOpt = False,
 ) -> None:
     """Tune the advisor's spot weights by play (Optuna TPE vs three pips openers), check on fresh seeds."""
-    with progress_bar("tune-spots", enabled=not json_out) as progress:
+    with progress_bar("tune-spots") as progress:
         result = tune_spots(
             trials=trials,
             games_per_trial=games_per_trial,

@@ -38,9 +38,13 @@ def note_interrupted(kept: str) -> None:
 
 @contextmanager
 def progress_bar(description: str, *, enabled: bool = True) -> Iterator[ProgressCallback | None]:
-    """A Rich progress bar on stderr, exposed as a library progress callback ``(done, total, msg)``.
+    """A Rich progress bar on stderr, exposed as a library progress callback ``(done, total, msg)``
+    (``total`` 0: not known, shown as ``done/?``).
 
-    With ``enabled=False`` (e.g. ``--json`` output piped elsewhere) yields ``None``.
+    Drawn with ``--json`` too: the bar goes to stderr, never into the JSON on stdout, and Rich draws it
+    only when stderr is a terminal (or ``FORCE_COLOR`` is set). It is the command's "I am working"
+    signal: the interrupt tests press Ctrl-C when it shows the first finished unit of work
+    (tests/interrupts). ``enabled=False`` (a command too short for a bar) yields ``None``.
     """
     if not enabled:
         yield None
@@ -60,6 +64,6 @@ def progress_bar(description: str, *, enabled: bool = True) -> Iterator[Progress
         task = bar.add_task(description, total=None, msg="")
 
         def callback(done: int, total: int, message: str = "") -> None:
-            bar.update(task, completed=done, total=total, msg=message)
+            bar.update(task, completed=done, total=total if total > 0 else None, msg=message)
 
         yield callback

@@ -92,7 +92,7 @@ def tournament_cmd(
     _check_seed(seed)
     if out.exists() and not out.is_dir():
         raise TournamentError(f"--out {str(out)!r} is a file, not a folder")
-    with progress_bar("bot games", enabled=not as_json) as progress:
+    with progress_bar("bot games") as progress:
         result = run_tournament(
             bots,
             games,

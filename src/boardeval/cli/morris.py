@@ -65,7 +65,7 @@ def perft_command(
     # turn (same cost as one count) lets Ctrl-C print the finished first turns' sum, flagged.
     done = total = 0
     try:
-        with progress_bar(f"perft {n}", enabled=n >= 6 and not json_out) as progress:
+        with progress_bar(f"perft {n}", enabled=n >= 6) as progress:
             split = perft_divide(pos, n, removal_plies, progress=progress)
     except JobsInterrupted as exc:
         split = dict(exc.done.values())

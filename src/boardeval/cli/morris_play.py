@@ -136,7 +136,7 @@ def best_cmd(
         ai = AlphaBetaPlayer(
             ev, depth=depth, time=time_limit, shuffle_ties=False, tablebase=_tablebase(tablebase)
         )
-    with progress_bar("searching", enabled=not as_json) as cb:
+    with progress_bar("searching") as cb:
         result = ai.search(pos, progress=cb)
     panel = ai.why(pos, candidates, result.depth)
     if as_json:
@@ -202,7 +202,7 @@ def match_cmd(
     if folder is not None:
         _tablebase(folder)  # fail before any game on a folder without a tablebase
         specs = [replace(p, tablebase=folder) if p.kind == "ai" and p.tablebase is None else p for p in specs]
-    with progress_bar("games", enabled=not as_json) as cb:
+    with progress_bar("games") as cb:
         result = play_match(
             specs[0], specs[1], games, seed, alternate=alternate, variant=var, workers=workers,
             address=address, progress=cb,

@@ -40,7 +40,7 @@ def tune_command(
     if not 0.0 <= decided <= 1.0:
         raise ParamsError(f"--decided must be in 0..1, got {decided!r}")
     folder = directory if directory is not None else default_tablebase_dir()
-    with progress_bar("tuning", enabled=not as_json) as cb:
+    with progress_bar("tuning") as cb:
         report = tune_weights(
             folder,
             per_subdatabase=positions,
@@ -117,7 +117,7 @@ def tune_play_command(
         final_time = 0.02
     weights = load_weights(Path(start) if Path(start).suffix else start)
     log = None if as_json else (lambda msg: console.print(escape(msg)))
-    with progress_bar("tuning by play", enabled=not as_json) as cb:
+    with progress_bar("tuning by play") as cb:
         report = tune_by_play(
             dict(weights), rounds=rounds, games=games, seed=seed, depth=depth, workers=workers, progress=cb,
             log=log,
