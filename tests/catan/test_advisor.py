@@ -151,9 +151,21 @@ def test_advise_rejects_bad_taken_lists(taken: list[int], fragment: str) -> None
 
 def test_parse_taken() -> None:
     assert parse_taken("") == ()
-    assert parse_taken(" 3, 40 ,") == (3, 40)
+    assert parse_taken("3,40") == (3, 40)
     with pytest.raises(CatanError, match="'x'"):
         parse_taken("3,x")
+    # issue 24: no silent fix-ups (spaces, empty entries, odd spellings of a number)
+    for bad, quoted in [
+        (" 3, 40 ,", "' 3'"),
+        ("3,,40", "''"),
+        ("3,", "''"),
+        ("0_3", "'0_3'"),
+        ("+3", "'\\+3'"),
+        ("\uff13", "'\uff13'"),
+        ("54", "'54'"),
+    ]:
+        with pytest.raises(CatanError, match=quoted):
+            parse_taken(bad)
 
 
 def test_opening_params_validated() -> None:

@@ -120,7 +120,7 @@ def test_json_board_file_accepted(tmp_path: Path) -> None:
         (["show", SPEC_CODE.replace("~3S3W3B3GO", "~3S3W3B3G")], "9 ports expected, got 8"),
         (["svg", SPEC_CODE, "--out", "/nonexistent-dir/b.svg"], "does not exist"),
         (["spots", SPEC_CODE, "--params", "/nonexistent.toml"], "does not exist"),
-        (["random", "--seed", "-1"], "--seed must be a non-negative integer"),
+        (["random", "--seed", "-1"], "--seed: '-1' is out of range 0.."),
         (["spots", "missing.json"], "board file 'missing.json' does not exist"),
     ],
 )

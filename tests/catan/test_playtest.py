@@ -229,13 +229,11 @@ def test_cli_advise() -> None:
     [
         (["playtest", "X1-nope", "--games", "1"], "X1-nope"),
         (["playtest", BOARD.code(), "--players", "advisor,bogus,pips,pips"], "bogus"),
-        (["playtest", BOARD.code(), "--games", "0"], "0"),
         (["playtest", "missing.json", "--games", "1"], "missing.json"),
         (["advise", BOARD.code(), "--taken", "40,41"], "neighbours"),
         (["advise", BOARD.code(), "--taken", "40,x"], "'x'"),
         (["playtest", EXTENDED, "--games", "1"], "no 5-6 player map"),
         (["advise", EXTENDED], "no 5-6 player map"),
-        (["study", "--boards", "0"], "boards"),
         (["advise", BOARD.code(), "--params", "tuned-nonexistent.toml"], "tuned-nonexistent.toml"),
     ],
 )
@@ -243,6 +241,26 @@ def test_cli_bad_input_raises_library_error(args: list[str], fragment: str) -> N
     result = runner.invoke(_app(), args)
     assert isinstance(result.exception, BoardevalError), result.output
     assert fragment in str(result.exception)
+
+
+@pytest.mark.parametrize(
+    ("args", "line"),
+    [
+        (["playtest", BOARD.code(), "--games", "0"], "--games: '0' is out of range 1..1000000"),
+        (["playtest", BOARD.code(), "--games", "0_2"], "--games: '0_2' is not an integer"),
+        (["study", "--boards", "0"], "--boards: '0' is out of range"),
+        (["study", "--fairness", "0, 0.5"], "entry 2: ' 0.5' is not a decimal number"),
+        (["advise", BOARD.code(), "--taken", "40, 12"], "entry 2: ' 12' is not an integer"),
+    ],
+)
+def test_cli_numbers_go_through_the_shared_reader(args: list[str], line: str) -> None:
+    """Issue 24: option values are read by the shared number reader, one red line quoting the text."""
+    from boardeval.cli.main import app
+
+    result = runner.invoke(app, ["catan", *args])
+    assert result.exit_code == 2, result.output
+    lines = [ln for ln in result.stderr.splitlines() if ln.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: ") and line in lines[0], result.stderr
 
 
 def test_cli_unreachable_dask_address() -> None:

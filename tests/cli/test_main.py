@@ -145,4 +145,4 @@ def test_bad_input_is_one_red_line_exit_2() -> None:
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr
     lines = [ln for ln in proc.stderr.splitlines() if ln.strip()]
-    assert lines == ["error: --port must be in 1..65535, got 0"]
+    assert lines == ["error: -c web: --port: '0' is out of range 1..65535"]

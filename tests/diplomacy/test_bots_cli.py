@@ -85,8 +85,6 @@ def test_tournament_table(tmp_path: Path) -> None:
     [
         (["bot-game", "--bots", "dumb,clever*6", "--seed", "1"], "'clever'"),
         (["bot-game", "--bots", "dumb", "--seed", "1", "--map", "world"], "'world'"),
-        (["bot-game", "--bots", "dumb", "--seed", "-2"], "got -2"),
-        (["tournament", "--bots", "dumb", "--games", "0", "--seed", "1"], "got 0"),
         (["tournament", "--bots", "dumb,random", "--games", "2", "--seed", "1"], "'dumb,random'"),
         (["tournament", "--bots", "dumb", "--games", "2", "--seed", "1", "--dask", "nowhere"], "'nowhere'"),
     ],
@@ -95,6 +93,28 @@ def test_bad_input_is_a_diplomacy_error(tmp_path: Path, args: list[str], quoted:
     code, _, exc = run(*args, "--out", str(tmp_path / "x.json"))
     assert code != 0
     assert isinstance(exc, DiplomacyError) and quoted in str(exc)
+
+
+@pytest.mark.parametrize(
+    ("args", "line"),
+    [
+        (["bot-game", "--bots", "dumb", "--seed", "-2"], "--seed: '-2' is out of range 0.."),
+        (["tournament", "--bots", "dumb", "--games", "0", "--seed", "1"], "--games: '0' is out of range 1.."),
+        (["tournament", "--bots", "dumb", "--games", "0_2", "--seed", "1"], "--games: '0_2' is not"),
+        (["tournament", "--bots", "dumb", "--games", "2", "--seed", "+1"], "--seed: '+1' is not an integer"),
+        (["bot-game", "--bots", "dumb", "--seed", "1", "--max-year", "1_905"], "--max-year: '1_905'"),
+    ],
+)
+def test_numbers_are_read_by_the_shared_reader(tmp_path: Path, args: list[str], line: str) -> None:
+    """Issue 24: option values go through the shared number reader: one red line quoting the text."""
+    from typer.testing import CliRunner
+
+    from boardeval.cli.main import app
+
+    result = CliRunner().invoke(app, ["diplomacy", *args, "--out", str(tmp_path / "x.json")])
+    assert result.exit_code == 2, result.output
+    lines = [ln for ln in result.stderr.splitlines() if ln.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: ") and line in lines[0], result.stderr
 
 
 def test_tournament_out_must_be_a_folder(tmp_path: Path) -> None:

@@ -39,6 +39,18 @@ def odd_numbers() -> st.SearchStrategy[str]:
     return st.one_of(plain, odd, HUGE_NUMBER_TEXT)
 
 
+def odd_decimals() -> st.SearchStrategy[str]:
+    """Decimal-looking text: valid ones, and every spelling ``float()`` accepts but we must not (issue 24:
+    ``--fairness 0_1`` was read as 1.0)."""
+    plain = st.floats(-1e6, 1e6, allow_nan=False).map(repr) | st.integers(-50, 50).map(str)
+    odd = st.sampled_from(
+        ["0_1", "0_5", "1_0.5", " 0.5", "0.5 ", "+0.5", "-0", "-0.0", ".5", "5.", "0.", "00.5", "1e+3",
+         "1E-2", "1e", "nan", "NaN", "inf", "-inf", "Infinity", "1e999", "0x1", "\uff10.\uff15", "\u0660.5",
+         "0,5", "1/2", "\u00bd", "0.5\r", "", "-", "e1"]
+    )  # fmt: skip
+    return st.one_of(plain, odd, odd_numbers(), HUGE_NUMBER_TEXT)
+
+
 @st.composite
 def mutated_text(draw: st.DrawFn, base: str, max_ops: int = 3) -> str:
     """``base`` after 0..``max_ops`` edits: delete, duplicate or replace a slice, insert odd characters or

@@ -42,7 +42,7 @@ import numpy as np
 import numpy.typing as npt
 
 from boardeval.catan import Board, SpotParams, evaluate_spots, from_catanatron_map, node_to_spot, spot_to_node
-from boardeval.core import Breakdown, CatanError, Player, check_number
+from boardeval.core import Breakdown, CatanError, Player, check_number, parse_int, quote
 
 __all__ = [
     "PLAYER_NAMES",
@@ -249,19 +249,15 @@ class Advice:
 
 
 def parse_taken(text: str) -> tuple[int, ...]:
-    """``"12,40"`` -> ``(12, 40)``; an empty text is no spots. :class:`CatanError` quotes a bad entry."""
-    out = []
-    for part in text.split(","):
-        part = part.strip()
-        if not part:
-            continue
-        try:
-            out.append(int(part))
-        except ValueError:
-            raise CatanError(
-                f"taken spots must be integers 0..53 separated by commas, got {part!r} in {text!r}"
-            ) from None
-    return tuple(out)
+    """``"12,40"`` -> ``(12, 40)``; an empty text is no spots. Each entry goes through the shared number
+    reader (ASCII digits, 0..53); spaces and empty entries (``"3, 40"``, ``"3,,40"``, ``"3,"``) are refused,
+    a :class:`CatanError` quoting the entry and the list."""
+    if text == "":
+        return ()
+    return tuple(
+        parse_int(part, f"taken spots {quote(text)}: entry {k}", lo=0, hi=N_SPOTS - 1, error=CatanError)
+        for k, part in enumerate(text.split(","), start=1)
+    )
 
 
 def _check_taken(taken: Sequence[int]) -> tuple[int, ...]:

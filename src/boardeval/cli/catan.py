@@ -8,7 +8,6 @@ make a board (``random``; ``generate`` and ``optimum`` in catan_generate.py) tak
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated
 
@@ -30,32 +29,10 @@ from boardeval.catan import (
 )
 from boardeval.cli.catan_render import board_renderable
 from boardeval.cli.common import console, print_json
-from boardeval.core import Breakdown, ParamsError, check_int, parse_int
+from boardeval.cli.options import SEED, int_option
+from boardeval.core import Breakdown, ParamsError
 
 app = typer.Typer(no_args_is_help=True)
-
-MAX_SEED = 2**64 - 1
-
-
-def int_option(name: str, lo: int, hi: int) -> Callable[[str | int], int]:
-    """A parser for an integer option through the shared number reader (ASCII digits, ``lo..hi``)."""
-
-    def parse(text: str | int) -> int:
-        if isinstance(text, int):  # the option's default
-            return check_int(text, name, lo=lo, hi=hi)
-        return parse_int(text, name, lo=lo, hi=hi)
-
-    return parse
-
-
-def parse_seed(text: str | int) -> int:
-    """A ``--seed`` value through the shared number reader: ASCII digits, 0..2**64-1 (click's own int
-    reading accepts ``1_2``, ``+12`` and ``012``; issue 17). The option's default arrives as an int."""
-    where = "--seed must be a non-negative integer"
-    if isinstance(text, int):
-        return check_int(text, where, lo=0, hi=MAX_SEED)
-    return parse_int(text, where, lo=0, hi=MAX_SEED)
-
 
 BoardArg = Annotated[
     str, typer.Argument(help="Board share code (e.g. O10-S2-...~3S3W3B3GO) or a JSON board file.")
@@ -115,17 +92,9 @@ def _params(path: Path | None) -> SpotParams | None:
 _TOP = int_option("--top", 0, 1_000_000)
 
 
-def _check_top(top: int) -> int:
-    if top < 0:
-        raise ParamsError(f"--top must be >= 0, got {top}")
-    return top
-
-
 @app.command("random")
 def random_board(
-    seed: Annotated[
-        int, typer.Option("--seed", parser=parse_seed, help="Random seed (same seed, same board).")
-    ],
+    seed: Annotated[int, typer.Option("--seed", parser=SEED, help="Random seed (same seed, same board).")],
     json_out: JsonOpt = False,
     layout: LayoutOpt = None,
     players: PlayersOpt = None,
@@ -150,7 +119,7 @@ def spots(
     if json_out:
         print_json(table.to_json())
         return
-    console.print(_spots_table(table, _check_top(top) or len(table)))
+    console.print(_spots_table(table, top or len(table)))
 
 
 @app.command()
@@ -180,7 +149,7 @@ def show(
     console.print(f"[bold]{b.code()}[/bold]")
     console.print(board_renderable(b))
     console.print(_energy_table(board_energy(b)))
-    console.print(_spots_table(evaluate_spots(b, _params(params)), _check_top(top)))
+    console.print(_spots_table(evaluate_spots(b, _params(params)), top))
 
 
 @app.command()
@@ -196,7 +165,7 @@ def svg(
 
     b = read_board(board)
     table = evaluate_spots(b, _params(params)) if heatmap else None
-    text = board_svg(b, table, _check_top(top))
+    text = board_svg(b, table, top)
     if not out.parent.exists():
         raise ParamsError(f"--out {str(out)!r}: folder {str(out.parent)!r} does not exist")
     if out.is_dir():

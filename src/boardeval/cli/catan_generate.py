@@ -17,8 +17,9 @@ from rich import box
 from rich.table import Table
 
 from boardeval.catan import energy_json
-from boardeval.cli.catan import LayoutOpt, PlayersOpt, int_option, parse_seed, resolve_layout
+from boardeval.cli.catan import LayoutOpt, PlayersOpt, resolve_layout
 from boardeval.cli.common import console, note_interrupted, print_json, progress_bar
+from boardeval.cli.options import SEED, float_option, int_option
 from boardeval.core import ParamsError
 
 if TYPE_CHECKING:
@@ -86,12 +87,16 @@ def _summary(result: GenerationResult) -> Table:
 def generate_cmd(
     method: Annotated[Method, typer.Option("--method", help="Generator.")] = Method.anneal,
     seed: Annotated[
-        int, typer.Option("--seed", parser=parse_seed, help="Random seed (same seed, same board).")
+        int, typer.Option("--seed", parser=SEED, help="Random seed (same seed, same board).")
     ] = 0,
     rule: RuleOpt = None,
     fairness: Annotated[
         float | None,
-        typer.Option("--fairness", help="0 = random .. 1 = optimal energy (anneal; cp takes 1)."),
+        typer.Option(
+            "--fairness",
+            parser=float_option("--fairness", 0.0, 1.0),
+            help="0 = random .. 1 = optimal energy (anneal; cp takes 1).",
+        ),
     ] = None,
     ports: PortsOpt = None,
     json_out: JsonOpt = False,
@@ -127,7 +132,14 @@ def generate_cmd(
 
 def optimum_cmd(
     rule: RuleOpt = None,
-    time_limit: Annotated[float, typer.Option("--time-limit", help="CP-SAT time limit in seconds.")] = 20.0,
+    time_limit: Annotated[
+        float,
+        typer.Option(
+            "--time-limit",
+            parser=float_option("--time-limit", 0.0, 86400.0, lo_open=True),
+            help="CP-SAT time limit in seconds.",
+        ),
+    ] = 20.0,
     json_out: JsonOpt = False,
     layout: LayoutOpt = None,
     players: PlayersOpt = None,
@@ -135,8 +147,6 @@ def optimum_cmd(
     """The proven minimum energy under the rules (CP-SAT) and a board reaching it (``--layout``)."""
     from boardeval.catan import optimum, parse_rules
 
-    if time_limit <= 0:
-        raise ParamsError(f"--time-limit must be > 0, got {time_limit}")
     board_layout = resolve_layout(layout, players)
     rules = parse_rules(rule or [])
     opt = optimum(rules, time_limit=time_limit, layout=board_layout)
@@ -165,8 +175,6 @@ def count_cmd(
     """Count full boards (tiles, tokens, ports) satisfying the rules, up to --limit (CP-SAT)."""
     from boardeval.catan import CountInterrupted, count_boards, parse_rules
 
-    if limit < 1:
-        raise ParamsError(f"--limit must be >= 1, got {limit}")
     board_layout = resolve_layout(layout, players)
     rules = parse_rules(rule or [])
     interrupted = False
@@ -202,7 +210,10 @@ def blog_model_cmd(
     ] = 23,
     count: Annotated[bool, typer.Option("--count", help="Print the number of solutions.")] = False,
     list_n: Annotated[
-        int | None, typer.Option("--list", help="Print the first N solutions, staggered.")
+        int | None,
+        typer.Option(
+            "--list", parser=int_option("--list", 0, 10**6), help="Print the first N solutions, staggered."
+        ),
     ] = None,
     json_out: JsonOpt = False,
     layout: LayoutOpt = None,
@@ -216,8 +227,6 @@ def blog_model_cmd(
             "blog-model counts seed 004's models of the base board only (19 hexes, its fixed frame); "
             "for the 5-6 player board use count-boards --layout extended"
         )
-    if list_n is not None and list_n < 0:
-        raise ParamsError(f"--list must be >= 0, got {list_n}")
     if not count and list_n is None:
         count = True
     with progress_bar(f"blog-model {model.value}") as progress:

@@ -31,9 +31,13 @@ from boardeval.catan import (
 )
 from boardeval.cli.catan import read_board
 from boardeval.cli.common import console, err_console, print_json, progress_bar
-from boardeval.core import CatanError
+from boardeval.cli.options import SEED, WORKERS, int_option
+from boardeval.core import CatanError, parse_float, quote
 
 __all__ = ["register"]
+
+MAX_GAMES = 1_000_000
+"""Most game seeds a play-test, a study board or a tuning trial takes from the command line."""
 
 BoardArg = Annotated[
     str, typer.Argument(help="Board share code (e.g. O10-S2-...~3S3W3B3GO) or a JSON board file.")
@@ -76,15 +80,22 @@ def _show_playtest(result: PlaytestResult) -> None:
 def _playtest_command(
     board: BoardArg,
     games: Annotated[
-        int, typer.Option("--games", help="Number of game seeds (x seats with --rotate).")
+        int,
+        typer.Option(
+            "--games",
+            parser=int_option("--games", 1, MAX_GAMES),
+            help="Number of game seeds (x seats with --rotate).",
+        ),
     ] = 100,
     players: Annotated[
         str,
         typer.Option("--players", help=f"Comma-separated, in seat order; names: {', '.join(PLAYER_NAMES)}."),
     ] = "weighted,weighted,weighted,weighted",
     rotate: Annotated[bool, typer.Option("--rotate", help="Play every game in every seating.")] = False,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the game seeds (same seed, same games).")] = 0,
-    workers: Annotated[int, typer.Option("--workers", help="Local worker processes.")] = 1,
+    seed: Annotated[
+        int, typer.Option("--seed", parser=SEED, help="Seed of the game seeds (same seed, same games).")
+    ] = 0,
+    workers: Annotated[int, typer.Option("--workers", parser=WORKERS, help="Local worker processes.")] = 1,
     dask: Annotated[
         str | None, typer.Option("--dask", help="Dask scheduler address (tcp://host:port).")
     ] = None,
@@ -158,15 +169,12 @@ def _advise_command(
 
 
 def _levels(text: str) -> list[float]:
-    out = []
-    for part in text.split(","):
-        try:
-            out.append(float(part))
-        except ValueError:
-            raise CatanError(
-                f"--fairness takes numbers in [0, 1] separated by commas, got {part!r}"
-            ) from None
-    return out
+    """``--fairness 0,0.5,1``: decimals in 0..1 separated by commas, each through the shared reader
+    (no spaces, no empty entries: ``0, 0.5`` and ``0,,1`` are refused, quoting the entry and the list)."""
+    return [
+        parse_float(part, f"--fairness {quote(text)}: entry {k}", lo=0.0, hi=1.0, error=CatanError)
+        for k, part in enumerate(text.split(","), start=1)
+    ]
 
 
 def _show_study(result: StudyResult) -> None:
@@ -209,10 +217,18 @@ def _study_command(
     fairness: Annotated[str, typer.Option("--fairness", help="Dial levels, e.g. 0,0.25,0.5,0.75,1.")] = (
         "0,0.25,0.5,0.75,1"
     ),
-    boards: Annotated[int, typer.Option("--boards", help="Boards generated per level.")] = 40,
-    games: Annotated[int, typer.Option("--games", help="Seeded games per board.")] = 100,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of boards and games.")] = 0,
-    workers: Annotated[int, typer.Option("--workers", help="Local worker processes.")] = 1,
+    boards: Annotated[
+        int,
+        typer.Option(
+            "--boards", parser=int_option("--boards", 1, 100_000), help="Boards generated per level."
+        ),
+    ] = 40,
+    games: Annotated[
+        int,
+        typer.Option("--games", parser=int_option("--games", 1, MAX_GAMES), help="Seeded games per board."),
+    ] = 100,
+    seed: Annotated[int, typer.Option("--seed", parser=SEED, help="Seed of boards and games.")] = 0,
+    workers: Annotated[int, typer.Option("--workers", parser=WORKERS, help="Local worker processes.")] = 1,
     dask: Annotated[
         str | None, typer.Option("--dask", help="Dask scheduler address (tcp://host:port).")
     ] = None,
@@ -222,9 +238,10 @@ def _study_command(
     json_out: JsonOpt = False,
 ) -> None:
     """Fairness versus play: game length and seat win spread over boards along the fairness dial."""
+    levels = _levels(fairness)
     with progress_bar("study") as progress:
         result = run_study(
-            _levels(fairness),
+            levels,
             boards=boards,
             games=games,
             seed=seed,
@@ -288,15 +305,34 @@ def _show_tune(result: TuneResult) -> None:
 
 
 def _tune_command(
-    trials: Annotated[int, typer.Option("--trials", help="Optuna trials (trial 0 is the defaults).")] = 40,
+    trials: Annotated[
+        int,
+        typer.Option(
+            "--trials",
+            parser=int_option("--trials", 1, 100_000),
+            help="Optuna trials (trial 0 is the defaults).",
+        ),
+    ] = 40,
     games_per_trial: Annotated[
-        int, typer.Option("--games-per-trial", help="Games per trial (a multiple of 4: every seating).")
+        int,
+        typer.Option(
+            "--games-per-trial",
+            parser=int_option("--games-per-trial", 1, MAX_GAMES),
+            help="Games per trial (a multiple of 4: every seating).",
+        ),
     ] = 400,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the sampler, boards and games.")] = 0,
+    seed: Annotated[
+        int, typer.Option("--seed", parser=SEED, help="Seed of the sampler, boards and games.")
+    ] = 0,
     fresh_games: Annotated[
-        int, typer.Option("--fresh-games", help="Games per set on fresh seeds (multiple of 4; 0 skips).")
+        int,
+        typer.Option(
+            "--fresh-games",
+            parser=int_option("--fresh-games", 0, MAX_GAMES),
+            help="Games per set on fresh seeds (multiple of 4; 0 skips).",
+        ),
     ] = 2000,
-    workers: Annotated[int, typer.Option("--workers", help="Local worker processes.")] = 1,
+    workers: Annotated[int, typer.Option("--workers", parser=WORKERS, help="Local worker processes.")] = 1,
     dask: Annotated[
         str | None, typer.Option("--dask", help="Dask scheduler address (tcp://host:port).")
     ] = None,

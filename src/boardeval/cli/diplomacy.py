@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 from boardeval.cli.common import console, err_console, note_interrupted, print_json, progress_bar
+from boardeval.cli.options import GAME_INDEX, SEED, int_option
 from boardeval.core import ParamsError
 
 if TYPE_CHECKING:
@@ -76,7 +77,9 @@ def measures_cmd(
     power: list[str] | None = typer.Option(
         None, "--power", "-p", help="Only these powers' rows (repeat); board-wide rows are kept."
     ),
-    game_index: int | None = typer.Option(None, "--game-index", help="Which game of a JSONL file (from 0)."),
+    game_index: int | None = typer.Option(
+        None, "--game-index", parser=GAME_INDEX, help="Which game of a JSONL file (from 0)."
+    ),
     all_games: bool = typer.Option(
         False, "--all-games", help="Every game of the file; rows gain a leading 'game' (the game id)."
     ),
@@ -211,7 +214,9 @@ def fear_cmd(
     static: bool = typer.Option(False, "--static", help="Windsor's static table from the map's homes."),
     map_name: str = typer.Option("standard", "--map", help="Map for --static."),
     phase: str | None = typer.Option(None, "--phase", help="Phase of GAME (default: the last)."),
-    game_index: int | None = typer.Option(None, "--game-index", help="Which game of a JSONL file (from 0)."),
+    game_index: int | None = typer.Option(
+        None, "--game-index", parser=GAME_INDEX, help="Which game of a JSONL file (from 0)."
+    ),
     as_json: bool = typer.Option(False, "--json", help='Print {"AUSTRIA": {"ENGLAND": 0, ...}, ...}.'),
 ) -> None:
     """The fear table, read "row fears column": static (--static, from the map) or dynamic at a phase.
@@ -261,7 +266,9 @@ def chart_cmd(
     measure: str = typer.Option(..., "--measure", "-m", help="The measure to draw."),
     out: Path = typer.Option(..., "--out", "-o", help="Output file: .svg or .png."),
     phase: str | None = typer.Option(None, "--phase", help="Phase of a heatmap (default: last)."),
-    game_index: int | None = typer.Option(None, "--game-index", help="Which game of a JSONL file (from 0)."),
+    game_index: int | None = typer.Option(
+        None, "--game-index", parser=GAME_INDEX, help="Which game of a JSONL file (from 0)."
+    ),
 ) -> None:
     """Draw a measure: one line per power over the phases, or a heatmap for fear/stab tables.
 
@@ -281,11 +288,21 @@ def chart_cmd(
 
 @app.command("random-game")
 def random_game_cmd(
-    seed: int = typer.Option(..., "--seed", help="Seed (int >= 0): same seed, same game."),
+    seed: int = typer.Option(..., "--seed", parser=SEED, help="Seed (int >= 0): same seed, same game."),
     out: Path = typer.Option(..., "--out", "-o", help="Output JSONL file (one saved game a line)."),
     map_name: str = typer.Option("standard", "--map", help="Map (any map the engine ships)."),
-    max_phases: int = typer.Option(40, "--max-phases", help="At most this many phases in the record."),
-    games: int = typer.Option(1, "--games", help="Number of games; game i uses seed + i."),
+    max_phases: int = typer.Option(
+        40,
+        "--max-phases",
+        parser=int_option("--max-phases", 1, 100_000),
+        help="At most this many phases in the record.",
+    ),
+    games: int = typer.Option(
+        1,
+        "--games",
+        parser=int_option("--games", 1, 1_000_000),
+        help="Number of games; game i uses seed + i.",
+    ),
 ) -> None:
     """Play seeded games of uniformly random legal orders with the engine and save them as JSONL.
 
@@ -293,12 +310,6 @@ def random_game_cmd(
     """
     from boardeval.diplomacy import random_game, save_records
 
-    if seed < 0:
-        raise ParamsError(f"--seed must be >= 0, got {seed}")
-    if games < 1:
-        raise ParamsError(f"--games must be >= 1, got {games}")
-    if max_phases < 1:
-        raise ParamsError(f"--max-phases must be >= 1, got {max_phases}")
     if not out.parent.exists():
         raise ParamsError(f"--out {str(out)!r}: folder {str(out.parent)!r} does not exist")
     played = []

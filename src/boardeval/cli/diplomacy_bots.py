@@ -14,6 +14,7 @@ import typer
 from rich.table import Table
 
 from boardeval.cli.common import console, err_console, print_json, progress_bar
+from boardeval.cli.options import MAX_YEAR, SEED, WORKERS, int_option
 
 __all__ = ["register"]
 
@@ -24,10 +25,13 @@ def bot_game_cmd(
         "--bots",
         help="One bot per power in map order, e.g. 'dumb,random*6' (names: random, dumb, eval).",
     ),
-    seed: int = typer.Option(..., "--seed", help="Seed (int >= 0): same seed, same game."),
+    seed: int = typer.Option(..., "--seed", parser=SEED, help="Seed (int >= 0): same seed, same game."),
     out: Path = typer.Option(..., "--out", "-o", help="Output saved-game .json file (the engine's format)."),
     max_year: int | None = typer.Option(
-        None, "--max-year", help="Play through the winter of this year (default: the first ten years)."
+        None,
+        "--max-year",
+        parser=MAX_YEAR,
+        help="Play through the winter of this year (default: the first ten years).",
     ),
     map_name: str = typer.Option("standard", "--map", help="Map: standard, pure, modern or ancmed."),
     allies: str = typer.Option(
@@ -40,7 +44,6 @@ def bot_game_cmd(
     """
     from boardeval.diplomacy import TournamentError, bot_game
 
-    _check_seed(seed)
     if not out.parent.exists():
         raise TournamentError(f"--out {str(out)!r}: folder {str(out.parent)!r} does not exist")
     result = bot_game(bots, seed, map_name=map_name, max_year=max_year, allies=allies)
@@ -67,18 +70,28 @@ def tournament_cmd(
     bots: str = typer.Option(
         ..., "--bots", help="Bots of the seats, rotated across powers game by game, e.g. 'dumb,random*6'."
     ),
-    games: int = typer.Option(..., "--games", help="Number of games (> 0)."),
-    seed: int = typer.Option(..., "--seed", help="Seed (int >= 0): same seed, same games."),
+    games: int = typer.Option(
+        ..., "--games", parser=int_option("--games", 1, 10**7), help="Number of games (> 0)."
+    ),
+    seed: int = typer.Option(..., "--seed", parser=SEED, help="Seed (int >= 0): same seed, same games."),
     out: Path = typer.Option(..., "--out", "-o", help="Folder for games.jsonl and results.json."),
-    workers: int = typer.Option(1, "--workers", help="Local worker processes (1 = in this process)."),
+    workers: int = typer.Option(
+        1, "--workers", parser=WORKERS, help="Local worker processes (1 = in this process)."
+    ),
     dask: str | None = typer.Option(None, "--dask", help="Dask scheduler address, e.g. tcp://host:8786."),
     max_year: int | None = typer.Option(
-        None, "--max-year", help="Play each game through the winter of this year (default: ten years)."
+        None,
+        "--max-year",
+        parser=MAX_YEAR,
+        help="Play each game through the winter of this year (default: ten years).",
     ),
     map_name: str = typer.Option("standard", "--map", help="Map: standard, pure, modern or ancmed."),
     as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
     allies: int = typer.Option(
-        0, "--allies", help="Pairs of dumb seats per game (drawn at random) that never attack each other."
+        0,
+        "--allies",
+        parser=int_option("--allies", 0, 100),
+        help="Pairs of dumb seats per game (drawn at random) that never attack each other.",
     ),
 ) -> None:
     """Play many seeded bot games (powers rotated across bot kinds) and summarise each bot kind.
@@ -89,7 +102,6 @@ def tournament_cmd(
     """
     from boardeval.diplomacy import TournamentError, run_tournament
 
-    _check_seed(seed)
     if out.exists() and not out.is_dir():
         raise TournamentError(f"--out {str(out)!r} is a file, not a folder")
     with progress_bar("bot games") as progress:
@@ -127,13 +139,6 @@ def tournament_cmd(
         kept = f"kept the {len(result.games)} finished game(s) of {result.requested}"
         err_console.print(f"[yellow]interrupted: {kept}[/yellow]")
         raise typer.Exit(130)
-
-
-def _check_seed(seed: int) -> None:
-    from boardeval.diplomacy import TournamentError
-
-    if seed < 0:
-        raise TournamentError(f"--seed must be >= 0, got {seed}")
 
 
 def register(diplomacy_app: typer.Typer) -> None:

@@ -16,6 +16,7 @@ from rich.table import Table
 
 from boardeval.cli.common import console, err_console, print_json, progress_bar
 from boardeval.cli.diplomacy import phase_option, pick_game
+from boardeval.cli.options import GAME_INDEX, MAX_SEED, MAX_YEAR, SEED, WORKERS, float_option, int_option
 
 if TYPE_CHECKING:
     pass
@@ -28,13 +29,23 @@ def _num(value: float, digits: int = 3) -> str:
 
 
 def corpus_cmd(
-    games: int = typer.Option(..., "--games", help="Games in all (spread evenly over the bot mixes)."),
-    seed: int = typer.Option(..., "--seed", help="Seed (int >= 0): same seed, same corpus."),
+    games: int = typer.Option(
+        ...,
+        "--games",
+        parser=int_option("--games", 1, 10**7),
+        help="Games in all (spread evenly over the bot mixes).",
+    ),
+    seed: int = typer.Option(..., "--seed", parser=SEED, help="Seed (int >= 0): same seed, same corpus."),
     out: Path = typer.Option(..., "--out", "-o", help="Corpus folder (corpus.json + one folder per mix)."),
-    workers: int = typer.Option(1, "--workers", help="Local worker processes (1 = in this process)."),
+    workers: int = typer.Option(
+        1, "--workers", parser=WORKERS, help="Local worker processes (1 = in this process)."
+    ),
     dask: str | None = typer.Option(None, "--dask", help="Dask scheduler address, e.g. tcp://host:8786."),
     max_year: int | None = typer.Option(
-        None, "--max-year", help="Play each game through the winter of this year (default: ten years)."
+        None,
+        "--max-year",
+        parser=MAX_YEAR,
+        help="Play each game through the winter of this year (default: ten years).",
     ),
 ) -> None:
     """Play a corpus of bot games in several mixes (some with allied pairs) for fitting the evaluation.
@@ -67,10 +78,30 @@ def corpus_cmd(
 def fit_cmd(
     corpus: Path = typer.Argument(..., help="A corpus folder written by 'boardeval diplomacy corpus'."),
     out: Path = typer.Option(..., "--out", "-o", help="Evaluation JSON file to write."),
-    test_fraction: float = typer.Option(0.2, "--test-fraction", help="Share of games held out."),
-    split_seed: int = typer.Option(0, "--split-seed", help="Seed of the train/test split by game."),
-    alpha: float = typer.Option(1.0, "--alpha", help="Ridge penalty of the SC-change models."),
-    c: float = typer.Option(1.0, "--c", help="Inverse penalty C of the logistic elimination model."),
+    test_fraction: float = typer.Option(
+        0.2,
+        "--test-fraction",
+        parser=float_option("--test-fraction", 0.0, 1.0, lo_open=True, hi_open=True),
+        help="Share of games held out (strictly between 0 and 1).",
+    ),
+    split_seed: int = typer.Option(
+        0,
+        "--split-seed",
+        parser=int_option("--split-seed", 0, MAX_SEED),
+        help="Seed of the train/test split by game.",
+    ),
+    alpha: float = typer.Option(
+        1.0,
+        "--alpha",
+        parser=float_option("--alpha", 0.0, 1e9),
+        help="Ridge penalty of the SC-change models.",
+    ),
+    c: float = typer.Option(
+        1.0,
+        "--c",
+        parser=float_option("--c", 0.0, 1e9, lo_open=True),
+        help="Inverse penalty C of the logistic elimination model.",
+    ),
 ) -> None:
     """Fit the evaluation on a corpus (train/test split by game) and write its weights as JSON.
 
@@ -105,7 +136,9 @@ def evaluate_cmd(
     target: str = typer.Option(
         "sc_change_1y", "--target", help="sc_change_1y, sc_change_3y or eliminated_3y (log-odds)."
     ),
-    game_index: int | None = typer.Option(None, "--game-index", help="Which game of a JSONL file (from 0)."),
+    game_index: int | None = typer.Option(
+        None, "--game-index", parser=GAME_INDEX, help="Which game of a JSONL file (from 0)."
+    ),
     weights: Path | None = typer.Option(
         None, "--weights", help="An evaluation JSON (default: the shipped fit)."
     ),
@@ -166,7 +199,9 @@ def _print_breakdown(bd: Any) -> None:
 
 def alliances_cmd(
     game: Path = typer.Argument(..., help="Saved game (.json) or games (.jsonl)."),
-    game_index: int | None = typer.Option(None, "--game-index", help="Which game of a JSONL file (from 0)."),
+    game_index: int | None = typer.Option(
+        None, "--game-index", parser=GAME_INDEX, help="Which game of a JSONL file (from 0)."
+    ),
     as_json: bool = typer.Option(
         False, "--json", help='Print {"game", "rule", "threshold", "years": [{"year", "pairs"}]}.'
     ),

@@ -5,15 +5,11 @@ from __future__ import annotations
 import typer
 
 from boardeval.cli.common import console, note_interrupted, print_json, progress_bar
-from boardeval.core import JobsInterrupted, ParamsError, parse_int
+from boardeval.cli.options import int_option
+from boardeval.core import JobsInterrupted, ParamsError
 from boardeval.morris import Position, Variant, perft_divide
 
 app = typer.Typer(no_args_is_help=True)
-
-
-def _parse_depth(text: str) -> int:
-    """``--depth`` through the shared number reader: ASCII digits only (no ``+3``, ``03``, ``３``)."""
-    return parse_int(text, "--depth", lo=0, hi=20, noun="a non-negative integer")
 
 
 def position_from(
@@ -35,7 +31,13 @@ def position_from(
 
 @app.command("perft")
 def perft_command(
-    depth: str = typer.Option(..., "--depth", "-d", help="Plies to count (1..6 run in under a second)."),
+    depth: int = typer.Option(
+        ...,
+        "--depth",
+        "-d",
+        parser=int_option("--depth", 0, 20),
+        help="Plies to count, 0..20 (1..6 run in under a second).",
+    ),
     removal_plies: bool = typer.Option(
         False, "--removal-plies", help="Count a removal as its own ply (OpenSpiel's actions), not turn-plies."
     ),
@@ -59,7 +61,7 @@ def perft_command(
     Prints just the count, so scripts can compare it with a table (start position, turn-plies:
     24, 552, 12144, 255024, 5140800, 99274176). From depth 6 on a progress bar runs on stderr; Ctrl-C stops.
     """
-    n = _parse_depth(depth)
+    n = depth
     pos = position_from(position, moves, variant, text_flag="--position", start_if_none=True)
     # depth >= 6 takes seconds to minutes: show a progress bar over the first turns. Counting by first
     # turn (same cost as one count) lets Ctrl-C print the finished first turns' sum, flagged.

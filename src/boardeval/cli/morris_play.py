@@ -16,8 +16,10 @@ from boardeval.cli.common import console, note_interrupted, print_json, progress
 from boardeval.cli.morris import position_from
 from boardeval.cli.morris_game import COLOURS, TerminalSession
 from boardeval.cli.morris_render import print_board, print_evaluation, print_why
+from boardeval.cli.options import SEED, WORKERS, float_option, int_option
 from boardeval.core import ParamsError
 from boardeval.morris import (
+    MAX_DEPTH,
     STRENGTHS,
     AlphaBetaPlayer,
     Evaluator,
@@ -80,9 +82,27 @@ def _strength(text: str) -> str:
     return name
 
 
+_DEPTH = int_option("--depth", 1, MAX_DEPTH)
+_TIME = float_option("--time", 0.0, 1e6, lo_open=True)
+
+
 def _position(position: str | None, moves: str | None, variant: str) -> Position:
     """The position from its text or from a move list (exactly one of them)."""
     return position_from(position, moves, variant, text_flag="a position text", start_if_none=False)
+
+
+def _candidates(pos: Position, asked: int | None) -> int:
+    """The why-panel's candidate count: ``--candidates`` if the position has that many legal turns (more
+    is refused: it used to be capped silently), else the default 3 (fewer when fewer turns exist)."""
+    if asked is None or pos.outcome() is not None:
+        return asked or 3
+    legal = len(pos.legal_turns())
+    if asked > legal:
+        raise ParamsError(
+            f"--candidates {asked}: the position has {legal} legal turn{'s' if legal != 1 else ''}; "
+            f"give at most {legal}"
+        )
+    return asked
 
 
 def eval_cmd(
@@ -112,12 +132,20 @@ def eval_cmd(
 def best_cmd(
     position: str | None = typer.Argument(None, help=_POSITION_HELP),
     moves: str | None = typer.Option(None, "--moves", help="Turns from the start instead of a position."),
-    depth: int | None = typer.Option(None, "--depth", help="Search depth in turns (default 4)."),
-    time_limit: float | None = typer.Option(None, "--time", help="Time limit in seconds."),
+    depth: int | None = typer.Option(
+        None, "--depth", parser=_DEPTH, help=f"Search depth in turns, 1..{MAX_DEPTH} (default 4)."
+    ),
+    time_limit: float | None = typer.Option(None, "--time", parser=_TIME, help="Time limit in seconds."),
     strength: str | None = typer.Option(
         None, "--strength", help=_STRENGTH_HELP + " Instead of --depth/--time."
     ),
-    candidates: int = typer.Option(3, "--candidates", help="Candidate turns in the why-panel."),
+    candidates: int | None = typer.Option(
+        None,
+        "--candidates",
+        parser=int_option("--candidates", 1, 10**6),
+        help="Candidate turns in the why-panel, at most the position's legal turns (default: 3, or all "
+        "when fewer).",
+    ),
     variant: str = typer.Option("standard", help=_VARIANT_HELP),
     profile: str = typer.Option("base", "--profile", "--weights", help=_PROFILE_HELP),
     tablebase: str | None = typer.Option(None, "--tablebase", help=_TB_HELP),
@@ -127,6 +155,7 @@ def best_cmd(
     if strength is not None and (depth is not None or time_limit is not None):
         raise ParamsError(f"--strength {strength!r} sets the budget: give it without --depth/--time")
     pos = _position(position, moves, variant)
+    shown = _candidates(pos, candidates)
     ev = Evaluator(load_weights(profile))
     if strength is not None:
         ai = AlphaBetaPlayer.at_strength(
@@ -138,7 +167,7 @@ def best_cmd(
         )
     with progress_bar("searching") as cb:
         result = ai.search(pos, progress=cb)
-    panel = ai.why(pos, candidates, result.depth)
+    panel = ai.why(pos, shown, result.depth)
     if as_json:
         print_json({**result.to_dict(), "why": panel})
         return
@@ -159,7 +188,9 @@ def best_cmd(
 def play_cmd(
     colour: str = typer.Option("white", "--colour", "--color", help="Your colour: white | black."),
     strength: str = typer.Option("medium", "--strength", help=_STRENGTH_HELP),
-    depth: int | None = typer.Option(None, "--depth", help="AI search depth instead of --strength (1..64)."),
+    depth: int | None = typer.Option(
+        None, "--depth", parser=_DEPTH, help=f"AI search depth instead of --strength (1..{MAX_DEPTH})."
+    ),
     variant: str = typer.Option("standard", help=_VARIANT_HELP),
     profile: str = typer.Option("base", "--profile", "--weights", help=_PROFILE_HELP),
     tablebase: str | None = typer.Option(None, "--tablebase", help=_TB_HELP),
@@ -167,8 +198,6 @@ def play_cmd(
     """Play against the AI in the terminal. Type a turn (d2, a1-a4, d2xg7), 'why', 'undo' or 'quit'."""
     if colour.lower() not in COLOURS:
         raise ParamsError(f"--colour must be white or black, got {colour!r}")
-    if depth is not None and not 1 <= depth <= 64:
-        raise ParamsError(f"--depth must be in 1..64, got {depth}")
     ev = Evaluator(load_weights(profile))
     tb = _tablebase(tablebase)
     if depth is not None:
@@ -181,10 +210,12 @@ def play_cmd(
 def match_cmd(
     white: str = typer.Option("ai", "--white", help="Player A: random | ai:depth=N | ai:time=S[,profile=P]."),
     black: str = typer.Option("random", "--black", help="Player B (same forms)."),
-    games: int = typer.Option(10, "--games", help="Number of games."),
-    seed: int = typer.Option(0, "--seed", help="Match seed (every game derives its own)."),
+    games: int = typer.Option(
+        10, "--games", parser=int_option("--games", 1, 1_000_000), help="Number of games."
+    ),
+    seed: int = typer.Option(0, "--seed", parser=SEED, help="Match seed (every game derives its own)."),
     alternate: bool = typer.Option(False, "--alternate", help="Swap colours every second game."),
-    workers: int = typer.Option(1, "--workers", help="Parallel games (process pool)."),
+    workers: int = typer.Option(1, "--workers", parser=WORKERS, help="Parallel games (process pool)."),
     address: str | None = typer.Option(None, "--address", help="Dask scheduler address."),
     variant: str = typer.Option("standard", help=_VARIANT_HELP),
     tablebase: str | None = typer.Option(
@@ -194,8 +225,6 @@ def match_cmd(
     with_games: bool = typer.Option(False, "--games-json", help="Include every game record in the JSON."),
 ) -> None:
     """Play a match; prints wins/draws/losses of the --white player (player A)."""
-    if seed < 0:
-        raise ParamsError(f"--seed must be >= 0, got {seed}")
     var = Variant.parse(variant)
     folder = _tablebase_dir(tablebase)
     specs = [PlayerSpec.parse(white), PlayerSpec.parse(black)]

@@ -13,6 +13,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from boardeval.cli.common import console, print_json, progress_bar
+from boardeval.cli.options import WORKERS, int_option
 
 if TYPE_CHECKING:
     from boardeval.morris import Tablebase
@@ -33,10 +34,16 @@ def _dir(directory: Path | None) -> Path:
 
 def build_command(
     max_men: int = typer.Option(
-        4, "--max-men", "-k", help="Largest men count per side (3..6; 6 takes ~5 CPU minutes and ~4 GB)."
+        4,
+        "--max-men",
+        "-k",
+        parser=int_option("--max-men", 3, 6),
+        help="Largest men count per side (3..6; 6 takes ~5 CPU minutes and ~4 GB).",
     ),
     directory: Path | None = typer.Option(None, "--dir", help=_DIR_HELP),
-    workers: int = typer.Option(1, "--workers", help="Processes for sub-databases of equal men count."),
+    workers: int = typer.Option(
+        1, "--workers", parser=WORKERS, help="Processes for sub-databases of equal men count."
+    ),
     force: bool = typer.Option(False, "--force", help="Rebuild sub-databases that are already built."),
 ) -> None:
     """Build every sub-database with 3..K men per side by retrograde analysis (Ctrl-C keeps finished ones)."""

@@ -12,20 +12,35 @@ from rich.markup import escape
 from rich.table import Table
 
 from boardeval.cli.common import console, note_interrupted, print_json, progress_bar
-from boardeval.core import ParamsError
+from boardeval.cli.options import SEED, WORKERS, float_option, int_option
+from boardeval.morris import MAX_DEPTH
 
 __all__ = ["register"]
+
+_DEPTH = int_option("--depth", 1, MAX_DEPTH)
 
 
 def tune_command(
     directory: Path | None = typer.Option(
         None, "--dir", help="Tablebase folder (default: the user cache dir); build it first."
     ),
-    positions: int = typer.Option(2000, "--positions", help="Sampled positions per sub-database."),
-    games: int = typer.Option(200, "--games", help="Self-play games for the placing phase."),
-    decided: float = typer.Option(0.5, "--decided", help="Share of decided (won/lost) sampled positions."),
-    seed: int = typer.Option(0, "--seed", help="Seed of the sampling, the games and the split."),
-    workers: int = typer.Option(1, "--workers", help="Processes for the self-play games."),
+    positions: int = typer.Option(
+        2000,
+        "--positions",
+        parser=int_option("--positions", 0, 10**7),
+        help="Sampled positions per sub-database.",
+    ),
+    games: int = typer.Option(
+        200, "--games", parser=int_option("--games", 0, 10**6), help="Self-play games for the placing phase."
+    ),
+    decided: float = typer.Option(
+        0.5,
+        "--decided",
+        parser=float_option("--decided", 0.0, 1.0),
+        help="Share of decided (won/lost) sampled positions.",
+    ),
+    seed: int = typer.Option(0, "--seed", parser=SEED, help="Seed of the sampling, the games and the split."),
+    workers: int = typer.Option(1, "--workers", parser=WORKERS, help="Processes for the self-play games."),
     out: Path | None = typer.Option(None, "--out", help="Write the tuned weights as a [tuned] TOML file."),
     questions: bool = typer.Option(True, "--questions/--no-questions", help="Refit the open questions."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
@@ -37,8 +52,6 @@ def tune_command(
     """
     from boardeval.morris import default_tablebase_dir, tune_weights, write_weights
 
-    if not 0.0 <= decided <= 1.0:
-        raise ParamsError(f"--decided must be in 0..1, got {decided!r}")
     folder = directory if directory is not None else default_tablebase_dir()
     with progress_bar("tuning") as cb:
         report = tune_weights(
@@ -89,19 +102,40 @@ def tune_command(
 
 def tune_play_command(
     start: str = typer.Option("base", "--start", help="Weight profile or file to start from."),
-    rounds: int = typer.Option(8, "--rounds", help="SPSA rounds (0: only the final match)."),
-    games: int = typer.Option(100, "--games", help="Games per match of a round (even: colour pairs)."),
-    depth: int | None = typer.Option(5, "--depth", help="Search depth per move in the tuning matches."),
-    seed: int = typer.Option(0, "--seed", help="Seed of the openings and the perturbations."),
+    rounds: int = typer.Option(
+        8, "--rounds", parser=int_option("--rounds", 0, 10_000), help="SPSA rounds (0: only the final match)."
+    ),
+    games: int = typer.Option(
+        100,
+        "--games",
+        parser=int_option("--games", 2, 10**6),
+        help="Games per match of a round (even: colour pairs).",
+    ),
+    depth: int | None = typer.Option(
+        5, "--depth", parser=_DEPTH, help="Search depth per move in the tuning matches."
+    ),
+    seed: int = typer.Option(0, "--seed", parser=SEED, help="Seed of the openings and the perturbations."),
     against: str | None = typer.Option(
         None, "--against", help="Final match: the result against this profile."
     ),
-    final_games: int = typer.Option(400, "--final-games", help="Games of the final match."),
-    final_time: float | None = typer.Option(
-        None, "--final-time", help="Seconds per move in the final match."
+    final_games: int = typer.Option(
+        400, "--final-games", parser=int_option("--final-games", 2, 10**6), help="Games of the final match."
     ),
-    final_depth: int | None = typer.Option(None, "--final-depth", help="Depth per move in the final match."),
-    workers: int = typer.Option(1, "--workers", help="Processes for the games (boardeval.core.map_jobs)."),
+    final_time: float | None = typer.Option(
+        None,
+        "--final-time",
+        parser=float_option("--final-time", 0.0, 1e6, lo_open=True),
+        help="Seconds per move in the final match.",
+    ),
+    final_depth: int | None = typer.Option(
+        None,
+        "--final-depth",
+        parser=int_option("--final-depth", 1, MAX_DEPTH),
+        help="Depth per move in the final match.",
+    ),
+    workers: int = typer.Option(
+        1, "--workers", parser=WORKERS, help="Processes for the games (boardeval.core.map_jobs)."
+    ),
     out: Path | None = typer.Option(None, "--out", help="Write the final weights as a TOML weight file."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:

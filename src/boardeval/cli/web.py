@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import typer
 
+from boardeval.cli.options import int_option
 from boardeval.core import ParamsError
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
@@ -15,14 +16,12 @@ def register(app: typer.Typer) -> None:
     @app.command("web")
     def web(
         host: str = typer.Option("127.0.0.1", help="Interface to bind (local by default)."),
-        port: int = typer.Option(8000, help="TCP port."),
+        port: int = typer.Option(8000, "--port", parser=int_option("--port", 1, 65535), help="TCP port."),
     ) -> None:
         """Serve the web app (Catan boards, Morris play-and-explain, Diplomacy charts).
 
         Pages at http://HOST:PORT/, the JSON API under /api, its reference at /docs (works offline).
         """
-        if not 0 < port < 65536:
-            raise ParamsError(f"--port must be in 1..65535, got {port}")
         if not host.strip():
             raise ParamsError("--host must name an interface, e.g. 127.0.0.1")
         if host not in LOOPBACK:

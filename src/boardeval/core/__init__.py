@@ -25,7 +25,7 @@ from boardeval.core.inputs import (
     loads_toml,
     validation_message,
 )
-from boardeval.core.numbers import check_float, check_int, parse_int, quote
+from boardeval.core.numbers import check_float, check_int, parse_float, parse_int, quote
 from boardeval.core.players import Player
 from boardeval.core.progress import Progress, report
 from boardeval.core.runner import JobsFailed, JobsInterrupted, map_jobs, worker_failures
@@ -68,6 +68,7 @@ __all__ = [
     "make_rng",
     "mean_interval",
     "map_jobs",
+    "parse_float",
     "parse_int",
     "quote",
     "report",

@@ -1,0 +1,124 @@
+"""Issue 24, section 3: the fix-ups once accepted, each now a refusal, with the input quoted.
+
+Numbers: one reader for every CLI option (``parse_int`` / ``parse_float`` behind every numeric option's
+``parser=``), checked as a model (the reader accepts a text exactly when the grammar does) over drawn
+odd spellings, and the issue's own examples run through the root command.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from typer._click.exceptions import UsageError
+from typer.testing import CliRunner
+
+from boardeval.cli.main import app
+from boardeval.cli.options import NumberReader
+from boardeval.core import BoardevalError, parse_float
+from tests.cli.test_number_options import NUMERIC
+from tests.fuzz.strategies import assert_quotes_input, mutated_text, odd_decimals, odd_numbers
+
+runner = CliRunner()
+SPEC_CODE = "O10-S2-W9-G12-B6-S4-B10-G9-W11-D-W3-O8-W8-O3-G4-S5-B5-G6-S11~3S3W3B3GO"
+
+_DECIMAL = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE]-?[0-9]{1,3})?")
+_INTEGER = re.compile(r"-?(?:0|[1-9][0-9]*)")
+
+
+def _one_error_line(args: list[str]) -> str:
+    """Run ``boardeval ARGS``: it must fail with exit 2 and exactly one ``error:`` line, returned."""
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2, (args, result.output)
+    lines = [ln for ln in result.stderr.splitlines() if ln.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: "), (args, result.stderr)
+    assert "Traceback" not in result.output
+    return lines[0]
+
+
+# -- numbers --------------------------------------------------------------------------------------------
+
+
+@given(
+    odd_decimals() | mutated_text("0.25") | st.text(max_size=8),
+    st.floats(-100, 100),
+    st.floats(0, 1e6),
+    st.booleans(),
+    st.booleans(),
+)
+def test_parse_float_accepts_exactly_the_grammar(
+    text: str, lo: float, width: float, lo_open: bool, hi_open: bool
+) -> None:
+    hi = lo + width
+    try:
+        value = parse_float(text, "x", lo=lo, hi=hi, lo_open=lo_open, hi_open=hi_open)
+    except BoardevalError as exc:
+        assert_quotes_input(str(exc), text)
+        # the model: refused only when the grammar, the range or the sign of zero says so
+        grammatical = len(text) <= 40 and _DECIMAL.fullmatch(text) is not None
+        if grammatical:
+            f = float(text)
+            inside = lo < f < hi or (f == lo and not lo_open) or (f == hi and not hi_open)
+            assert not math.isfinite(f) or not inside or (text.startswith("-") and f == 0.0), (text, exc)
+        return
+    assert _DECIMAL.fullmatch(text) and value == float(text) and math.isfinite(value)
+    assert (lo < value or (value == lo and not lo_open)) and (value < hi or (value == hi and not hi_open))
+    assert not (text.startswith("-") and value == 0.0)
+
+
+@given(st.sampled_from(NUMERIC), st.data())
+def test_every_cli_number_reader_takes_only_canonical_text(
+    option: tuple[str, str, NumberReader], data: st.DataObject
+) -> None:
+    """Any numeric option of any command: a drawn text is read as the grammar says or refused quoting it."""
+    cmd, opt, reader = option
+    pool = odd_numbers() if reader.kind == "int" else odd_decimals()
+    text = data.draw(pool | mutated_text("12") | st.integers(-5, 70_000).map(str))
+    try:
+        value = reader(text)
+    except UsageError as exc:
+        message = exc.format_message()
+        assert message.startswith(f"{opt}: "), (cmd, message)
+        assert_quotes_input(message, text)
+        return
+    if reader.kind == "int":
+        assert _INTEGER.fullmatch(text) and str(value) == text, (cmd, opt, text)
+    else:
+        assert _DECIMAL.fullmatch(text) and value == float(text), (cmd, opt, text)
+    assert reader.lo <= value <= reader.hi
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["morris", "match", "--games", "0_1"],
+        ["morris", "match", "--workers", "0_1"],
+        ["morris", "best", "--moves", "", "--depth", "0_2"],
+        ["morris", "best", "--moves", "", "--time", "0_1"],
+        ["morris", "best", "--moves", "", "--candidates", "0_3"],
+        ["catan", "generate", "--fairness", "0_1"],
+        ["catan", "generate", "--fairness", " 0.5"],
+        ["catan", "optimum", "--time-limit", "0_5"],
+        ["catan", "playtest", "O10", "--games", "0_2"],
+        ["diplomacy", "random-game", "--seed", "1", "--out", "x.jsonl", "--max-phases", "0_2"],
+        ["diplomacy", "measures", "x.json", "--game-index", "0_0"],
+        ["web", "--port", "1_8803"],
+        ["morris", "perft", "--depth", "0_1"],
+        ["catan", "random", "--seed", "\uff13"],
+        ["catan", "study", "--fairness", "0,0_5"],
+        ["catan", "advise", SPEC_CODE, "--taken", "12, 40"],
+    ],
+)
+def test_issue_24_cli_numbers_are_refused(args: list[str]) -> None:
+    """Issue 24's list: each once a fix-up (``--games 0_1`` played 1 game, ``--fairness 0_1`` was 1.0)."""
+    line = _one_error_line(args)
+    assert repr(args[-1]) in line or repr(args[-1].split(",")[-1]) in line or "' 40'" in line, line
+
+
+def test_morris_best_candidates_past_the_legal_turns_are_refused() -> None:
+    """``--candidates 100000`` was capped silently at the number of legal turns."""
+    line = _one_error_line(["morris", "best", "--moves", "", "--depth", "1", "--candidates", "100000"])
+    assert "100000" in line and "24 legal turns" in line, line
