@@ -21,8 +21,10 @@ non-JSON ``Infinity``.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
+import re
 import tomllib
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -31,6 +33,8 @@ from boardeval.core.errors import BoardevalError, ParamsError
 from boardeval.core.numbers import quote
 
 if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
     from pydantic import ValidationError
 
 __all__ = [
@@ -61,14 +65,28 @@ def check_depth(
     max_chars: int = MAX_INPUT_CHARS,
 ) -> None:
     """Raise ``error`` if ``text`` is longer than ``max_chars`` (:data:`MAX_INPUT_CHARS`) or nests
-    ``[``/``{`` deeper than :data:`MAX_DEPTH` outside strings (and, for TOML, outside comments). A linear
-    scan, no recursion. ``max_chars`` is larger only for formats whose real files are larger (Diplomacy
-    saved games: a long game is several MB)."""
+    ``[``/``{`` deeper than :data:`MAX_DEPTH` outside strings (and, for TOML, outside comments). No
+    recursion. ``max_chars`` is larger only for formats whose real files are larger (Diplomacy saved
+    games: a long game is several MB).
+
+    JSON is checked without a Python loop over characters (:func:`_json_depth`; the character loop
+    :func:`_scan_depth` spent ~7 s on an 11 MB JSONL file, issue 24); TOML, whose files are small, by the
+    loop."""
     if len(text) > max_chars:
         raise error(
-            f"{what} is too large: {len(text)} characters (at most {max_chars}), "
-            f"starting {quote(text, 30)}"
+            f"{what} is too large: {len(text)} characters (at most {max_chars}), starting {quote(text, 30)}"
         )
+    at = _scan_depth(text, toml=True) if toml else _json_depth(text)
+    if at is not None:
+        raise error(
+            f"{what} nests deeper than {MAX_DEPTH} levels of brackets (at character {at}, near "
+            f"{_near(text, at)})"
+        )
+
+
+def _scan_depth(text: str, *, toml: bool = False) -> int | None:
+    """Index of the first ``[``/``{`` deeper than :data:`MAX_DEPTH` outside strings (TOML: and outside
+    comments), or None: a linear scan, one character at a time (the reference for :func:`_json_depth`)."""
     depth = 0
     i, n = 0, len(text)
     quote_char = ""  # the string delimiter we are inside ('"', "'", '"""' or "'''"), or ""
@@ -96,13 +114,90 @@ def check_depth(
         if c in "[{":
             depth += 1
             if depth > MAX_DEPTH:
-                raise error(
-                    f"{what} nests deeper than {MAX_DEPTH} levels of brackets (at character {i}, near "
-                    f"{_near(text, i)})"
-                )
+                return i
         elif c in "]}":
             depth -= 1
         i += 1
+    return None
+
+
+# A JSON string as the character loop reads one: from a '"' outside strings to the next unescaped '"' (a
+# backslash takes the next character with it, whatever it is), or to the end of a text where it never
+# closes. Unrolled ("normal* (escape normal*)*"): no backtracking. Used only for texts with a backslash
+# outside strings (never valid JSON), where the vectorised reading of escapes in _json_depth could differ.
+_JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*(?:"|\\?\Z)', re.DOTALL)
+
+
+_OPEN, _CLOSE, _QUOTE, _BACKSLASH = 1, 2, 3, 4
+
+
+@functools.cache
+def _byte_codes() -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int8]]:
+    """(byte -> code: 1 ``[ {``, 2 ``] }``, 3 ``"``, 4 ``\\``, 0 other; code -> depth step). numpy loads
+    on first use, not with ``boardeval.core``: ``boardeval --help`` stays quick."""
+    import numpy as np
+
+    codes = np.zeros(256, dtype=np.uint8)
+    codes[[ord("["), ord("{")]] = _OPEN
+    codes[[ord("]"), ord("}")]] = _CLOSE
+    codes[ord('"')] = _QUOTE
+    codes[ord("\\")] = _BACKSLASH
+    steps = np.array([0, 1, -1, 0, 0], dtype=np.int8)
+    return codes, steps
+
+
+def _json_depth(text: str, *, escapes: bool = True) -> int | None:
+    """:func:`_scan_depth` for JSON (the same index, or None), without a Python loop over characters.
+
+    Vectorised (numpy) over the bytes that matter (quotes, backslashes, brackets): a quote is escaped when
+    an odd run of backslashes ends right before it; the unescaped quotes toggle in/out of strings; the
+    running depth is a cumulative sum over the brackets outside. A backslash outside strings (not JSON)
+    makes the vectorised reading of escapes unsafe: such a text is read by one ``re.sub`` that replaces
+    every string by ``""`` (tokenised exactly as the loop does), then counted the same way."""
+    import numpy as np
+
+    codes, steps = _byte_codes()
+    raw = text.encode("utf-8", "surrogatepass")
+    code = codes[np.frombuffer(raw, dtype=np.uint8)]
+    pos = np.flatnonzero(code)
+    code = code[pos]
+    quote = code == _QUOTE
+    if escapes and b"\\" in raw:
+        # a backslash continues the run of the one before it when the two are adjacent in the text
+        backslash = code == _BACKSLASH
+        adjacent = np.zeros(len(pos), dtype=bool)
+        adjacent[1:] = pos[1:] == pos[:-1] + 1
+        k = np.arange(len(pos))
+        run_start = np.maximum.accumulate(np.where(backslash & np.roll(backslash, 1) & adjacent, 0, k))
+        odd_run = backslash & ((k - run_start) % 2 == 0)  # the run up to here has odd length
+        escaped = np.zeros(len(pos), dtype=bool)
+        escaped[1:] = odd_run[:-1] & adjacent[1:]
+        quote &= ~escaped
+        inside = np.cumsum(quote, dtype=np.int64) & 1
+        if (backslash & ~escaped & (inside == 0)).any():  # a backslash outside strings: not JSON
+            return _json_depth_regex(text)
+    else:
+        inside = np.cumsum(quote, dtype=np.int64) & 1
+    depth = np.cumsum(steps[code] * (1 - inside))
+    if depth.size == 0 or depth.max() <= MAX_DEPTH:
+        return None
+    at = int(pos[np.argmax(depth > MAX_DEPTH)])
+    return len(raw[:at].decode("utf-8", "surrogatepass"))
+
+
+def _json_depth_regex(text: str) -> int | None:
+    """:func:`_json_depth` for a text with a backslash outside strings (module comment at _JSON_STRING)."""
+    bare = _JSON_STRING.sub('""', text)
+    at = _json_depth(bare, escapes=False)  # the backslashes left are outside strings: plain characters
+    if at is None:
+        return None
+    # back to the original text: add what the strings before that point lost when replaced by ""
+    shift = 0
+    for m in _JSON_STRING.finditer(text):
+        if m.start() - shift >= at:
+            break
+        shift += m.end() - m.start() - 2
+    return at + shift
 
 
 def _near(text: str, pos: int) -> str:
@@ -112,11 +207,13 @@ def _near(text: str, pos: int) -> str:
 
 def _no_duplicates(what: str, error: type[BoardevalError]) -> Any:
     def hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        for k, v in pairs:
-            if k in out:
-                raise error(f"{what}: key {quote(k)} appears twice in one object")
-            out[k] = v
+        out = dict(pairs)  # at C speed; fewer keys than pairs means a key came twice
+        if len(out) != len(pairs):
+            seen: set[str] = set()
+            for k, _ in pairs:
+                if k in seen:
+                    raise error(f"{what}: key {quote(k)} appears twice in one object")
+                seen.add(k)
         return out
 
     return hook
@@ -124,7 +221,7 @@ def _no_duplicates(what: str, error: type[BoardevalError]) -> Any:
 
 def _int_literal(what: str, error: type[BoardevalError]) -> Any:
     def hook(s: str) -> int:
-        if len(s.lstrip("-")) > MAX_INT_DIGITS:
+        if len(s) > MAX_INT_DIGITS and len(s.lstrip("-")) > MAX_INT_DIGITS:
             raise error(f"{what}: integer {quote(s, 20)} is too long (at most {MAX_INT_DIGITS} digits)")
         return int(s)
 

@@ -13,6 +13,7 @@ Dislodged units (the engine writes them as ``'*A SEV'`` during retreat phases) a
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -114,9 +115,9 @@ class Unit:
         """The engine's notation; ``Unit.parse(u.format()) == u``."""
         return ("*" if self.dislodged else "") + f"{self.kind} {self.location}"
 
-    @property
+    @functools.cached_property
     def province(self) -> str:
-        """The unit's province (coast dropped)."""
+        """The unit's province (coast dropped); computed once per unit (checked units are shared)."""
         return province_of(self.location)
 
 
@@ -313,6 +314,20 @@ def _state_model(state: Any, *, game: str, phase: str) -> _StateModel:
         raise RecordStateError(validation_message(exc, root="state"), game=game, phase=phase) from None
 
 
+_CHECKED_MAX = 20_000
+"""Most unit and centre texts remembered as checked per map (a map has a few thousand valid ones)."""
+
+
+@functools.lru_cache(maxsize=32)
+def _checked(map_name: str) -> tuple[dict[str, Unit], dict[str, str]]:
+    """Per map: unit texts and centre texts already checked and found valid, with what they read as.
+
+    A game repeats the same few hundred unit and centre texts in every phase: each is parsed and checked
+    against the map once (issue 24: 132,000 unit checks were a third of loading 3,000 games). Only valid
+    texts are kept, so a bad one is checked, and its error raised naming the phase and field, every time."""
+    return {}, {}
+
+
 def _position(graph: MapGraph, phase: str, state: Any, *, game: str) -> Position:
     """One phase's ``state`` (units and centres per power) as a validated :class:`Position`."""
     model = _state_model(state, game=game, phase=phase)
@@ -320,19 +335,27 @@ def _position(graph: MapGraph, phase: str, state: Any, *, game: str) -> Position
     raw_centers = _power_lists(model.centers, graph, game=game, phase=phase, field="state.centers")
     units: list[tuple[Unit, ...]] = []
     centers: list[tuple[str, ...]] = []
+    good_units, good_centres = _checked(graph.name)
+    if len(good_units) + len(good_centres) > _CHECKED_MAX:
+        good_units.clear()
+        good_centres.clear()
     for p, power in enumerate(graph.powers):  # per power: its units, then its centres
-        units.append(
-            tuple(
-                _unit(graph, text, game=game, phase=phase, field=f"state.units.{power}[{i}]")
-                for i, text in enumerate(raw_units.get(p, []))
-            )
-        )
-        centers.append(
-            tuple(
-                _centre(graph, centre, game=game, phase=phase, field=f"state.centers.{power}[{i}]")
-                for i, centre in enumerate(raw_centers.get(p, []))
-            )
-        )
+        owned: list[Unit] = []
+        for i, text in enumerate(raw_units.get(p, [])):
+            unit = good_units.get(text)
+            if unit is None:
+                unit = _unit(graph, text, game=game, phase=phase, field=f"state.units.{power}[{i}]")
+                good_units[text] = unit
+            owned.append(unit)
+        units.append(tuple(owned))
+        held: list[str] = []
+        for i, centre in enumerate(raw_centers.get(p, [])):
+            name = good_centres.get(centre)
+            if name is None:
+                name = _centre(graph, centre, game=game, phase=phase, field=f"state.centers.{power}[{i}]")
+                good_centres[centre] = name
+            held.append(name)
+        centers.append(tuple(held))
     _check_one_unit_a_province(graph, units, game=game, phase=phase)
     _check_no_shared_centres(graph, centers, game=game, phase=phase)
     return Position(phase=phase, units=tuple(units), centers=tuple(centers))
