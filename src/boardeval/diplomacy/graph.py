@@ -285,15 +285,28 @@ class MapGraph:
         }
 
 
-def _load_engine_map(name: str) -> Any:
-    from diplomacy import Map
+def _plain_engine_map(name: str) -> Any:
+    """The engine's ``Map`` of ``name`` without its convoy-path table.
 
+    ``Map(name)`` builds that table on the first load of a map the engine does not ship it for (``world``:
+    tens of minutes on several processes, see ``boardeval.diplomacy.prepare_map``); the graph needs no
+    convoys, so it reads the map with ``use_cache=False``. A map already loaded the engine's way (a
+    ``Game`` on it exists) is reused: for a name in the engine's map cache ``Map(name, use_cache=False)``
+    returns an object its constructor leaves empty.
+    """
+    from diplomacy.engine.map import MAP_CACHE, Map
+
+    cached = MAP_CACHE.get(name)
+    return cached if cached is not None else Map(name, use_cache=False)
+
+
+def _load_engine_map(name: str) -> Any:
     if not isinstance(name, str) or not name or "/" in name or "\\" in name:
         raise UnknownMapError(f"unknown map {name!r}: give one of {', '.join(available_maps())}")
     if name not in available_maps():
         raise UnknownMapError(f"unknown map {name!r}: give one of {', '.join(available_maps())}")
     try:
-        engine_map = Map(name)
+        engine_map = _plain_engine_map(name)
     except Exception as exc:  # the engine raises bare exceptions for broken map files
         raise UnknownMapError(f"map {name!r} could not be loaded by the diplomacy engine: {exc}") from exc
     if engine_map.error:
@@ -379,9 +392,9 @@ def _distances(adj: _Adjacency) -> tuple[FloatArray, FloatArray, FloatArray]:
 def load_map_graph(name: str = "standard") -> MapGraph:
     """Build (once per process, cached) the :class:`MapGraph` of an engine map by name.
 
-    Raises :class:`UnknownMapError` for a name that is not among :func:`available_maps`.  Note: the
-    engine computes convoy paths the first time it loads a large map (``world`` takes minutes); the
-    small maps (``standard``, ``pure``, ``modern``, ``ancmed``) load in well under a second.
+    Raises :class:`UnknownMapError` for a name that is not among :func:`available_maps`.  The graph is
+    read without the engine's convoy-path table, so every map loads in about a second at most
+    (``known_world_901``, the largest, ~1 s; ``benchmarks/diplomacy_map_load.py``).
     """
     m = _load_engine_map(name)
     adj = _adjacency(m)
