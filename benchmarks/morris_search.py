@@ -38,9 +38,16 @@ from dataclasses import replace
 from pathlib import Path
 
 from boardeval.morris import BASE_WEIGHTS, STANDARD, Position, Searcher, Variant
-from boardeval.morris._engine import FULL_WIDTH, Engine, EngineOptions, EngineResult, coefficients, warm_up
-from boardeval.morris._engine_core import encode, state_of, turn_of
 from boardeval.morris._evaluate import NORM, PHASE_SCALE
+from boardeval.morris._search.compiled.engine import (
+    FULL_WIDTH,
+    Engine,
+    EngineOptions,
+    EngineResult,
+    coefficients,
+    warm_up,
+)
+from boardeval.morris._search.compiled.state import encode, state_of, turn_of
 
 GOLDEN = Path(__file__).resolve().parents[1] / "tests" / "data" / "morris_perft.json"
 COEF = coefficients(BASE_WEIGHTS, PHASE_SCALE, NORM)

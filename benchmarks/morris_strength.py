@@ -218,7 +218,7 @@ def play_versus_old(job: OldJob) -> tuple[str, str, int, float, float, int]:
     if job.new_options:
         from dataclasses import replace
 
-        from boardeval.morris._engine import EngineOptions
+        from boardeval.morris._search.compiled.engine import EngineOptions
 
         off: dict[str, object] = {name: False for name in job.new_options.split(",")}
         if "tt" in off:
@@ -415,7 +415,7 @@ def tb_play_out(job: TBJob) -> tuple[str, int, int, str]:
     """Play one covered position out: the AI (side to move, with the tablebase) against the tablebase's
     best defence. Returns (start value, AI turns that changed the value, AI turns, final result for AI)."""
     from boardeval.morris.match import _open_tablebase
-    from boardeval.morris.tune import tablebase_turn
+    from boardeval.morris.tuning import tablebase_turn
 
     tb = _open_tablebase(job.tb_dir)
     pos = Position.parse(job.text)
@@ -444,7 +444,7 @@ def tb_play_out(job: TBJob) -> tuple[str, int, int, str]:
 
 def tb_check(args: argparse.Namespace) -> None:
     from boardeval.morris import Tablebase
-    from boardeval.morris.tune import sample_covered
+    from boardeval.morris.tuning import sample_covered
 
     tb = Tablebase.open(args.tablebase)
     keys = [k for k in tb.subdatabases if max(k) <= 5]

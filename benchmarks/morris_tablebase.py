@@ -7,7 +7,7 @@ scratch folder runs first so the timed builds do not include compiling (the warm
 
 Checks (``--check``):
 
-- the plain solver (:func:`boardeval.morris._tb_plain.plain_solve`: value iteration, unreduced, no
+- the plain solver (:func:`boardeval.morris.tablebase.plain.plain_solve`: value iteration, unreduced, no
   unmoves) against the tablebase on every 3v3 position;
 - every position of every built sub-database up to K = 4 against its successors (``check_all``: the
   plain solver's own turn generator; with exact distances this local check determines the values
@@ -34,11 +34,11 @@ from pathlib import Path
 
 import numpy as np
 
-from boardeval.morris._tb_index import combos
-from boardeval.morris._tb_plain import check_all, check_position, plain_solve, rules_successors
 from boardeval.morris.board import POINT_NAMES
 from boardeval.morris.rules import Position
 from boardeval.morris.tablebase import Tablebase, build_tablebase
+from boardeval.morris.tablebase.index import combos
+from boardeval.morris.tablebase.plain import check_all, check_position, plain_solve, rules_successors
 
 
 def load() -> str:

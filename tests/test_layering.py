@@ -59,22 +59,45 @@ LAYERS: dict[str, dict[str, int | str]] = {
     },
     "morris": {
         "__init__": 99,
+        # the game
         "board": 0,
-        "rules": 1,
-        "_perft": 2,
-        "_features": 2,
-        "_tb_index": 2,
-        "_tb_build": 2,
-        "_tb_plain": 2,
-        "_evaluate": 3,
-        "_engine_core": 3,  # may use _features/_evaluate (FEATURES, coefficients)
-        "_engine": 4,
-        "_search": 5,  # over the compiled core
-        "tablebase": 4,  # below the search, which probes it
-        "why": 6,
-        "players": 7,
-        "match": 8,
-        "tune": 9,  # Texel tuning over the evaluation, the search, the tablebase and match
+        "variants": 0,
+        "turns": 1,
+        "outcome": 1,
+        "rules": 2,
+        "_perft": 3,
+        # the evaluation
+        "_features": 3,
+        "_evaluate": 4,
+        # the endgame tablebase: the rules only
+        "tablebase.__init__": 4,
+        "tablebase.retrograde": 0,  # compiled kernels over index tables passed in
+        "tablebase.index": 1,
+        "tablebase.files": 2,
+        "tablebase.plain": 3,
+        "tablebase.probe": 3,
+        "tablebase.build": 3,
+        # the search: the rules and the evaluation; the tablebase only through _search.endgame's interface
+        "_search.__init__": 0,
+        "_search.compiled.__init__": 0,
+        "_search.compiled.jit": 0,
+        "_search.compiled.movegen": 1,
+        "_search.compiled.evaluate": 4,  # the features' definitions and order
+        "_search.compiled.state": 5,
+        "_search.compiled.pvs": 5,
+        "_search.compiled.engine": 6,
+        "_search.endgame": 5,
+        "_search.plain": 5,
+        "_search.searcher": 7,  # over the compiled engine
+        # play, over the search and the tablebase
+        "why": 8,
+        "players": 9,
+        "match": 10,
+        # tuning, over everything below
+        "tuning.__init__": 13,
+        "tuning.data": 11,
+        "tuning.selfplay": 11,
+        "tuning.texel": 12,
     },
     "diplomacy": {
         "__init__": 99,
@@ -166,6 +189,60 @@ def test_game_layers(game: str) -> None:
                     f"{game}.{me} (layer {my_rank}) imports {target} (layer {their_rank}): "
                     "imports must flow from lower layers to higher ones"
                 )
+
+
+# Inside morris, the rooms of DESIGN.md: the game, then the evaluation, then the search; the tablebase knows
+# only the game, and the search asks it through the interface of _search/endgame.py instead of importing it;
+# play (why-panel, players, matches) and tuning sit on top. module or package prefix -> room
+MORRIS_ROOMS: dict[str, str] = {
+    "board": "game",
+    "variants": "game",
+    "turns": "game",
+    "outcome": "game",
+    "rules": "game",
+    "_perft": "game",
+    "_features": "evaluation",
+    "_evaluate": "evaluation",
+    "tablebase": "tablebase",
+    "_search": "search",
+    "why": "play",
+    "players": "play",
+    "match": "play",
+    "tuning": "tuning",
+}
+MORRIS_MAY_IMPORT: dict[str, set[str]] = {
+    "game": {"game"},
+    "evaluation": {"game", "evaluation"},
+    "tablebase": {"game", "tablebase"},
+    "search": {"game", "evaluation", "search"},
+    "play": {"game", "evaluation", "search", "tablebase", "play"},
+    "tuning": {"game", "evaluation", "search", "tablebase", "play", "tuning"},
+}
+
+
+def _morris_room(module: str) -> str:
+    return MORRIS_ROOMS[module.removesuffix(".__init__").split(".")[0]]
+
+
+def test_morris_rooms_flow_one_way() -> None:
+    """rules -> evaluation -> search -> play -> tuning; the tablebase beside the search, on the rules only."""
+    seen_rooms = set()
+    for path in _modules("morris"):
+        me = _dotted(path, "morris")
+        if me == "__init__":
+            continue
+        mine = _morris_room(me)
+        seen_rooms.add(mine)
+        for mod, _ in _imports(path):
+            target = _game_module(mod, "morris")
+            if target is None or target == "__init__":
+                continue
+            theirs = _morris_room(target)
+            assert theirs in MORRIS_MAY_IMPORT[mine], (
+                f"morris.{me} (room {mine!r}) imports {mod} (room {theirs!r}): {mine!r} may import only "
+                f"{sorted(MORRIS_MAY_IMPORT[mine])}"
+            )
+    assert seen_rooms == set(MORRIS_MAY_IMPORT), "every room has modules, and every module a room"
 
 
 @pytest.mark.parametrize("front", FRONTS)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from boardeval.morris._engine_core import N_FEATURES, evaluate, evaluate_fast, state_of
 from boardeval.morris._evaluate import NORM, PHASE_SCALE, Evaluator, load_weights
 from boardeval.morris._features import (
     FEATURES,
@@ -16,6 +15,8 @@ from boardeval.morris._features import (
     groups,
     side_features,
 )
+from boardeval.morris._search.compiled.evaluate import N_FEATURES, evaluate, evaluate_fast
+from boardeval.morris._search.compiled.state import state_of
 from boardeval.morris.board import mask_of, point_index, points_of
 from boardeval.morris.rules import BLACK, WHITE, Position
 from boardeval.morris.why import placing_sentences, why_panel

@@ -19,7 +19,7 @@ def test_every_exported_name_exists_and_internals_stay_private() -> None:
         assert internal not in morris.__all__, internal
     # the implementation modules stay importable for tests and benchmarks, by their private names
     from boardeval.morris._perft import perft_generic
-    from boardeval.morris._search import alphabeta
+    from boardeval.morris._search.plain import alphabeta
 
     assert callable(perft_generic) and callable(alphabeta)
     assert callable(morris.search) and callable(morris.evaluate) and callable(morris.features)
@@ -41,4 +41,4 @@ def test_import_loads_no_heavy_dependency() -> None:
 def test_tablebase_names_load_on_first_use() -> None:
     code = "import sys, boardeval.morris as m; t = m.Tablebase; print('numpy' in sys.modules, t.__module__)"
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert proc.stdout.split() == ["True", "boardeval.morris.tablebase"]
+    assert proc.stdout.split() == ["True", "boardeval.morris.tablebase.probe"]

@@ -10,7 +10,8 @@ import pytest
 from boardeval.core import ParamsError
 from boardeval.morris._evaluate import NORM, PHASE_SCALE, Evaluator, load_weights
 from boardeval.morris._features import FEATURES, features
-from boardeval.morris._search import random_position, top_moves
+from boardeval.morris._search.plain import random_position
+from boardeval.morris._search.searcher import top_moves
 from boardeval.morris.why import why_panel
 from tests.morris.helpers import make
 

@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 
 from boardeval.morris import Position
 from boardeval.morris.tablebase import Tablebase, build_tablebase
-from boardeval.morris.tune import sample_covered
+from boardeval.morris.tuning import sample_covered
 from boardeval.web.morris import BUILD_COMMAND, TABLEBASE_ENV
 from tests.morris.helpers import make
 

@@ -1,10 +1,24 @@
 """Nine Men's Morris: rules engine, explainable evaluation, alpha-beta search, players, why-panel, matches.
 
-The public face is ``__all__`` below; the CLI and the web app import nothing else. Implementation
-modules whose names would clash with a function (``_search``, ``_features``, ``_evaluate``, ``_perft``)
-are private; the geometry tables and bit tricks (``ADJACENT``, ``MILLS``, ``mill_closers``, ...) stay in
-:mod:`boardeval.morris.board` and the rules internals (``make_turn``, ``zobrist_of``, ...) in
-:mod:`boardeval.morris.rules`, for code that works on bitboards.
+The public face is ``__all__`` below; the CLI and the web app import nothing else. The house, by file and
+folder (imports flow down this list, never up; ``tests/test_layering.py`` enforces it):
+
+- the game: ``board.py`` (points, lines, sides, bitboards, Zobrist keys) · ``variants.py`` (rule options)
+  · ``turns.py`` (the move type, its notation) · ``outcome.py`` (how a game ends) · ``rules.py``
+  (``Position``: legal turns, push/pop, the game's end) · ``_perft.py`` (the move generator's check);
+- the evaluation: ``_features.py`` (named raw features) · ``_evaluate.py`` (weights, phases, the score);
+- ``_search/`` -- the search: ``searcher.py`` (``Searcher``, the Python reference), ``compiled/`` (the
+  numba engine), ``endgame.py`` (the interface to a tablebase), ``plain.py`` (random play); an opening book
+  will live here too;
+- ``tablebase/`` -- the endgame tablebase: ``index.py``, ``files.py``, ``retrograde.py`` (compiled solver),
+  ``build.py``, ``probe.py``, ``plain.py`` (the second solver of the tests); it knows only the rules;
+- ``why.py`` (the why-panel) · ``players.py`` · ``match.py`` -- play, over the search and the tablebase;
+- ``tuning/`` -- ``data.py``, ``texel.py`` (Texel tuning), ``selfplay.py`` (tuning by engine matches).
+
+Modules and folders whose names would clash with an exported function (``_search``, ``_features``,
+``_evaluate``, ``_perft``) are private. The geometry tables and bit tricks (``ADJACENT``, ``MILLS``,
+``mill_closers``, ``zobrist_of``, ...) are in :mod:`boardeval.morris.board` and the rules internals
+(``make_turn``, ...) importable from :mod:`boardeval.morris.rules`, for code that works on bitboards.
 """
 
 from typing import TYPE_CHECKING, Any
@@ -20,13 +34,13 @@ from boardeval.morris._evaluate import (
 )
 from boardeval.morris._features import FEATURES, SideFeatures, features
 from boardeval.morris._perft import perft, perft_divide
-from boardeval.morris._search import (
+from boardeval.morris._search.plain import random_position
+from boardeval.morris._search.searcher import (
     DEFAULT_DEPTH,
     MAX_DEPTH,
     MoveScore,
     Searcher,
     SearchResult,
-    random_position,
     search,
     top_moves,
 )
@@ -59,7 +73,7 @@ if TYPE_CHECKING:
         build_tablebase,
         default_tablebase_dir,
     )
-    from boardeval.morris.tune import (
+    from boardeval.morris.tuning import (
         MatchScore,
         PlayTuneReport,
         TuneReport,
@@ -84,7 +98,7 @@ _LAZY = {
 # Texel tuning needs numpy and scipy: loaded on first use too
 _LAZY.update(
     {
-        name: "boardeval.morris.tune"
+        name: "boardeval.morris.tuning"
         for name in (
             "tune_weights",
             "TuneReport",

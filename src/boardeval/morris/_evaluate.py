@@ -99,7 +99,7 @@ PROFILES: Final[tuple[str, ...]] = ("base", "seed", "initiative", "tuned")
 """Weight profiles shipped in ``morris/data/``: ``base`` (the default: the seed's weights plus the
 placing-phase features, tuned by play), ``seed`` (the seed's weights: its features only, the placing-phase
 features at 0) and ``initiative`` in ``base_weights.toml``; ``tuned`` (Texel-fitted against the
-tablebase, :mod:`boardeval.morris.tune`) in ``tuned_weights.toml``."""
+tablebase, :mod:`boardeval.morris.tuning`) in ``tuned_weights.toml``."""
 
 _WEIGHTS_FILE: Final[str] = "base_weights.toml"
 _PROFILE_FILES: Final[dict[str, str]] = {"tuned": "tuned_weights.toml"}

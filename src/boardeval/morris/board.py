@@ -1,4 +1,5 @@
-"""Nine Men's Morris geometry: points, adjacency, mills and rings as int tables and 24-bit bitboards.
+"""Nine Men's Morris board: points, adjacency, mills and rings as int tables and 24-bit bitboards, the two
+sides, and the Zobrist keys that hash a board.
 
 Points are numbered 0..23 row-major on the 7x7 grid -- the numbering OpenSpiel uses, so cross-checks need no
 translation table -- and named algebraically (file a..g, rank 1..7)::
@@ -18,9 +19,15 @@ Two facts of this numbering make bit tricks cheap (used by :func:`mill_closers` 
 - the 8 horizontal mills are the aligned bit triples ``3k, 3k+1, 3k+2`` (k = 0..7);
 - every point lies on exactly one vertical mill, so a fixed permutation of the bits (``VERTICAL_ORDER``)
   turns the 8 vertical mills into aligned triples as well.
+
+Sides are ``WHITE = 0`` and ``BLACK = 1`` (each with :data:`MEN_PER_SIDE` men); :func:`zobrist_of` hashes
+men, hands and the side to move with fixed SplitMix64 keys (what ``rules.Position.zobrist`` maintains
+incrementally and the compiled search recomputes).
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterable
 
 from boardeval.core import MorrisError
 
@@ -28,8 +35,10 @@ __all__ = [
     "ADJACENT",
     "ADJ_MASK",
     "BIT",
+    "BLACK",
     "EDGES",
     "FULL_MASK",
+    "MEN_PER_SIDE",
     "MILLS",
     "MILL_MASKS",
     "N_POINTS",
@@ -39,7 +48,12 @@ __all__ = [
     "RING",
     "RING_MASKS",
     "RING_WEIGHT",
+    "SIDE_NAMES",
     "VERTICAL_ORDER",
+    "WHITE",
+    "Z_BLACK_TO_MOVE",
+    "Z_HAND",
+    "Z_MEN",
     "NotationError",
     "in_mills",
     "iter_bits",
@@ -51,6 +65,7 @@ __all__ = [
     "points_of",
     "popcount",
     "threat_points",
+    "zobrist_of",
 ]
 
 
@@ -60,6 +75,11 @@ class NotationError(MorrisError):
 
 N_POINTS = 24
 FULL_MASK = (1 << N_POINTS) - 1
+
+WHITE = 0
+BLACK = 1
+SIDE_NAMES = ("white", "black")
+MEN_PER_SIDE = 9
 
 # fmt: off
 POINT_NAMES: tuple[str, ...] = (
@@ -290,3 +310,40 @@ def threat_points(own: int, empty: int, phase: str) -> tuple[int, int]:
                 checked |= b
         double = checked
     return closes, double
+
+
+# ----------------------------------------------------------------------------------------------- zobrist
+
+
+def _splitmix64(seed: int) -> Iterable[int]:
+    """A fixed, platform-independent stream of 64-bit keys (SplitMix64)."""
+    state = seed
+    mask = (1 << 64) - 1
+    while True:
+        state = (state + 0x9E3779B97F4A7C15) & mask
+        z = state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+        yield z ^ (z >> 31)
+
+
+def _zobrist_tables() -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...], int]:
+    stream = iter(_splitmix64(0x4D6F72726973))  # "Morris"
+    men = tuple(tuple(next(stream) for _ in range(N_POINTS)) for _side in range(2))
+    hand = tuple(tuple(next(stream) for _ in range(MEN_PER_SIDE + 1)) for _side in range(2))
+    return men, hand, next(stream)
+
+
+#: Zobrist keys: ``Z_MEN[side][point]``, ``Z_HAND[side][men in hand]``, ``Z_BLACK_TO_MOVE``.
+Z_MEN, Z_HAND, Z_BLACK_TO_MOVE = _zobrist_tables()
+
+
+def zobrist_of(men: tuple[int, int] | list[int], hand: tuple[int, int] | list[int], side: int) -> int:
+    """The Zobrist hash of a board, hands and side to move (what :attr:`Position.zobrist` maintains)."""
+    z = Z_HAND[0][hand[0]] ^ Z_HAND[1][hand[1]]
+    if side == BLACK:
+        z ^= Z_BLACK_TO_MOVE
+    for s in (WHITE, BLACK):
+        for p in iter_bits(men[s]):
+            z ^= Z_MEN[s][p]
+    return z

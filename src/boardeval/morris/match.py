@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from boardeval.core import ParamsError, Progress, map_jobs
 from boardeval.core.numbers import parse_int
 from boardeval.morris._evaluate import PROFILES, Evaluator, load_weights
-from boardeval.morris._search import DEFAULT_DEPTH, ENGINES, MAX_DEPTH
+from boardeval.morris._search.searcher import DEFAULT_DEPTH, ENGINES, MAX_DEPTH
 from boardeval.morris.players import AlphaBetaPlayer, MorrisPlayer, RandomPlayer, _budget_name
 from boardeval.morris.rules import STANDARD, WHITE, Position, Variant
 

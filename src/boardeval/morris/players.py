@@ -19,8 +19,9 @@ from typing import TYPE_CHECKING, Any, Final, TypeAlias
 
 from boardeval.core import BoardevalError, ParamsError, Player, Progress
 from boardeval.morris._evaluate import Evaluator, default_evaluator
-from boardeval.morris._search import DEFAULT_DEPTH, ENGINES, Searcher, SearchResult, random_turn
-from boardeval.morris._search import _check_depth as check_budget
+from boardeval.morris._search.plain import random_turn
+from boardeval.morris._search.searcher import DEFAULT_DEPTH, ENGINES, Searcher, SearchResult
+from boardeval.morris._search.searcher import _check_depth as check_budget
 from boardeval.morris.rules import Position, Turn
 from boardeval.morris.why import why_panel
 

@@ -1,4 +1,4 @@
-"""Nine Men's Morris rules: variants, turns (the public move type), positions, legal turns, status.
+"""Nine Men's Morris rules: positions, legal turns, playing and undoing turns, how a game ends.
 
 Rules (spec section 1; the default variant is :data:`STANDARD`):
 
@@ -19,15 +19,18 @@ Rules (spec section 1; the default variant is :data:`STANDARD`):
 A *turn* is a placement or move plus its optional removal, written ``d2``, ``a1-a4``, ``d2xg7``,
 ``a1-a4xd7`` (:class:`Turn`). OpenSpiel splits a mill turn into two actions;
 :func:`~boardeval.morris.perft` counts both ways.
+
+The vocabulary has its own modules, all re-exported here: the sides and the Zobrist keys in :mod:`.board`,
+the rule options in :mod:`.variants`, the move type in :mod:`.turns`, the game's end in :mod:`.outcome`.
+This module is :class:`Position` and the checks of its text and fields. It is about 660 lines because
+:class:`Position` is one class of about 470 (state, text forms, legal turns, push/pop with the incremental
+hash, the game's end); splitting a class across files would not make it easier to read.
 """
 
 from __future__ import annotations
 
-import dataclasses
-import enum
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from typing import Literal
 
 from boardeval.core import MorrisError
@@ -35,20 +38,33 @@ from boardeval.core.numbers import parse_int, quote
 from boardeval.morris.board import (
     ADJ_MASK,
     BIT,
+    BLACK,
     FULL_MASK,
+    MEN_PER_SIDE,
     N_POINTS,
     POINT_MILL_MASKS,
     POINT_NAMES,
+    SIDE_NAMES,
+    WHITE,
+    Z_BLACK_TO_MOVE,
+    Z_HAND,
+    Z_MEN,
     NotationError,
     in_mills,
     iter_bits,
     mill_closers,
     neighbours,
-    point_index,
+    zobrist_of,
 )
+from boardeval.morris.outcome import Outcome, Result, Status, Termination
+from boardeval.morris.turns import _TURNS, OUTER_SPACE, Turn, _turn_table, make_turn, split_moves
+from boardeval.morris.variants import OPENSPIEL, STANDARD, Variant, VariantError
 
+# The rules' whole vocabulary is importable from here (the sides, variants, turns and outcomes are defined in
+# board, variants, turns and outcome): code that works on positions needs one import line.
 __all__ = [
     "BLACK",
+    "MEN_PER_SIDE",
     "OPENSPIEL",
     "SIDE_NAMES",
     "STANDARD",
@@ -60,18 +76,15 @@ __all__ = [
     "Position",
     "PositionError",
     "Result",
+    "Status",
     "Termination",
     "Turn",
     "Variant",
     "VariantError",
+    "make_turn",
+    "zobrist_of",
 ]
 
-WHITE = 0
-BLACK = 1
-SIDE_NAMES = ("white", "black")
-MEN_PER_SIDE = 9
-
-Result = Literal["white", "black", "draw"]
 Phase = Literal["placing", "moving", "flying"]
 
 
@@ -83,403 +96,9 @@ class PositionError(MorrisError):
     """A position text (or move list) that does not describe a valid position."""
 
 
-class VariantError(MorrisError):
-    """A variant name or option that cannot be read."""
-
-
-# --------------------------------------------------------------------------------------------- variants
-
-
-@dataclass(frozen=True)
-class Variant:
-    """The rule options on which engines differ.
-
-    ``max_turns``: draw once this many turns were played (None: no limit). ``threefold_repetition``: draw
-    when a position (board, hands, side to move) occurs for the third time. ``no_mill_turns``: draw after
-    this many consecutive turns without a placement or removal (None: off). ``flying``: a side with exactly
-    3 men (none in hand) may move a man to any empty point; when False it keeps sliding.
-
-    Text form (:meth:`parse` / :meth:`text`): ``standard`` or ``openspiel``, optionally followed by
-    comma-separated overrides, e.g. ``standard,flying=no,max_turns=none,no_mill_turns=50``. Exactly as
-    written: lower case, no spaces; counts are ASCII digits without sign or leading zero, 1..1,000,000
-    (the shared number reader :func:`~boardeval.core.parse_int`).
-    """
-
-    max_turns: int | None = 200
-    threefold_repetition: bool = True
-    no_mill_turns: int | None = None
-    flying: bool = True
-
-    def __post_init__(self) -> None:
-        for name in ("max_turns", "no_mill_turns"):
-            value = getattr(self, name)
-            if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 1):
-                raise VariantError(f"variant option {name} must be a positive integer or None, got {value!r}")
-        for name in ("threefold_repetition", "flying"):
-            if not isinstance(getattr(self, name), bool):
-                raise VariantError(
-                    f"variant option {name} must be true or false, got {getattr(self, name)!r}"
-                )
-
-    @classmethod
-    def parse(cls, text: str) -> Variant:
-        """Read ``standard`` / ``openspiel`` with optional ``,key=value`` overrides (see class docstring).
-
-        Case and padding are not fixed up (``OpenSpiel``, ``standard, flying=no``, ``max_turns=+5``,
-        ``max_turns=０５`` are refused): every error quotes the text.
-        """
-        if not isinstance(text, str) or not text:
-            raise VariantError(f"empty variant: expected 'standard' or 'openspiel', got {quote(text)}")
-        if len(text) > MAX_VARIANT_CHARS:
-            raise VariantError(f"variant {quote(text)} is too long (at most {MAX_VARIANT_CHARS} characters)")
-        base, *options = text.split(",")
-        if base not in _NAMED_VARIANTS:
-            raise VariantError(
-                f"unknown variant {quote(base)} in {quote(text)}: expected one of standard, openspiel"
-                + _case_hint(base, _NAMED_VARIANTS)
-            )
-        variant = _NAMED_VARIANTS[base]
-        changes: dict[str, object] = {}
-        for option in options:
-            key, sep, raw = option.partition("=")
-            if not sep or key not in _OPTION_KINDS:
-                raise VariantError(
-                    f"bad variant option {quote(option)} in {quote(text)}: expected key=value with key one "
-                    f"of {', '.join(_OPTION_KINDS)} (lower case, no spaces)"
-                )
-            if key in changes:
-                raise VariantError(f"variant option {key} is given twice in {quote(text)}")
-            if _OPTION_KINDS[key] == "bool":
-                if raw not in _BOOL_WORDS:
-                    raise VariantError(
-                        f"variant option {key} must be yes/no (or on/off, true/false, 1/0), got {quote(raw)} "
-                        f"in {quote(text)}"
-                    )
-                changes[key] = _BOOL_WORDS[raw]
-            elif raw in ("none", "off", "no"):
-                changes[key] = None
-            else:
-                changes[key] = parse_int(
-                    raw,
-                    f"variant option {key} in {quote(text)} (a count 1..{MAX_VARIANT_COUNT} or none)",
-                    lo=1,
-                    hi=MAX_VARIANT_COUNT,
-                    error=VariantError,
-                )
-        return dataclasses.replace(variant, **changes)  # type: ignore[arg-type]
-
-    def text(self) -> str:
-        """The canonical text form; ``Variant.parse(v.text()) == v``."""
-        for name, named in _NAMED_VARIANTS.items():
-            if self == named:
-                return name
-        base = "openspiel" if not self.threefold_repetition else "standard"
-        ref = _NAMED_VARIANTS[base]
-        parts = [base]
-        for key in _OPTION_KINDS:
-            value = getattr(self, key)
-            if value != getattr(ref, key):
-                parts.append(f"{key}={_format_option(value)}")
-        return ",".join(parts)
-
-    def __str__(self) -> str:
-        return self.text()
-
-
-MAX_VARIANT_CHARS = 200
-"""Longest variant text read (the longest sensible one is about 90 characters)."""
-MAX_VARIANT_COUNT = 1_000_000
-"""Largest ``max_turns`` / ``no_mill_turns`` read (a real game has a few hundred turns)."""
-
-
-def _case_hint(word: str, names: Iterable[str]) -> str:
-    """``" (lower case: 'openspiel')"`` when ``word`` differs from one of ``names`` only by case or
-    surrounding spaces, else ``""``."""
-    fixed = word.strip().lower()
-    return f" (write {fixed!r}: lower case, no spaces)" if fixed in names and fixed != word else ""
-
-
-def _format_option(value: object) -> str:
-    if value is None:
-        return "none"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return str(value)
-
-
-_OPTION_KINDS = {"max_turns": "int", "threefold_repetition": "bool", "no_mill_turns": "int", "flying": "bool"}
-_BOOL_WORDS = {
-    "yes": True,
-    "true": True,
-    "on": True,
-    "1": True,
-    "no": False,
-    "false": False,
-    "off": False,
-    "0": False,
-}
-
-#: The default rules: 200-turn limit, threefold repetition, flying.
-STANDARD = Variant()
-#: OpenSpiel's ``nine_mens_morris``: 200-turn limit, no repetition rule, flying.
-OPENSPIEL = Variant(max_turns=200, threefold_repetition=False)
-_NAMED_VARIANTS = {"standard": STANDARD, "openspiel": OPENSPIEL}
-
-
-# ------------------------------------------------------------------------------------------------ turns
-
-_TURN_RE = re.compile(r"^(?:([a-g][1-7])-)?([a-g][1-7])(?:x([a-g][1-7]))?$")
-
-
-def _turn_key(src: int | None, dst: int, remove: int | None) -> int:
-    return ((-1 if src is None else src) + 1) * 600 + dst * 25 + ((-1 if remove is None else remove) + 1)
-
-
-@dataclass(frozen=True, slots=True)
-class Turn:
-    """A placement (``src is None``) or a move ``src -> dst``, with the man removed if it closes a mill.
-
-    Written ``d2`` (place), ``a1-a4`` (move), ``d2xg7`` / ``a1-a4xd7`` (with removal); ``str(turn)`` and
-    :meth:`parse` round-trip. ``key`` is a small unique int (0..14999) usable as a table index.
-    """
-
-    src: int | None
-    dst: int
-    remove: int | None = None
-    key: int = field(init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        for name, value, optional in (
-            ("src", self.src, True),
-            ("dst", self.dst, False),
-            ("remove", self.remove, True),
-        ):
-            if value is None and optional:
-                continue
-            if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < N_POINTS:
-                raise NotationError(f"turn {name} must be a point index 0..23, got {value!r}")
-        if self.src == self.dst:
-            raise NotationError(
-                f"a move must change point, got {POINT_NAMES[self.dst]}-{POINT_NAMES[self.dst]}"
-            )
-        if self.remove is not None and self.remove in (self.src, self.dst):
-            raise NotationError(f"a turn cannot remove a man from its own points: {self._format()}")
-        object.__setattr__(self, "key", _turn_key(self.src, self.dst, self.remove))
-
-    def __hash__(self) -> int:
-        return self.key
-
-    @classmethod
-    def parse(cls, text: str) -> Turn:
-        """Read ``d2``, ``a1-a4``, ``d2xg7`` or ``a1-a4xd7``.
-
-        Accepted on purpose: upper-case letters (``D2``, ``A1-A4XD7``: a point name like a chess square,
-        unambiguous in either case) and ASCII whitespace around the turn (a line typed or pasted by a
-        person ends in a newline), as for positions and share codes; the canonical text is lower case
-        without spaces. Nothing else is fixed up: no space inside the turn, no other characters.
-        """
-        if not isinstance(text, str):
-            raise NotationError(f"a turn must be text like 'd2', 'a1-a4', 'd2xg7', got {quote(text)}")
-        core = text.strip(_OUTER_SPACE)
-        m = _TURN_RE.fullmatch(core.lower()) if core.isascii() and len(core) <= 8 else None
-        if m is None:
-            space = " (no spaces inside a turn)" if any(c.isspace() for c in core) else ""
-            raise NotationError(
-                f"cannot read turn {quote(text)}{space}: expected a placement 'd2', a move 'a1-a4', "
-                "optionally with a removal 'xg7' (points are named a..g by 1..7, e.g. a7, d6, c5, g4, d2, a1)"
-            )
-        src_s, dst_s, rem_s = m.groups()
-        try:  # a point off the board (a6), a move that stays put, a removal of its own man: say which turn
-            src = point_index(src_s) if src_s else None
-            dst = point_index(dst_s)
-            rem = point_index(rem_s) if rem_s else None
-            if src == dst or (rem is not None and rem in (src, dst)):
-                return cls(src, dst, rem)  # raises the NotationError that explains the problem
-        except NotationError as exc:
-            raise NotationError(f"cannot read turn {quote(text)}: {exc}") from None
-        return make_turn(src, dst, rem)
-
-    @property
-    def is_placement(self) -> bool:
-        """True for a placement (no source point)."""
-        return self.src is None
-
-    def _format(self) -> str:
-        text = (
-            POINT_NAMES[self.dst] if self.src is None else f"{POINT_NAMES[self.src]}-{POINT_NAMES[self.dst]}"
-        )
-        return text if self.remove is None else f"{text}x{POINT_NAMES[self.remove]}"
-
-    def __str__(self) -> str:
-        return self._format()
-
-
-def _build_turn_table() -> list[Turn | None]:
-    """Every possible turn, indexed by its key (the combinations are valid by construction, so the
-    instances are made without ``Turn.__post_init__``'s checks: ~3x faster)."""
-    table: list[Turn | None] = [None] * (25 * 600)
-    new, put = object.__new__, object.__setattr__
-    for src in [None, *range(N_POINTS)]:
-        for dst in range(N_POINTS):
-            if src == dst:
-                continue
-            for rem in [None, *range(N_POINTS)]:
-                if rem is not None and rem in (src, dst):
-                    continue
-                turn = new(Turn)
-                key = _turn_key(src, dst, rem)
-                put(turn, "src", src)
-                put(turn, "dst", dst)
-                put(turn, "remove", rem)
-                put(turn, "key", key)
-                table[key] = turn
-    return table
-
-
-_TURNS: list[Turn | None] = []  # the shared Turn instances, built on first use (not at import)
-
-
-def _turn_table() -> list[Turn | None]:
-    if not _TURNS:
-        _TURNS.extend(_build_turn_table())
-    return _TURNS
-
-
-def make_turn(src: int | None, dst: int, remove: int | None = None) -> Turn:
-    """The shared :class:`Turn` instance for these points (no allocation); bad points raise like Turn()."""
-    if (
-        isinstance(dst, int)
-        and 0 <= dst < N_POINTS
-        and (src is None or (isinstance(src, int) and 0 <= src < N_POINTS))
-        and (remove is None or (isinstance(remove, int) and 0 <= remove < N_POINTS))
-    ):
-        turn = (_TURNS or _turn_table())[_turn_key(src, dst, remove)]
-        if turn is not None:
-            return turn
-    return Turn(src, dst, remove)  # raises the NotationError that explains the problem
-
-
-# ----------------------------------------------------------------------------------------------- zobrist
-
-
-def _splitmix64(seed: int) -> Iterable[int]:
-    """A fixed, platform-independent stream of 64-bit keys (SplitMix64)."""
-    state = seed
-    mask = (1 << 64) - 1
-    while True:
-        state = (state + 0x9E3779B97F4A7C15) & mask
-        z = state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
-        yield z ^ (z >> 31)
-
-
-def _zobrist_tables() -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...], int]:
-    stream = iter(_splitmix64(0x4D6F72726973))  # "Morris"
-    men = tuple(tuple(next(stream) for _ in range(N_POINTS)) for _side in range(2))
-    hand = tuple(tuple(next(stream) for _ in range(MEN_PER_SIDE + 1)) for _side in range(2))
-    return men, hand, next(stream)
-
-
-#: Zobrist keys: ``Z_MEN[side][point]``, ``Z_HAND[side][men in hand]``, ``Z_BLACK_TO_MOVE``.
-Z_MEN, Z_HAND, Z_BLACK_TO_MOVE = _zobrist_tables()
-
-
-def zobrist_of(men: tuple[int, int] | list[int], hand: tuple[int, int] | list[int], side: int) -> int:
-    """The Zobrist hash of a board, hands and side to move (what :attr:`Position.zobrist` maintains)."""
-    z = Z_HAND[0][hand[0]] ^ Z_HAND[1][hand[1]]
-    if side == BLACK:
-        z ^= Z_BLACK_TO_MOVE
-    for s in (WHITE, BLACK):
-        for p in iter_bits(men[s]):
-            z ^= Z_MEN[s][p]
-    return z
-
-
-# ----------------------------------------------------------------------------------------------- outcome
-
-
-class Termination(enum.Enum):
-    """Why a game ended (python-chess style): two ways to lose, three draw rules of the variant."""
-
-    FEWER_THAN_THREE_MEN = "fewer_than_three_men"
-    NO_LEGAL_MOVE = "no_legal_move"
-    TURN_LIMIT = "turn_limit"
-    THREEFOLD_REPETITION = "threefold_repetition"
-    NO_MILL_TURNS = "no_mill_turns"
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """How a finished game ended: ``termination`` and ``winner`` (WHITE, BLACK, or None for a draw).
-
-    ``limit`` is the variant's count behind a count-based draw (``TURN_LIMIT``: ``max_turns``,
-    ``NO_MILL_TURNS``: ``no_mill_turns``), so :attr:`reason` can say "200 turns"; None otherwise.
-    """
-
-    termination: Termination
-    winner: int | None
-    limit: int | None = None
-
-    @property
-    def result(self) -> Result:
-        """The winner ("white" or "black") or "draw"."""
-        return "draw" if self.winner is None else "white" if self.winner == WHITE else "black"
-
-    @property
-    def reason(self) -> str:
-        """Why, in words: "white has fewer than 3 men", "black has no legal move", "200 turns", ..."""
-        loser = SIDE_NAMES[1 - self.winner] if self.winner is not None else ""
-        return {
-            Termination.FEWER_THAN_THREE_MEN: f"{loser} has fewer than 3 men",
-            Termination.NO_LEGAL_MOVE: f"{loser} has no legal move",
-            Termination.TURN_LIMIT: f"{self.limit} turns",
-            Termination.THREEFOLD_REPETITION: "threefold repetition",
-            Termination.NO_MILL_TURNS: f"{self.limit} turns without a mill",
-        }[self.termination]
-
-    def __str__(self) -> str:
-        head = "draw" if self.winner is None else f"{self.result} wins"
-        return f"{head} ({self.reason})"
-
-
-@dataclass(frozen=True)
-class Status:
-    """The outcome as two strings (``outcome`` "ongoing"/"white"/"black"/"draw", ``reason``).
-
-    Kept for code written against :meth:`Position.status`; new code uses :meth:`Position.outcome`, whose
-    :class:`Outcome` carries the termination as data. Derived from it, so the rules live in one place.
-    """
-
-    outcome: str
-    reason: str = ""
-
-    @classmethod
-    def of(cls, outcome: Outcome | None) -> Status:
-        """The status of a game whose :meth:`Position.outcome` is ``outcome``."""
-        return cls("ongoing") if outcome is None else cls(outcome.result, outcome.reason)
-
-    @property
-    def is_over(self) -> bool:
-        """True once the game has ended."""
-        return self.outcome != "ongoing"
-
-    @property
-    def winner(self) -> int | None:
-        """WHITE or BLACK for a decided game, else None."""
-        return {"white": WHITE, "black": BLACK}.get(self.outcome)
-
-    def __str__(self) -> str:
-        if self.outcome == "ongoing":
-            return "ongoing"
-        head = "draw" if self.outcome == "draw" else f"{self.outcome} wins"
-        return f"{head} ({self.reason})"
-
-
 # ---------------------------------------------------------------------------------------------- position
 
 _TEXT_RE = re.compile(r"^([WB.]{24}) ([wb]) ([^ ]+) ([^ ]+)$")
-_OUTER_SPACE = " \t\r\n"
 
 
 class Position:
@@ -557,7 +176,7 @@ class Position:
         """
         if not isinstance(text, str):
             raise PositionError(f"a position must be text like '{'.' * 24} w 9 9', got {quote(text)}")
-        stripped = text.strip(_OUTER_SPACE)
+        stripped = text.strip(OUTER_SPACE)
         m = _TEXT_RE.fullmatch(stripped) if len(stripped) <= 40 else None
         if m is None:
             raise PositionError(_explain_bad_text(text))
@@ -602,7 +221,7 @@ class Position:
             pos._stack = []
         else:
             pos = cls.parse(start, variant)
-        items: Iterable[str | Turn] = _split_moves(moves) if isinstance(moves, str) else moves
+        items: Iterable[str | Turn] = split_moves(moves) if isinstance(moves, str) else moves
         for number, item in enumerate(items, start=1):
             try:
                 pos.play(item)
@@ -957,29 +576,8 @@ class Position:
         return self._ending(True) is not None
 
 
-def _split_moves(moves: str) -> list[str]:
-    """A move-list text as turn texts: turns separated by runs of ASCII whitespace (space, tab, CR, LF),
-    accepted on purpose because a list is often pasted over several lines. Commas and other separators
-    are refused (``d2,f4``), quoting the list."""
-    if len(moves) > MAX_MOVE_LIST_CHARS:
-        raise NotationError(
-            f"move list {quote(moves)} is too long (at most {MAX_MOVE_LIST_CHARS} characters)"
-        )
-    bad = sorted({c for c in moves if not (c.isascii() and (c.isalnum() or c in "-" + _OUTER_SPACE))})
-    if bad:
-        raise NotationError(
-            f"move list {quote(moves)}: unexpected {', '.join(quote(c) for c in bad[:5])}; separate the "
-            "turns with spaces, e.g. 'd2 f4 d1xf4'"
-        )
-    return moves.split()
-
-
-MAX_MOVE_LIST_CHARS = 20_000
-"""Longest move-list text read (1,000 turns of up to 8 characters and a space: 9,000)."""
-
-
 def _explain_bad_text(text: str) -> str:
-    stripped = text.strip(_OUTER_SPACE)
+    stripped = text.strip(OUTER_SPACE)
     parts = stripped.split(" ")
     example = f"'{'.' * 24} w 9 9'"
     prefix = f"bad position {quote(text)}:"

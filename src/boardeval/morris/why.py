@@ -29,7 +29,7 @@ from boardeval.morris._features import (
     neighbours,
     position_phase,
 )
-from boardeval.morris._search import Searcher
+from boardeval.morris._search.searcher import Searcher
 from boardeval.morris.board import points_of
 from boardeval.morris.rules import WHITE, Position
 

@@ -1,8 +1,9 @@
-"""Alpha-beta search for Nine Men's Morris (spec section 4), plus seeded random play.
+"""Alpha-beta search for Nine Men's Morris (spec section 4): :class:`Searcher`, :func:`search`,
+:func:`top_moves`.
 
 Two engines behind one :class:`Searcher` (issue 12):
 
-* ``engine="compiled"`` (the default): the numba principal-variation search of :mod:`._engine` (iterative
+* ``engine="compiled"`` (the default): the numba principal-variation search of :mod:`.compiled` (iterative
   deepening, aspiration windows, a depth-preferred + always-replace table, killers, history, late-move
   reductions, null move while placing, quiescence over mill closures, mate distances), 1.6-2.9 M nodes a
   CPU-second, over the evaluator's coefficients (the same numbers as :meth:`Evaluator.score`, checked to
@@ -42,7 +43,7 @@ Design choices:
   position with different repetition histories can still share an entry -- the usual engine compromise.
 * Ties between equal root moves are broken by a seeded shuffle when ``rng`` is given (matches), otherwise
   by the deterministic move ordering.
-* Perfect endgames (issue 13 section 2): with a :class:`~boardeval.morris.tablebase.Tablebase`, every node
+* Perfect endgames (issue 13 section 2): with a tablebase (:class:`~.endgame.EndgameTable`), every node
   the tablebase covers (no men in hand, both sides' men counts built) gets its exact score instead of a
   subtree: a win in ``d`` more turns scores ``WIN_SCORE - (ply + d)``, a loss ``-(WIN_SCORE - (ply + d))``,
   a draw 0 -- the same mate-distance scale as the search's own ends, so a faster win ranks higher. A
@@ -59,15 +60,15 @@ from typing import TYPE_CHECKING, Any, Final
 
 from boardeval.core import ParamsError, Progress, report
 from boardeval.morris._evaluate import WIN_SCORE, Evaluator, default_evaluator, terminal_score
+from boardeval.morris._search.endgame import EndgameTable, tablebase_score
 from boardeval.morris.board import ADJ_MASK, MILL_MASKS, threat_points
-from boardeval.morris.rules import Position, Turn, Variant
+from boardeval.morris.rules import Position, Turn
 
 if TYPE_CHECKING:
     import numpy as np
 
     from boardeval.core import SeedLike
-    from boardeval.morris._engine import Engine, EngineOptions
-    from boardeval.morris.tablebase import Tablebase, TBResult
+    from boardeval.morris._search.compiled.engine import Engine, EngineOptions
 
 __all__ = [
     "DEFAULT_DEPTH",
@@ -76,9 +77,6 @@ __all__ = [
     "MoveScore",
     "SearchResult",
     "Searcher",
-    "alphabeta",
-    "random_position",
-    "random_turn",
     "search",
     "top_moves",
 ]
@@ -180,7 +178,7 @@ class Searcher:
         evaluator: Evaluator | None = None,
         *,
         tt_size: int = 1 << 20,
-        tablebase: Tablebase | None = None,
+        tablebase: EndgameTable | None = None,
         engine: str = "compiled",
         options: EngineOptions | None = None,
     ) -> None:
@@ -210,7 +208,7 @@ class Searcher:
     def compiled(self) -> Engine:
         """The compiled search over this evaluator's coefficients (built on first use: numba loads then)."""
         if self._engine is None:
-            from boardeval.morris._engine import Engine, warm_up  # numba on first use, not at import
+            from boardeval.morris._search.compiled.engine import Engine, warm_up  # numba on first use
 
             assert isinstance(self.evaluator, Evaluator)
             warm_up()  # load the compiled code before any clock runs
@@ -234,12 +232,12 @@ class Searcher:
         self.tb_hits += 1
         s = pos.side
         value, distance = self.tablebase.lookup_sides(pos.men[s], pos.men[s ^ 1])
-        return _tb_value_score(pos, value, distance, ply)
+        return tablebase_score(pos, value, distance, ply)
 
     def _tb_root(self, pos: Position, rng: SeedLike | None, start: float) -> SearchResult:
         """The tablebase's best turn at a covered root (no search below it)."""
         assert self.tablebase is not None
-        result: TBResult = self.tablebase.probe(pos)
+        result = self.tablebase.probe(pos)
         self.tb_hits += 1 + len(result.turns)
         best = result.turns[0]
         tied = [t.turn for t in result.turns if (t.value, t.distance) == (best.value, best.distance)]
@@ -259,7 +257,7 @@ class Searcher:
                 finally:
                     pos.pop()
             tied = [tied[max(range(len(tied)), key=lambda i: scored[i])]]
-        score = _tb_value_score(pos, result.value, result.distance, 0)
+        score = tablebase_score(pos, result.value, result.distance, 0)
         summary = result.summary()
         return SearchResult(
             tied[0], score, (tied[0],), len(result.turns), 1, time.perf_counter() - start, tablebase=summary
@@ -567,17 +565,6 @@ def _one_ply_up(child: float) -> float:
     return -child
 
 
-def _tb_value_score(pos: Position, value: str, distance: int | None, ply: int) -> float:
-    """A tablebase value as a search score: mate-distance scaled, a draw when the turn limit comes first."""
-    if value == "draw" or distance is None:
-        return 0.0
-    limit = pos.variant.max_turns
-    if limit is not None and pos.turns + distance > limit:
-        return 0.0  # the game is drawn by the turn limit before the decided end is reached
-    end = WIN_SCORE - (ply + distance)
-    return end if value == "win" else -end
-
-
 def search(
     pos: Position,
     depth: int | None = None,
@@ -602,51 +589,3 @@ def top_moves(
 ) -> list[MoveScore]:
     """Scores of the ``n`` best root turns at ``depth`` (for the why-panel)."""
     return Searcher(evaluator, engine=engine).top_moves(pos, n, depth)
-
-
-def alphabeta(pos: Position, depth: int, evaluator: Evaluator | None = None) -> float:
-    """Plain fixed-depth negamax alpha-beta, no table, no ordering: the reference the tests compare with."""
-    ev = default_evaluator() if evaluator is None else evaluator
-
-    def rec(d: int, alpha: float, beta: float, ply: int) -> float:
-        term = terminal_score(pos)
-        if term is not None:
-            return term - ply if term > 0 else term + ply if term < 0 else 0.0
-        if d == 0:
-            return ev.score(pos)
-        best = -_INF
-        for turn in pos.legal_turns():
-            pos.push(turn)
-            try:
-                score = -rec(d - 1, -beta, -alpha, ply + 1)
-            finally:
-                pos.pop()
-            if score > best:
-                best = score
-                alpha = max(alpha, score)
-                if alpha >= beta:
-                    break
-        return best
-
-    return rec(depth, -_INF, _INF, 0)
-
-
-def random_turn(pos: Position, rng: np.random.Generator) -> Turn:
-    """A uniformly random legal turn (raises ``ParamsError`` for a finished game)."""
-    turns = pos.legal_turns()
-    if not turns:
-        raise ParamsError(f"no legal turn in finished position {pos.text()!r}")
-    return turns[int(rng.integers(len(turns)))]
-
-
-def random_position(seed: SeedLike, turns: int, variant: Variant | None = None) -> Position:
-    """The position after up to ``turns`` random turns from the start (stops early if the game ends)."""
-    from boardeval.core import make_rng  # numpy on first use, not at import
-
-    gen = make_rng(seed)
-    pos = Position.start() if variant is None else Position.start(variant)
-    for _ in range(turns):
-        if pos.is_over():
-            break
-        pos.push(random_turn(pos, gen))
-    return pos

@@ -18,8 +18,8 @@ their columns (a few symmetric duplicates, each a correct position), which keeps
 The 16 symmetries are derived from the 7x7 grid coordinates (``a1`` = (0, 0), ``g7`` = (6, 6)): the 8 of
 the square (rotations by 90 degrees, reflections) times the swap of the inner and outer rings (a point at
 Chebyshev distance 3 from the centre goes to distance 1 on the same ray and back; the middle ring stays).
-``tests/morris/test_tablebase_index.py`` checks that each maps edges to edges and mills to mills and that no
-other permutation of the points does.
+``tests/morris/tablebase/test_tablebase_index.py`` checks that each maps edges to edges and mills to mills
+and that no other permutation of the points does.
 """
 
 from __future__ import annotations

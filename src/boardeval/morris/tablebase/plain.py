@@ -1,4 +1,4 @@
-"""A second, plain tablebase solver and checks, written differently from :mod:`._tb_build` (for tests).
+"""A second, plain tablebase solver and checks, written differently from :mod:`.retrograde` (for tests).
 
 :func:`plain_solve` is forward value iteration ("rounds") over the *unreduced* space with its own indexing
 (``rank24(own) * C(24, b) + rank24(opp)``, overlapping pairs simply unused), no symmetry, no unmoves and no

@@ -4,7 +4,7 @@ A pair is ``{(a, b), (b, a)}`` (one sub-database when ``a == b``): a turn withou
 the other, so they are solved together; a capture leads into ``(b - 1, a)``, solved before (or, when the
 opponent drops to 2 men, to a win).
 
-Cells: the stored layout of :mod:`._tb_index` -- row = an orbit representative ``rep`` of the side to move's
+Cells: the stored layout of :mod:`.index` -- row = an orbit representative ``rep`` of the side to move's
 men, column = colex rank of the opponent's men among the points ``rep`` leaves free. A cell is *canonical*
 when its column is the smallest among the images under the stabiliser of ``rep``; canonical cells are exactly
 one per symmetry class and are the positions solved here (``dist = -2`` marks the others until
@@ -32,7 +32,7 @@ S; counting the turns between the two orbits both ways gives ``|orbit S| * M = |
 unmove stands for ``|Stab S| / |Stab P|`` turns. Counts are kept in units of 1/16 turn (``16 * |Stab S| /
 |Stab P|`` per unmove, an integer since stabiliser orders divide 16).
 
-The Python driver in :mod:`.tablebase` calls these in chunks, reports progress between calls and lets
+The Python driver in :mod:`.build` calls these in chunks, reports progress between calls and lets
 Ctrl-C through.
 """
 
@@ -60,7 +60,7 @@ UNIT = 16  # counter units per turn
 I64 = npt.NDArray[np.int64]
 Tabs = tuple[Any, ...]
 
-# indices into the ``tabs`` tuple built by tablebase._tables()
+# indices into the ``tabs`` tuple built by build._tables()
 (_RANK, _PC8, _ROW, _SYM, _MASKS, _STAB, _STABN) = range(7)
 (_COMP, _SYMB, _BINOM, _ADJ, _PMILLS, _MILLS, _COMBOS) = range(7, 14)
 

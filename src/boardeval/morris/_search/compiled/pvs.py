@@ -1,7 +1,8 @@
 """Compiled Nine Men's Morris search (private): principal-variation search over the bitboards of
-:mod:`._engine_core`, driven by :class:`Engine` from Python.
+:mod:`.movegen` and the evaluation of :mod:`.evaluate`, driven by :class:`~.engine.Engine` from Python.
 
-Techniques (each one switchable in :class:`EngineOptions`, measured in ``benchmarks/morris_search.py``):
+Techniques (each one switchable in :class:`~.engine.EngineOptions`, measured in
+``benchmarks/morris_search.py``):
 
 * negamax principal-variation search (the first move with the full window, the others with a null window
   and a re-search when they beat alpha) inside iterative deepening, with aspiration windows at the root;
@@ -24,89 +25,38 @@ Techniques (each one switchable in :class:`EngineOptions`, measured in ``benchma
 * a time limit (checked every 1,024 nodes), a node limit, and the result: best turn, score (side to
   move's view, the units of ``boardeval.morris.evaluate``), depth reached, nodes and principal variation.
 
-The evaluation is the caller's: ``coef[phase, feature]`` = weight x PHASE_SCALE / NORM (:func:`coefficients`),
-so this module sits beside the evaluation (layer 3), below the search that will wrap it.
+The evaluation is the caller's: ``coef[phase, feature]`` = weight x PHASE_SCALE / NORM
+(:func:`~.engine.coefficients`). The state, the options and the table live in three flat buffers (``ib``,
+``fb``, ``ub``: fewer arguments per call, a faster call and a shorter compile); their layout is below.
 """
 
 from __future__ import annotations
 
-import hashlib
 import math
 import time
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from pathlib import Path
 from typing import Any, Final
 
 import numba
 import numpy as np
 
-from boardeval.core import ParamsError, Progress, report
-from boardeval.morris._engine_core import (
+from boardeval.morris._search.compiled.evaluate import evaluate_fast
+from boardeval.morris._search.compiled.jit import njit_cached
+from boardeval.morris._search.compiled.movegen import (
     _ADJ,
     _MILLS,
     _ZB,
-    ENGINE_FEATURES,
     FLYING,
     FULL,
     MAX_TURNS_PER_NODE,
     PLACING,
-    EngineState,
     _ctz,
     _popcnt,
-    encode,
-    evaluate_fast,
     generate,
     has_move,
-    njit_cached,
     phase_of,
     repetitions,
-    state_of,
-    turn_of,
 )
-from boardeval.morris._engine_core import apply_turn as _apply
-from boardeval.morris.rules import Position, Turn
-
-
-def drop_stale_cache(cache_dir: Path, sources: list[Path], prefix: str = "_engine.") -> bool:
-    """Delete this module's numba cache files (``prefix*.nbi`` / ``.nbc`` in ``cache_dir``) when one of
-    ``sources`` changed since they were written; True if it deleted them.
-
-    numba's cache does not follow imports: a cached function here holds a copy of the compiled core it calls
-    (``evaluate_fast``, move generation), and the cache is keyed by this file alone. After an edit of the
-    core, the search would run the old evaluation. A digest of the sources, kept beside the cache, notices
-    the edit; the next call recompiles (~30 s CPU once)."""
-    digest = hashlib.sha256(b"".join(p.read_bytes() for p in sources)).hexdigest()
-    stamp = cache_dir / f"{prefix}sources.sha256"
-    try:
-        if stamp.read_text(encoding="ascii") == digest:
-            return False
-    except OSError:
-        pass
-    for old in [*cache_dir.glob(f"{prefix}*.nbi"), *cache_dir.glob(f"{prefix}*.nbc")]:
-        old.unlink(missing_ok=True)
-    try:
-        cache_dir.mkdir(exist_ok=True)
-        stamp.write_text(digest, encoding="ascii")
-    except OSError:
-        pass  # a read-only install: numba then caches elsewhere or not at all
-    return True
-
-
-_HERE = Path(__file__).resolve().parent
-_CORE_SOURCES: Final[tuple[str, ...]] = ("_engine_core.py", "_features.py", "board.py", "rules.py")
-drop_stale_cache(_HERE / "__pycache__", [_HERE / name for name in _CORE_SOURCES])
-
-__all__ = [
-    "FULL_WIDTH",
-    "MAX_PLY",
-    "WIN",
-    "Engine",
-    "EngineOptions",
-    "EngineResult",
-    "coefficients",
-    "warm_up",
-]
+from boardeval.morris._search.compiled.movegen import apply_turn as _apply
 
 WIN: Final[float] = 10_000.0
 """Score of a won position (``evaluate.WIN_SCORE``); a win ``n`` turns away scores ``WIN - n``."""
@@ -142,112 +92,6 @@ O_ZTW = 0
 O_TTKEY = 3 * 1024
 # table flags (0 = empty slot)
 F_EXACT, F_LOWER, F_UPPER = 1, 2, 3
-
-
-@dataclass(frozen=True)
-class EngineOptions:
-    """Which search techniques are on (all on by default; the benchmark measures each one).
-
-    ``tt``: "on" (cutoffs from entries at least as deep), "exact" (only exactly as deep, like ``Searcher``),
-    "off". ``lmr_min_move`` / ``lmr_min_depth``: late-move reductions start at that move index and depth.
-    ``qs_max``: plies of quiescence at most. ``tt_bits``: the table has 2**tt_bits slots (28 bytes each).
-    """
-
-    pvs: bool = True
-    aspiration: bool = True
-    tt: str = "on"
-    killers: bool = True
-    history: bool = True
-    ordering: bool = True
-    lmr: bool = True
-    lmr_min_move: int = 3
-    lmr_min_depth: int = 3
-    quiescence: bool = True
-    qs_max: int = 8
-    mate_pruning: bool = True
-    null_move: bool = True
-    null_reduction: int = 3
-    lmr_divisor: float = 1.5
-    tt_bits: int = 20
-
-    def __post_init__(self) -> None:
-        if self.tt not in ("on", "exact", "off"):
-            raise ParamsError(f"engine option tt must be 'on', 'exact' or 'off', got {self.tt!r}")
-        if not (isinstance(self.lmr_divisor, (int, float)) and self.lmr_divisor > 0):
-            raise ParamsError(
-                f"engine option lmr_divisor must be a positive number, got {self.lmr_divisor!r}"
-            )
-        for name in ("lmr_min_move", "lmr_min_depth", "qs_max", "null_reduction"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise ParamsError(f"engine option {name} must be an integer >= 0, got {value!r}")
-        if (
-            isinstance(self.tt_bits, bool)
-            or not isinstance(self.tt_bits, int)
-            or not 10 <= self.tt_bits <= 26
-        ):
-            raise ParamsError(f"engine option tt_bits must be an integer in 10..26, got {self.tt_bits!r}")
-
-
-FULL_WIDTH: Final[EngineOptions] = EngineOptions(
-    aspiration=False, tt="exact", lmr=False, quiescence=False, mate_pruning=False, null_move=False
-)
-"""Full-width alpha-beta without reductions or quiescence: the same tree values as today's ``Searcher``."""
-
-
-@dataclass(frozen=True, slots=True)
-class EngineResult:
-    """Best turn (None for a finished game), its score (side to move's view), the last fully searched depth,
-    nodes (every node visited, quiescence included), the principal variation and the time taken."""
-
-    move: Turn | None
-    score: float
-    depth: int
-    nodes: int
-    pv: tuple[Turn, ...]
-    seconds: float
-    stopped: bool = False
-    qnodes: int = 0
-    iterations: tuple[tuple[int, float, int, float], ...] = field(default=())
-    interrupted: bool = False
-    """True when Ctrl-C (not a limit) stopped the search; the result is then the last completed depth."""
-    partial: bool = False
-    """True when a limit stopped depth ``depth + 1`` after it had proved a later root turn better than the
-    last depth's best (searched first): ``move``, ``score`` and ``pv`` are then that turn's, from the
-    unfinished depth (the usual use of a partly searched iteration)."""
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-able form (turns in notation)."""
-        return {
-            "move": None if self.move is None else str(self.move),
-            "score": self.score,
-            "depth": self.depth,
-            "nodes": self.nodes,
-            "pv": [str(t) for t in self.pv],
-            "seconds": self.seconds,
-            "stopped": self.stopped,
-        }
-
-
-def coefficients(
-    weights: Mapping[str, float],
-    phase_scale: Mapping[str, Mapping[str, float]],
-    norm: Mapping[str, Mapping[str, float]],
-) -> np.ndarray:
-    """The compiled evaluation's table ``coef[phase, feature] = weight * PHASE_SCALE / NORM``.
-
-    Phases in the order placing, moving, flying; features in :data:`ENGINE_FEATURES` order. A missing
-    feature or phase raises :class:`ParamsError` naming it.
-    """
-    coef = np.zeros((3, len(ENGINE_FEATURES)), dtype=np.float64)
-    for i, ph in enumerate(("placing", "moving", "flying")):
-        if ph not in phase_scale or ph not in norm:
-            raise ParamsError(f"evaluation tables lack the phase {ph!r}")
-        for j, f in enumerate(ENGINE_FEATURES):
-            if f not in weights or f not in phase_scale[ph] or f not in norm[ph]:
-                raise ParamsError(f"evaluation tables lack the feature {f!r} (phase {ph!r})")
-            coef[i, j] = float(weights[f]) * float(phase_scale[ph][f]) / float(norm[ph][f])
-    return coef
 
 
 # ---- compiled search -----------------------------------------------------------------------------------
@@ -754,273 +598,3 @@ def _order_root(me: int, opp: int, hopp: int, side: int, n: int, rmoves: np.ndar
     order = np.argsort(-sc, kind="mergesort")
     for i in range(n):
         rmoves[i] = ib[O_MOVES + order[i]]
-
-
-# ---- Python driver ---------------------------------------------------------------------------------------
-
-
-def _splitmix(seed: int, n: int) -> np.ndarray:
-    out = np.zeros(n, dtype=np.uint64)
-    state = seed
-    mask = (1 << 64) - 1
-    for i in range(n):
-        state = (state + 0x9E3779B97F4A7C15) & mask
-        z = state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
-        out[i] = z ^ (z >> 31)
-    return out
-
-
-_ZTW = _splitmix(0x456E67696E65, 3 * 1024)  # "Engine": table-key tweaks
-
-
-class Engine:
-    """A reusable compiled search: evaluation coefficients, transposition table, killers and history.
-
-    Keep one per game to reuse the table between moves (it is cleared when the variant has the repetition
-    rule, as ``Searcher`` does). ``coef`` comes from :func:`coefficients`.
-    """
-
-    def __init__(self, coef: np.ndarray, options: EngineOptions | None = None) -> None:
-        coef = np.ascontiguousarray(coef, dtype=np.float64)
-        if coef.shape != (3, len(ENGINE_FEATURES)) or not np.all(np.isfinite(coef)):
-            raise ParamsError(
-                f"evaluation coefficients must be a finite 3 x 10 table, got shape {coef.shape}"
-            )
-        self.coef = coef
-        self.options = options if options is not None else EngineOptions()
-        size = 1 << self.options.tt_bits
-        self.ib = np.zeros(O_TTINFO + size, dtype=np.int64)
-        self.fb = np.zeros(O_TTVAL + size, dtype=np.float64)
-        self.ub = np.zeros(O_TTKEY + size, dtype=np.uint64)
-        # touch every page now (np.zeros maps them lazily): the first search would otherwise pay ~0.1-0.2 s
-        # of page faults on a fresh table inside its time limit
-        for buf in (self.ib, self.fb, self.ub):
-            buf.fill(0)
-        self.ub[O_ZTW : O_ZTW + 3 * 1024] = _ZTW
-        self.fb[O_COEF : O_COEF + coef.size] = coef.reshape(-1)
-        self.generation = 0
-
-    def clear(self) -> None:
-        """Forget the table, killers and history."""
-        self.ib[O_TTINFO:] = 0
-        self.ib[O_KILL : O_KILL + 2 * MAX_PLY] = -1
-        self.ib[O_HH : O_HH + 1200] = 0
-
-    def with_options(self, options: EngineOptions) -> Engine:
-        """A fresh engine with the same evaluation and other options."""
-        return Engine(self.coef, options)
-
-    def _configure(self, st: EngineState) -> None:
-        o = self.options
-        ib = self.ib
-        ib[:64] = 0
-        ib[C_FLY] = st.flying
-        ib[C_MAXT] = st.max_turns
-        ib[C_THREE] = st.threefold
-        ib[C_NOMILL] = st.no_mill
-        ib[C_TT] = {"off": 0, "on": 1, "exact": 2}[o.tt]
-        ib[C_KILL] = o.killers
-        ib[C_HIST] = o.history
-        ib[C_LMR] = o.lmr
-        ib[C_QS] = o.quiescence
-        ib[C_MDP] = o.mate_pruning
-        ib[C_PVS] = o.pvs
-        ib[C_QSMAX] = o.qs_max
-        ib[C_ORDER] = o.ordering
-        ib[C_LMR_MIN] = o.lmr_min_move
-        ib[C_LMR_DEPTH] = o.lmr_min_depth
-        ib[C_TTMASK] = ((len(ib) - O_TTINFO) >> 1) - 1
-        ib[C_GEN] = self.generation & 0x7
-        ib[C_NULL] = o.null_move
-        ib[C_NULL_R] = o.null_reduction
-        self.fb[D_LMR_DIV] = o.lmr_divisor
-        self.fb[D_DEADLINE] = 0.0
-
-    def evaluate(self, pos: Position) -> float:
-        """The compiled static score of a position that is not over (side to move's view)."""
-        st = state_of(pos, 1)
-        me, opp, hme, hopp, _s = st.args()
-        return float(evaluate_fast(me, opp, hme, hopp, st.flying, self.fb, O_COEF))
-
-    def search(
-        self,
-        pos: Position,
-        depth: int | None = None,
-        time_limit: float | None = None,
-        node_limit: int | None = None,
-        *,
-        progress: Progress | None = None,
-        rng: np.random.Generator | None = None,
-        root_moves: Sequence[Turn] | None = None,
-    ) -> EngineResult:
-        """Iterative deepening to ``depth`` (default 64) within ``time_limit`` seconds / ``node_limit`` nodes.
-
-        The result is the last fully searched depth (depth 1 always completes). ``pos`` is not changed.
-        Ctrl-C between iterations returns the last completed depth with ``stopped=True`` and
-        ``interrupted=True``. ``rng`` shuffles the root turns before the (stable) ordering, so ties between
-        equally scored root turns follow it (matches); without it the move ordering decides.
-        ``root_moves``: search only these root turns (a root split; the benchmark measures whether it pays).
-        """
-        if depth is not None and (
-            isinstance(depth, bool) or not isinstance(depth, int) or not 1 <= depth <= 64
-        ):
-            raise ParamsError(f"search depth must be an integer in 1..64, got {depth!r}")
-        if time_limit is not None and (
-            isinstance(time_limit, bool)
-            or not isinstance(time_limit, (int, float))
-            or not 0 < time_limit < 1e7
-        ):
-            raise ParamsError(f"time limit must be a positive number of seconds, got {time_limit!r}")
-        if node_limit is not None and (
-            isinstance(node_limit, bool) or not isinstance(node_limit, int) or node_limit < 1
-        ):
-            raise ParamsError(f"node limit must be a positive integer, got {node_limit!r}")
-        max_depth = 64 if depth is None else depth
-        start = time.perf_counter()
-        st = state_of(pos, MAX_PLY + 2)
-        over = st.status()
-        if over != 0:
-            return EngineResult(None, -WIN if over < 0 else 0.0, 0, 0, (), 0.0)
-        self.generation += 1
-        ib, fb, ub, hist = self.ib, self.fb, self.ub, st.hist
-        if st.threefold:
-            ib[O_TTINFO:] = 0  # entries of an earlier search may predate a repetition (as in Searcher)
-        self._configure(st)
-        ib[O_KILL : O_KILL + 2 * MAX_PLY] = -1
-        me, opp, hme, hopp, side = st.args()
-        rmoves = np.zeros(MAX_TURNS_PER_NODE, dtype=np.int64)
-        n = int(generate(me, opp, hme, st.flying, rmoves, 0))
-        if root_moves is not None:
-            allowed = {encode(t) for t in root_moves}
-            kept = [int(m) for m in rmoves[:n] if int(m) in allowed]
-            if not kept:
-                raise ParamsError(f"none of the root turns {[str(t) for t in root_moves]} is legal here")
-            n = len(kept)
-            rmoves[:n] = kept
-        if rng is not None and n > 1:
-            rmoves[:n] = rmoves[:n][rng.permutation(n)]
-        _order_root(me, opp, hopp, side, n, rmoves, ib)
-        args = (me, opp, hme, hopp, side, st.turns, st.quiet, st.cur)
-        best: tuple[int, float, list[int]] | None = None
-        done_depth = 0
-        iterations: list[tuple[int, float, int, float]] = []
-        stopped = False
-        interrupted = False
-        partial = False
-        prev = 0.0
-        try:
-            for d in range(1, max_depth + 1):
-                # depth 1 always completes: no limits for it
-                ib[S_LIMIT] = 0 if d == 1 or node_limit is None else node_limit
-                ib[S_NEXT] = ib[S_NODES] + 1
-                fb[D_DEADLINE] = 0.0 if d == 1 or time_limit is None else start + time_limit
-                if self.options.aspiration and d >= 4 and abs(prev) < MATE_BOUND:
-                    delta = 0.25
-                    lo, hi = prev - delta, prev + delta
-                    while True:
-                        score, bi = _root(*args, rmoves, n, d, lo, hi, ib, fb, ub, hist)
-                        if ib[S_STOP]:
-                            break
-                        if score <= lo:
-                            lo = -_INF if delta > 4 else score - delta
-                        elif score >= hi:
-                            hi = _INF if delta > 4 else score + delta
-                        else:
-                            break
-                        delta *= 4
-                else:
-                    score, bi = _root(*args, rmoves, n, d, -_INF, _INF, ib, fb, ub, hist)
-                if ib[S_STOP]:
-                    stopped = True
-                    if best is not None and ib[S_PARTI] > 0:
-                        # the unfinished depth already proved a later root turn better than its first turn
-                        # (the last depth's best, searched first): play that one
-                        part = int(ib[S_PART])
-                        line = [int(x) for x in ib[O_PV : O_PV + ib[O_PVLEN]]]
-                        best = (part, float(fb[D_PART]), line if line and line[0] == part else [part])
-                        partial = True
-                    break
-                m = int(rmoves[bi])
-                pv_moves = [int(x) for x in ib[O_PV : O_PV + ib[O_PVLEN]]]
-                if not pv_moves or pv_moves[0] != m:
-                    pv_moves = [m]
-                best = (m, float(score), pv_moves)
-                done_depth = d
-                prev = float(score)
-                iterations.append((d, float(score), int(ib[S_NODES]), time.perf_counter() - start))
-                rmoves[: bi + 1] = np.concatenate([[m], rmoves[:bi]])
-                report(progress, d, max_depth, f"depth {d}: {turn_of(m)} {score:+.2f}")
-                if abs(score) > MATE_BOUND:
-                    break  # a forced result
-        except (KeyboardInterrupt, SystemError) as exc:
-            # Ctrl-C inside the compiled search lands in the clock's object-mode call, which numba reports
-            # as a SystemError caused by the KeyboardInterrupt: both are an interrupt
-            if not _is_interrupt(exc):
-                raise
-            if best is None:
-                raise KeyboardInterrupt from None
-            stopped = interrupted = True
-        assert best is not None
-        m, score, pv_moves = best
-        return EngineResult(
-            turn_of(m),
-            score,
-            done_depth,
-            int(ib[S_NODES]),
-            _legal_pv(pos, pv_moves),
-            time.perf_counter() - start,
-            stopped,
-            int(ib[S_QNODES]),
-            tuple(iterations),
-            interrupted,
-            partial,
-        )
-
-
-def _is_interrupt(exc: BaseException) -> bool:
-    """True for a KeyboardInterrupt, also one wrapped (as cause or context) in numba's SystemError."""
-    seen: BaseException | None = exc
-    while seen is not None:
-        if isinstance(seen, KeyboardInterrupt):
-            return True
-        seen = seen.__cause__ or seen.__context__
-    return False
-
-
-_warm = False
-
-
-def warm_up() -> None:
-    """Load the compiled search once per process (from numba's cache, ~1 s; a compile when the cache is
-    stale) with a tiny search, so that the first timed search of a process spends its time searching: a
-    time-limited first move would otherwise reach depth 1 only."""
-    global _warm
-    if _warm:
-        return
-    engine = Engine(np.zeros((3, len(ENGINE_FEATURES))), EngineOptions(tt_bits=10))
-    # placing with a mill on offer, then moving against flying; a (never reached) deadline loads the clock
-    engine.search(Position.parse("WW.BB................... w 7 7"), depth=4, time_limit=600.0)
-    engine.search(Position.parse("WW............WBB.....B. w 0 0"), depth=2, time_limit=600.0)
-    _warm = True
-
-
-def _legal_pv(pos: Position, moves: Sequence[int]) -> tuple[Turn, ...]:
-    """The principal variation as turns, cut at the first turn that is not legal (a stale table move)."""
-    st = state_of(pos, len(moves) + 2)
-    out: list[Turn] = []
-    for m in moves:
-        if m not in st.legal():
-            break
-        out.append(turn_of(m))
-        st.make(m)
-    return tuple(out)
-
-
-def full_width(options: EngineOptions | None = None) -> EngineOptions:
-    """``options`` (default: all on) turned into full-width alpha-beta (see :data:`FULL_WIDTH`)."""
-    base = options if options is not None else EngineOptions()
-    return replace(
-        base, aspiration=False, tt="exact", lmr=False, quiescence=False, mate_pruning=False, null_move=False
-    )

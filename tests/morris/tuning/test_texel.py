@@ -13,18 +13,8 @@ from typer.testing import CliRunner
 from boardeval.core import ParamsError
 from boardeval.morris import BASE_WEIGHTS, FEATURES, PROFILES, Evaluator, load_weights
 from boardeval.morris.tablebase import Tablebase, build_tablebase
-from boardeval.morris.tune import (
-    ANCHOR,
-    FIT_FEATURES,
-    TuneData,
-    feature_rows,
-    fit_k,
-    fit_weights,
-    sample_covered,
-    seed_fit,
-    tune_weights,
-    write_weights,
-)
+from boardeval.morris.tuning.data import FIT_FEATURES, TuneData, feature_rows, sample_covered
+from boardeval.morris.tuning.texel import ANCHOR, fit_k, fit_weights, seed_fit, tune_weights, write_weights
 
 
 @pytest.fixture(scope="module")
@@ -59,7 +49,7 @@ def test_feature_rows_match_the_evaluator(tb: Tablebase) -> None:
     ev = Evaluator()
     data = TuneData(x, phase, np.full(len(x), 0.5), np.ones(len(x), dtype=bool), np.zeros(len(x), np.int8))
     fit = seed_fit(data, 1.0)
-    from boardeval.morris.tune import _design
+    from boardeval.morris.tuning.texel import _design
 
     z = _design(data, FIT_FEATURES, per_phase=False)
     np.testing.assert_allclose(z @ fit.coef, [ev.score(p) for p in positions], atol=1e-9)
@@ -72,7 +62,7 @@ def test_fit_recovers_a_planted_model() -> None:
     x[:, : len(FIT_FEATURES)] = rng.integers(-3, 4, (n, len(FIT_FEATURES)))
     phase = np.ones(n, dtype=np.int8)  # moving
     data0 = TuneData(x, phase, np.zeros(n), rng.random(n) < 0.75, np.zeros(n, np.int8))
-    from boardeval.morris.tune import _design
+    from boardeval.morris.tuning.texel import _design
 
     z = _design(data0, FIT_FEATURES, per_phase=False)
     planted = np.array([BASE_WEIGHTS[f] for f in FIT_FEATURES])
@@ -145,11 +135,11 @@ def test_ctrl_c_before_anything_was_sampled_keeps_nothing(
 ) -> None:
     """Ctrl-C during the first sub-database's sampling leaves nothing to fit: an interrupt (the CLI's
     "interrupted: nothing to keep", exit 130), not the bad-input error "too few positions to tune"."""
-    import boardeval.morris.tune as tune_module
+    import boardeval.morris.tuning.data as data_module
 
     def stopped(*_args: object, **_kwargs: object) -> list[object]:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(tune_module, "sample_covered", stopped)
+    monkeypatch.setattr(data_module, "sample_covered", stopped)
     with pytest.raises(KeyboardInterrupt):
         tune_weights(tb_dir, per_subdatabase=400, games=0, seed=1)

@@ -11,15 +11,15 @@ from typer.testing import CliRunner
 from boardeval.core import ParamsError
 from boardeval.morris import FEATURES, PROFILES, load_weights
 from boardeval.morris._features import PLACING_FEATURES
-from boardeval.morris.tune import (
+from boardeval.morris.tuning.selfplay import (
     BLOCKADE_WINDOW,
     GameJob,
     PlayTuneReport,
     engine_match,
     play_engine_game,
     tune_by_play,
-    write_weights,
 )
+from boardeval.morris.tuning.texel import write_weights
 
 SEED = dict(load_weights("seed"))
 PLACING = dict(load_weights("base"))

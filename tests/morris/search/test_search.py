@@ -8,16 +8,10 @@ import numpy as np
 import pytest
 
 from boardeval.core import ParamsError
-from boardeval.morris._engine import FULL_WIDTH
 from boardeval.morris._evaluate import WIN_SCORE
-from boardeval.morris._search import (
-    Searcher,
-    alphabeta,
-    random_position,
-    random_turn,
-    search,
-    top_moves,
-)
+from boardeval.morris._search.compiled.engine import FULL_WIDTH
+from boardeval.morris._search.plain import alphabeta, random_position, random_turn
+from boardeval.morris._search.searcher import Searcher, search, top_moves
 from boardeval.morris.board import point_index
 from boardeval.morris.rules import OPENSPIEL, WHITE, Outcome, Position, Termination, Turn
 from tests.morris.helpers import make

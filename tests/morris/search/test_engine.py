@@ -1,4 +1,4 @@
-"""The compiled Morris core (``_engine_core``, ``_engine``) checked against the Python engine.
+"""The compiled Morris engine (``_search/compiled/``) checked against the rules and the Python engine.
 
 Perft against the golden table (both conventions), equal legal-turn sets, hashes and game ends along seeded
 random games, the static score equal to ``evaluate(...).total``, and search values equal to plain alpha-beta
@@ -30,13 +30,21 @@ from boardeval.morris import (
     load_weights,
     perft,
 )
-from boardeval.morris._engine import FULL_WIDTH, WIN, Engine, EngineOptions, coefficients, full_width
-from boardeval.morris._engine_core import ENGINE_FEATURES, decode, encode, state_of, turn_of
 from boardeval.morris._evaluate import NORM, PHASE_SCALE
 from boardeval.morris._features import FEATURES
-from boardeval.morris._search import alphabeta
+from boardeval.morris._search.compiled.engine import (
+    FULL_WIDTH,
+    WIN,
+    Engine,
+    EngineOptions,
+    coefficients,
+    full_width,
+)
+from boardeval.morris._search.compiled.evaluate import ENGINE_FEATURES
+from boardeval.morris._search.compiled.state import decode, encode, state_of, turn_of
+from boardeval.morris._search.plain import alphabeta
 
-GOLDEN = json.loads((Path(__file__).resolve().parents[1] / "data" / "morris_perft.json").read_text())
+GOLDEN = json.loads((Path(__file__).resolve().parents[2] / "data" / "morris_perft.json").read_text())
 COEF = coefficients(BASE_WEIGHTS, PHASE_SCALE, NORM)
 SHORT = Variant(max_turns=60, threefold_repetition=True, no_mill_turns=12, flying=False)
 
@@ -278,16 +286,20 @@ def test_default_search_agrees_with_full_width_on_forced_lines() -> None:
 
 
 def test_stale_engine_cache_is_dropped_when_the_core_changes(tmp_path: Path) -> None:
-    """numba's cache does not follow imports: the engine's cache files go when a source it depends on
-    changes (and only then), so the search never runs an old copy of the core's evaluation."""
-    from boardeval.morris._engine import drop_stale_cache
+    """numba's cache does not follow imports: the compiled search's cache files go when a source it depends
+    on changes (and only then), so the search never runs an old copy of the move generator or evaluation."""
+    from boardeval.morris._search.compiled.jit import drop_stale_cache
 
     cache = tmp_path / "__pycache__"
     cache.mkdir()
-    core = tmp_path / "_engine_core.py"
+    core = tmp_path / "movegen.py"
     core.write_text("def evaluate_fast(): return 1\n")
-    files = [cache / "_engine._pvs-1.py311.nbi", cache / "_engine._pvs-1.py311.1.nbc"]
-    other = cache / "_engine_core.generate-9.py311.nbi"  # another module's cache: never touched
+    files = [
+        cache / "pvs._pvs-1.py311.nbi",
+        cache / "pvs._pvs-1.py311.1.nbc",
+        cache / "movegen.generate-9.py311.nbi",
+    ]
+    other = cache / "pvs.cpython-311.pyc"  # not numba's: never touched
     for f in [*files, other]:
         f.write_bytes(b"x")
     assert drop_stale_cache(cache, [core]) is True  # no stamp yet: dropped
@@ -299,6 +311,58 @@ def test_stale_engine_cache_is_dropped_when_the_core_changes(tmp_path: Path) -> 
     core.write_text("def evaluate_fast(): return 2\n")
     assert drop_stale_cache(cache, [core]) is True  # edited core: dropped again
     assert not any(f.exists() for f in files) and other.exists()
+    kept = cache / "other.f-1.py311.nbi"
+    kept.write_bytes(b"x")
+    core.write_text("def evaluate_fast(): return 3\n")
+    assert drop_stale_cache(cache, [core], prefix="pvs.") is True  # a prefix limits what goes
+    assert kept.exists()
+
+
+def test_the_cache_check_covers_every_source_the_compiled_code_holds() -> None:
+    """The digest of jit.CACHE_SOURCES must cover every module with cached compiled functions and every
+    Morris module they import, directly or through others (their tables are compiled in as constants)."""
+    import ast
+
+    from boardeval.morris._search.compiled import jit
+
+    compiled_dir = Path(jit.__file__).parent
+    morris_dir = compiled_dir.parents[1]
+
+    def compiles(path: Path) -> bool:
+        tree = ast.parse(path.read_text())
+        return any(
+            "njit" in ast.unparse(d)
+            for node in ast.walk(tree)
+            if isinstance(node, ast.FunctionDef)
+            for d in node.decorator_list
+        )
+
+    with_cache = {p.name for p in compiled_dir.glob("*.py") if compiles(p)}
+    assert with_cache == set(jit.COMPILED_MODULES)
+
+    def morris_imports(path: Path) -> set[Path]:
+        out = set()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("boardeval.morris."):
+                rel = Path(*node.module.split(".")[2:])
+                for cand in (morris_dir / rel.with_suffix(".py"), morris_dir / rel / "__init__.py"):
+                    if cand.is_file():
+                        out.add(cand.resolve())
+        return out
+
+    needed: set[Path] = set()
+    todo = [compiled_dir / name for name in jit.COMPILED_MODULES]
+    while todo:
+        path = todo.pop().resolve()
+        if path in needed:
+            continue
+        needed.add(path)
+        todo.extend(morris_imports(path))
+    needed.discard((compiled_dir / "jit.py").resolve())  # njit_cached itself holds no compiled code
+    missing = sorted(
+        str(p.relative_to(morris_dir)) for p in needed - {p.resolve() for p in jit.CACHE_SOURCES}
+    )
+    assert missing == [], f"jit.CACHE_SOURCES misses {missing}"
 
 
 def test_a_stopped_depth_still_gives_its_proven_better_move() -> None:

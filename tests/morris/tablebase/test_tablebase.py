@@ -18,8 +18,6 @@ import typer
 from typer.testing import CliRunner
 
 from boardeval.core import BoardevalError, ParamsError
-from boardeval.morris._tb_index import combos, rows, symmetry_classes
-from boardeval.morris._tb_plain import check_position, plain_solve, rules_successors
 from boardeval.morris.board import point_index
 from boardeval.morris.rules import Position, Variant
 from boardeval.morris.tablebase import (
@@ -31,6 +29,8 @@ from boardeval.morris.tablebase import (
     build_tablebase,
     subdatabase_pairs,
 )
+from boardeval.morris.tablebase.index import combos, rows, symmetry_classes
+from boardeval.morris.tablebase.plain import check_position, plain_solve, rules_successors
 
 KEYS = [(3, 3), (4, 3), (3, 4), (4, 4)]
 
@@ -269,13 +269,13 @@ def test_lookup_many_agrees_with_single_lookups(tb: Tablebase, key: tuple[int, i
 
 
 def test_long_distances_are_stored_in_two_bytes() -> None:
-    from boardeval.morris.tablebase import _encode
+    from boardeval.morris.tablebase.files import encode
 
-    short, shift = _encode(np.array([[-1, 0, 1, 63]], dtype=np.int16))
+    short, shift = encode(np.array([[-1, 0, 1, 63]], dtype=np.int16))
     assert short.dtype == np.uint8 and shift == 6
     assert short.tolist() == [[0, 2 << 6, (1 << 6) | 1, (1 << 6) | 63]]
     dist = np.array([[-1, 0, 1, 64, 167, 166]], dtype=np.int16)
-    code, shift = _encode(dist)
+    code, shift = encode(dist)
     assert code.dtype == np.uint16 and shift == 14
     value = code.astype(np.int32) >> shift
     assert value.tolist() == [[0, 2, 1, 2, 1, 2]]

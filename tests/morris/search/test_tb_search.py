@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 
 from boardeval.morris import WIN_SCORE, AlphaBetaPlayer, PlayerSpec, Position, Searcher, play_game, why_panel
 from boardeval.morris.tablebase import Tablebase, build_tablebase
-from boardeval.morris.tune import play_out, sample_covered
+from boardeval.morris.tuning.data import play_out, sample_covered
 
 
 @pytest.fixture(scope="session")

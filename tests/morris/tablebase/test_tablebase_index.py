@@ -8,7 +8,8 @@ from math import comb
 import numpy as np
 import pytest
 
-from boardeval.morris._tb_index import (
+from boardeval.morris.board import ADJACENT, EDGES, MILLS, N_POINTS
+from boardeval.morris.tablebase.index import (
     SYM_BYTES,
     SYMMETRIES,
     apply_symmetry,
@@ -21,7 +22,6 @@ from boardeval.morris._tb_index import (
     rows,
     symmetry_classes,
 )
-from boardeval.morris.board import ADJACENT, EDGES, MILLS, N_POINTS
 
 
 def _automorphisms() -> list[tuple[int, ...]]:

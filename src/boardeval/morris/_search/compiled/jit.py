@@ -1,0 +1,72 @@
+"""numba for the compiled search: :func:`njit_cached` and the check that keeps its cache honest.
+
+Every compiled function is ``numba.njit(cache=True)``: the machine code is cached in ``__pycache__`` next
+to its module, so the compile (~30 s CPU) happens once per machine. numba's cache does not follow imports,
+though: it is keyed by the defining file alone, while a cached function holds a copy of the code it calls
+in the other compiled modules (the search inlines the move generator and the evaluation) and of the tables
+it reads from the rules modules (adjacency, mills, Zobrist keys, the feature order). After an edit of any of
+those, numba would run the old code. :func:`drop_stale_cache` keeps a digest of :data:`CACHE_SOURCES`
+beside the cache and deletes the whole compiled cache when it changed; it runs when this module is first
+imported, which every compiled module does before it defines anything.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, Final, TypeVar, cast
+
+import numba
+
+__all__ = ["CACHE_SOURCES", "COMPILED_MODULES", "drop_stale_cache", "njit_cached"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def njit_cached(fn: F) -> F:
+    """``numba.njit(cache=True)`` with the function's type kept for mypy."""
+    return cast(F, numba.njit(cache=True)(fn))
+
+
+def drop_stale_cache(cache_dir: Path, sources: list[Path], prefix: str = "") -> bool:
+    """Delete the numba cache files ``prefix*.nbi`` / ``.nbc`` in ``cache_dir`` when one of ``sources``
+    changed since they were written; True if it deleted them.
+
+    A digest of the sources, kept beside the cache (``{prefix}sources.sha256``), notices the edit; the next
+    call recompiles (~30 s CPU once)."""
+    digest = hashlib.sha256(b"".join(p.read_bytes() for p in sources)).hexdigest()
+    stamp = cache_dir / f"{prefix}sources.sha256"
+    try:
+        if stamp.read_text(encoding="ascii") == digest:
+            return False
+    except OSError:
+        pass
+    for old in [*cache_dir.glob(f"{prefix}*.nbi"), *cache_dir.glob(f"{prefix}*.nbc")]:
+        old.unlink(missing_ok=True)
+    try:
+        cache_dir.mkdir(exist_ok=True)
+        stamp.write_text(digest, encoding="ascii")
+    except OSError:
+        pass  # a read-only install: numba then caches elsewhere or not at all
+    return True
+
+
+_HERE = Path(__file__).resolve().parent
+_MORRIS = _HERE.parents[1]
+
+COMPILED_MODULES: Final[tuple[str, ...]] = ("movegen.py", "evaluate.py", "pvs.py")
+"""The modules of this package that define cached compiled functions."""
+
+CACHE_SOURCES: Final[tuple[Path, ...]] = (
+    *(_HERE / name for name in COMPILED_MODULES),
+    *(
+        _MORRIS / name
+        for name in ("board.py", "variants.py", "turns.py", "outcome.py", "rules.py", "_features.py")
+    ),
+)
+"""Every file whose code or tables the cached functions may hold: the compiled modules and every Morris
+module they import, directly or not (``tests/morris/search/test_engine.py`` checks the list against the
+imports)."""
+
+drop_stale_cache(_HERE / "__pycache__", list(CACHE_SOURCES))

@@ -1,0 +1,352 @@
+"""Building the tablebase: sub-databases in dependency order, each solved, checked and stored at once.
+
+:func:`build_tablebase` builds every sub-database with 3 <= a, b <= K that is not built yet, group by group
+(:func:`subdatabase_pairs`: a pair ``{(a, b), (b, a)}`` is solved together, after the smaller sub-databases
+its captures lead into). :func:`solve_pair` drives the compiled retrograde analysis of :mod:`.retrograde`
+in chunks (progress between them, Ctrl-C through); each finished sub-database is written with its manifest
+entry (:mod:`.files`), so an interrupted build keeps everything finished so far usable.
+
+Usage::
+
+    build_tablebase(4, progress=cb)            # 3v3, 4v3 + 3v4, 4v4 (built in that order)
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import hashlib
+import json
+import os
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from functools import cache
+from math import comb
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from boardeval.core import JobsInterrupted, ParamsError, Progress, map_jobs, report
+from boardeval.morris.board import N_POINTS
+from boardeval.morris.tablebase.files import (
+    MANIFEST,
+    MAX_MEN,
+    TablebaseError,
+    decoded,
+    default_tablebase_dir,
+    encode,
+    read_manifest,
+    sub_name,
+    write_atomic,
+)
+from boardeval.morris.tablebase.index import combos, rows
+
+__all__ = ["BuildReport", "Solved", "build_tablebase", "solve_pair", "subdatabase_pairs"]
+
+
+def subdatabase_pairs(max_men: int) -> list[list[tuple[int, int]]]:
+    """The sub-databases up to ``max_men`` grouped in build order.
+
+    Each group is a pair ``[(a, b), (b, a)]`` (or ``[(a, a)]``); groups come by total men ascending, so
+    every capture target ``(b - 1, a)`` is built before the group that needs it.
+    """
+    if not isinstance(max_men, int) or isinstance(max_men, bool) or not 3 <= max_men <= MAX_MEN:
+        raise ParamsError(f"--max-men must be an integer 3..{MAX_MEN}, got {max_men!r}")
+    groups = []
+    for total in range(6, 2 * max_men + 1):
+        for a in range(max_men, 2, -1):
+            b = total - a
+            if 3 <= b <= a:
+                groups.append([(a, b)] if a == b else [(a, b), (b, a)])
+    return groups
+
+
+@dataclass
+class BuildReport:
+    """What a build did: sub-databases built now, found already built, and whether Ctrl-C stopped it."""
+
+    directory: Path
+    built: list[str] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+    interrupted: bool = False
+    seconds: float = 0.0
+
+
+@cache
+def _tables() -> tuple[npt.NDArray[Any], ...]:
+    """The lookup tables the compiled kernels read, in the order of ``retrograde``'s ``tabs`` indices."""
+    from boardeval.morris.board import ADJ_MASK, MILL_MASKS, POINT_MILL_MASKS
+    from boardeval.morris.tablebase.index import SYM_BYTES, SYMMETRIES, binomials
+
+    binom = binomials()
+    ks = range(MAX_MEN + 1)
+    width = max(len(combos(k)) for k in ks)
+    n_rows = max(len(rows(k).masks) for k in range(3, MAX_MEN + 1))
+    by_k = np.zeros((MAX_MEN + 1, width), dtype=np.int64)
+    row_of = np.zeros((MAX_MEN + 1, width), dtype=np.int32)
+    sym_of = np.zeros((MAX_MEN + 1, width), dtype=np.int8)
+    masks = np.zeros((MAX_MEN + 1, n_rows), dtype=np.int64)
+    stab = np.zeros((MAX_MEN + 1, n_rows, 16), dtype=np.int8)
+    stab_n = np.ones((MAX_MEN + 1, n_rows), dtype=np.int8)
+    for k in ks:
+        by_k[k, : len(combos(k))] = combos(k)
+        if k < 3:
+            continue
+        r = rows(k)
+        row_of[k, : len(r.row_of_rank)] = r.row_of_rank
+        sym_of[k, : len(r.sym_of_rank)] = r.sym_of_rank
+        masks[k, : len(r.masks)] = r.masks
+        for i, st in enumerate(r.stabilisers):
+            stab[k, i, : len(st)] = st
+            stab_n[k, i] = len(st)
+    rank_t = np.zeros((3, 17, 256), dtype=np.int64)
+    for byte in range(3):
+        for below in range(17):
+            for v in range(256):
+                bits = [8 * byte + q for q in range(8) if v >> q & 1]
+                if below + len(bits) <= N_POINTS:
+                    rank_t[byte, below, v] = sum(comb(p, below + j + 1) for j, p in enumerate(bits))
+    pc8 = np.array([bin(v).count("1") for v in range(256)], dtype=np.int64)
+    comp = np.array(
+        [[SYMMETRIES.index(tuple(h[g[p]] for p in range(N_POINTS))) for g in SYMMETRIES] for h in SYMMETRIES],
+        dtype=np.int8,
+    )
+    return (
+        rank_t, pc8, row_of, sym_of, masks, stab, stab_n, comp, SYM_BYTES, binom,
+        np.array(ADJ_MASK, dtype=np.int64), np.array(POINT_MILL_MASKS, dtype=np.int64),
+        np.array(MILL_MASKS, dtype=np.int64), by_k,
+    )  # fmt: skip
+
+
+@dataclass
+class Solved:
+    """One solved sub-database: the reduced table (-1 draw, else distance) and each cell's stabiliser order.
+
+    ``stab`` is 0 on non-canonical cells (duplicates of a class stored in the same row).
+    """
+
+    key: tuple[int, int]
+    table: npt.NDArray[np.int16]
+    stab: npt.NDArray[np.uint8]
+
+
+def solve_pair(
+    group: list[tuple[int, int]],
+    directory: Path,
+    manifest: dict[str, Any],
+    progress: Progress | None = None,
+    done_before: int = 0,
+    total: int = 0,
+) -> list[Solved]:
+    """Solve one group (see :func:`subdatabase_pairs`) over symmetry classes.
+
+    Capture targets are read from ``directory`` (their entries in ``manifest``). Ctrl-C between compiled
+    chunks raises KeyboardInterrupt; nothing is written here.
+    """
+    import boardeval.morris.tablebase.retrograde as nb
+
+    tabs = _tables()
+    shapes = [(len(rows(a).masks), comb(N_POINTS - a, b)) for a, b in group]
+    sizes = [r * c for r, c in shapes]
+    n_total = sum(sizes)
+    offsets = [0, sizes[0]]
+    dist = np.full(n_total, -1, dtype=np.int16)
+    counter = np.zeros(n_total, dtype=np.uint16)
+    stab = np.zeros(n_total, dtype=np.uint8)
+    capw = np.zeros(n_total, dtype=np.int16)
+    capb = np.full(n_total, -1, dtype=np.int16)
+    label = "+".join(sub_name(*k) for k in group)
+    done = done_before
+    report(progress, done, total, f"{label}: starting (the first build compiles the solver, ~20 s)")
+    for m, (a, b) in enumerate(group):
+        target = (b - 1, a)
+        if b - 1 >= 3:
+            entry = manifest["subdatabases"].get(sub_name(*target))
+            if entry is None:
+                raise TablebaseError(f"sub-database {sub_name(*target)} must be built before {label}")
+            cap_table = decoded(directory, entry)
+        else:
+            cap_table = np.zeros((1, 1), dtype=np.int16)
+        n_rows, ncol = shapes[m]
+        chunk = max(1, 100_000 // ncol)
+        for start in range(0, n_rows, chunk):
+            end = min(n_rows, start + chunk)
+            nb.init_rows(a, b, start, end, offsets[m], tabs, cap_table, dist, counter, stab, capw, capb)
+            done += (end - start) * ncol
+            report(progress, done, total, f"{label}: scanning turns")
+
+    def schedule(levels: npt.NDArray[np.int16]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int16]]:
+        idx = np.flatnonzero(levels > 0)
+        order = np.argsort(levels[idx], kind="stable")
+        return idx[order].astype(np.int64), levels[idx][order]
+
+    win_idx, win_lv = schedule(capw)
+    blk_idx, blk_lv = schedule(capb)
+    del capw, capb
+    last = int(max(win_lv.max(initial=0), blk_lv.max(initial=0)))
+    frontier = np.empty(n_total, dtype=np.int64)
+    zeros = np.flatnonzero(dist == 0)
+    frontier[: len(zeros)] = zeros
+    fill = len(zeros)
+    start = 0
+    level = 0
+    a0, b0 = group[0]
+    two = len(group) == 2
+    while True:
+        if level % 2 == 1:
+            lo, hi = np.searchsorted(win_lv, level, "left"), np.searchsorted(win_lv, level, "right")
+            fill = nb.apply_scheduled_wins(level, win_idx[lo:hi], dist, frontier, fill)
+        elif level > 0:
+            lo, hi = np.searchsorted(blk_lv, level, "left"), np.searchsorted(blk_lv, level, "right")
+            fill = nb.apply_block_releases(level, blk_idx[lo:hi], dist, counter, frontier, fill)
+        end = fill
+        if start == end and level > last:
+            break
+        step = 200_000
+        for s0 in range(start, end, step):
+            fill = nb.process_level(
+                level, s0, min(end, s0 + step), fill, a0, b0, offsets[1] if two else n_total, two, tabs,
+                dist, counter, stab, frontier,
+            )  # fmt: skip
+            report(progress, done, total, f"{label}: level {level}, {fill:,} classes decided")
+        start = end
+        level += 1
+    out = []
+    for key, off, size, shape in zip(group, offsets, sizes, shapes, strict=False):
+        table = dist[off : off + size].reshape(shape).copy()
+        nb.fill_duplicates(key[0], key[1], table, tabs)
+        out.append(Solved(key, table, stab[off : off + size].reshape(shape).copy()))
+    return out
+
+
+def _store(directory: Path, solved: Solved, seconds: float) -> dict[str, Any]:
+    """Write the table of one sub-database; return its manifest entry (with stats over all positions)."""
+    a, b = solved.key
+    full = solved.table
+    code, shift = encode(full)
+    name = sub_name(a, b)
+    path = directory / f"{name}.npy"
+    tmp = path.with_name(path.name + ".tmp")
+    with tmp.open("wb") as fh:
+        np.save(fh, code, allow_pickle=False)
+    os.replace(tmp, path)
+    live = solved.stab > 0
+    weight = np.where(live, 16 // np.maximum(solved.stab, 1), 0).astype(np.int64)  # orbit sizes
+    wins = live & (full > 0) & (full % 2 == 1)
+    losses = live & (full >= 0) & (full % 2 == 0)
+    draws = live & (full == -1)
+    positions = int(weight.sum())
+    if positions != comb(N_POINTS, a) * comb(N_POINTS - a, b):
+        raise TablebaseError(f"{name}: orbit sizes add up to {positions}, not to every position")
+    return {
+        "mover_men": a,
+        "opponent_men": b,
+        "file": path.name,
+        "positions": positions,
+        "symmetry_classes": int(live.sum()),
+        "stored_slots": int(code.size),
+        "wins": int(weight[wins].sum()),
+        "losses": int(weight[losses].sum()),
+        "draws": int(weight[draws].sum()),
+        "classes_won": int(wins.sum()),
+        "classes_lost": int(losses.sum()),
+        "classes_drawn": int(draws.sum()),
+        "longest_win": int(full[wins].max(initial=0)),
+        "longest_loss": int(full[losses].max(initial=0)),
+        "dtype": str(code.dtype),
+        "distance_bits": shift,
+        "bytes": path.stat().st_size,
+        "sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
+        "build_seconds": round(seconds, 3),
+        "built_at": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
+    }
+
+
+def _build_group_job(job: tuple[list[tuple[int, int]], str]) -> list[dict[str, Any]]:
+    """Process-pool job: solve and store one group (reads the manifest for its capture targets)."""
+    group, folder = job
+    directory = Path(folder)
+    t0 = time.perf_counter()
+    solved = solve_pair(group, directory, read_manifest(directory))
+    seconds = time.perf_counter() - t0
+    return [_store(directory, s, seconds) for s in solved]
+
+
+def build_tablebase(
+    max_men: int,
+    directory: str | Path | None = None,
+    *,
+    progress: Progress | None = None,
+    workers: int = 1,
+    force: bool = False,
+) -> BuildReport:
+    """Build every sub-database with 3 <= a, b <= ``max_men`` that is not built yet (all with ``force``).
+
+    Groups are built in order (:func:`subdatabase_pairs`); with ``workers=2`` groups of the same total men
+    run side by side (``boardeval.core.map_jobs``). Each finished sub-database is written with its manifest
+    entry at once, so Ctrl-C (reported as ``interrupted``) keeps everything finished so far usable.
+    """
+    groups = subdatabase_pairs(max_men)
+    if not isinstance(workers, int) or workers < 1:
+        raise ParamsError(f"workers must be a positive integer, got {workers!r}")
+    path = Path(directory) if directory is not None else default_tablebase_dir()
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise TablebaseError(f"cannot create tablebase folder {str(path)!r}: {exc}") from None
+    manifest = read_manifest(path)
+    if force:
+        manifest["subdatabases"] = {}
+    result = BuildReport(path)
+    t0 = time.perf_counter()
+    todo = []
+    for group in groups:
+        if all(
+            sub_name(*k) in manifest["subdatabases"] and (path / f"{sub_name(*k)}.npy").is_file()
+            for k in group
+        ):
+            result.skipped.extend(sub_name(*k) for k in group)
+        else:
+            todo.append(group)
+    total = sum(len(rows(a).masks) * comb(N_POINTS - a, b) for g in todo for a, b in g)
+    done = 0
+
+    def record(entries: Iterable[dict[str, Any]]) -> None:
+        for entry in entries:
+            name = sub_name(entry["mover_men"], entry["opponent_men"])
+            manifest["subdatabases"][name] = entry
+            result.built.append(name)
+        manifest["built_at"] = _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
+        write_atomic(path / MANIFEST, (json.dumps(manifest, indent=2) + "\n").encode())
+
+    try:
+        by_total: dict[int, list[list[tuple[int, int]]]] = {}
+        for group in todo:
+            by_total.setdefault(sum(group[0]), []).append(group)
+        for total_men in sorted(by_total):
+            batch = by_total[total_men]
+            if workers > 1 and len(batch) > 1:
+                try:
+                    results = map_jobs(_build_group_job, [(g, str(path)) for g in batch], workers=workers)
+                except JobsInterrupted as exc:  # keep the groups that finished
+                    for entries in exc.done.values():
+                        record(entries)
+                    raise
+                for entries in results:
+                    record(entries)
+                    done += sum(e["positions"] for e in entries)
+                    report(progress, done, total, "+".join(result.built[-len(entries) :]))
+                continue
+            for group in batch:
+                g0 = time.perf_counter()
+                solved = solve_pair(group, path, manifest, progress, done, total)
+                seconds = time.perf_counter() - g0
+                record(_store(path, s, seconds) for s in solved)
+                done += sum(s.table.size for s in solved)
+                report(progress, done, total, f"{'+'.join(sub_name(*k) for k in group)} stored")
+    except KeyboardInterrupt:
+        result.interrupted = True
+    result.seconds = time.perf_counter() - t0
+    return result

@@ -1,0 +1,1 @@
+"""Tests of boardeval.morris._search (the room of the same name)."""

@@ -1,0 +1,1 @@
+"""Tests of boardeval.morris.tablebase (the room of the same name)."""

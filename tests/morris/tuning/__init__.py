@@ -1,0 +1,1 @@
+"""Tests of boardeval.morris.tuning (the room of the same name)."""
