@@ -5,6 +5,7 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -65,17 +66,27 @@ def test_bad_workers() -> None:
         map_jobs(_square, [1], workers=0)
 
 
-def _die_on_nine(x: int) -> int:
-    """Job 9 kills its worker process (as a segfault or the OOM killer would); the others finish."""
+def _die_on_nine(item: tuple[int, str]) -> int:
+    """Job 9 kills its worker process (as a segfault or the OOM killer would) once the gate file exists:
+    the parent has nine results in (jobs 0-8, handed out before it); the others finish."""
+    x, gate = item
     if x == 9:
-        time.sleep(0.3)  # let the other worker finish job 8 first
+        deadline = time.monotonic() + 60  # a failure guard: the test then fails, it does not hang
+        while not os.path.exists(gate) and time.monotonic() < deadline:
+            time.sleep(0.01)  # polling for the gate file; the file decides, not this pause
         os._exit(3)
     return x * x
 
 
-def test_dead_worker_keeps_the_finished_jobs() -> None:
+def test_dead_worker_keeps_the_finished_jobs(tmp_path: Path) -> None:
+    gate = tmp_path / "nine-done"
+
+    def progress(done: int, total: int, message: str) -> None:
+        if done >= 9:
+            gate.touch()
+
     with pytest.raises(JobsFailed) as info:
-        map_jobs(_die_on_nine, list(range(12)), workers=2)
+        map_jobs(_die_on_nine, [(x, str(gate)) for x in range(12)], workers=2, progress=progress)
     exc = info.value
     assert isinstance(exc, JobsInterrupted)  # callers that keep partial results on Ctrl-C keep them here
     assert exc.total == 12
@@ -99,16 +110,16 @@ _SIGINT_SCRIPT = """
 import sys, time
 from boardeval.core import JobsInterrupted, map_jobs
 
-def slow(x):
-    time.sleep(0.4)
+def job(x):
+    if x:
+        time.sleep(600)  # work that would outlast the test: the pool must not wait for it
     return x
 
 def progress(done, total, message):
     print("done", done, flush=True)
 
-t0 = time.monotonic()
 try:
-    map_jobs(slow, list(range(40)), workers=2, progress=progress)
+    map_jobs(job, list(range(40)), workers=2, progress=progress)
 except JobsInterrupted as exc:
     print("kept", sorted(exc.done), flush=True)
     sys.exit(0)
@@ -119,8 +130,9 @@ print("finished", flush=True)
 @pytest.mark.parametrize("whole_group", [True, False], ids=["ctrl-c-to-group", "sigint-to-parent"])
 def test_sigint_stops_the_pool_at_once(whole_group: bool) -> None:
     """A real SIGINT: to the whole process group (a terminal's Ctrl-C, the workers get it too) or to the
-    parent only. The call returns the finished jobs and the process exits within 2 s, although 40
-    queued jobs of 0.4 s remain."""
+    parent only, once job 0 is in and both workers are busy with jobs that would run for 10 minutes. The
+    call returns the finished job at once: the process is gone long before the running jobs could end
+    (the 30 s wait is a failure guard; the seconds to exit are benchmarks/interrupt_exit.py's)."""
     proc = subprocess.Popen(
         [sys.executable, "-c", _SIGINT_SCRIPT],
         stdout=subprocess.PIPE,
@@ -137,23 +149,42 @@ def test_sigint_stops_the_pool_at_once(whole_group: bool) -> None:
         os.killpg(proc.pid, signal.SIGINT)
     else:
         os.kill(proc.pid, signal.SIGINT)
-    sent = time.monotonic()
-    proc.wait(timeout=30)
-    elapsed = time.monotonic() - sent
+    try:
+        proc.wait(timeout=30)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
     # read through the same text streams as readline above (communicate() would skip what they buffered)
     assert proc.stderr is not None
     out, err = proc.stdout.read(), proc.stderr.read()
     assert proc.returncode == 0, err
-    assert elapsed < 2.0, f"exit took {elapsed:.2f} s"
     kept = [ln for ln in out.splitlines() if ln.startswith("kept")]
     assert kept and "finished" not in out, out + err
     assert "Traceback" not in err, err
-    numbers = eval(kept[0][len("kept ") :])  # a printed list of ints
-    assert 1 <= len(numbers) < 40
+    assert kept[0] == "kept [0]", out  # the running jobs were cancelled, not waited for
+    _gone(proc.pid)
+
+
+def _gone(pgid: int) -> None:
+    """No worker of the process group outlived the parent (a terminated worker may take a moment to go
+    on a busy machine: the 30 s are a failure guard)."""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(pgid, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.05)
+    os.killpg(pgid, signal.SIGKILL)
+    raise AssertionError("pool workers outlived the interrupted call")
 
 
 def test_unreachable_dask_scheduler_is_quick_and_clear() -> None:
+    import distributed  # noqa: F401  -- its import (~1 s of CPU) is not the connection attempt
+
     t0 = time.monotonic()
     with pytest.raises(ParamsError, match=r"cannot reach the Dask scheduler at 'tcp://127.0.0.1:9' within 3"):
         map_jobs(_square, [1, 2], address="tcp://127.0.0.1:9")
-    assert time.monotonic() - t0 < DASK_CONNECT_SECONDS + 3
+    # our DASK_CONNECT_SECONDS (3 s), not Dask's own default of 30 s: a bound no machine load blurs
+    assert DASK_CONNECT_SECONDS == 3.0 and time.monotonic() - t0 < 30

@@ -21,6 +21,7 @@ def test_kept_results_and_one_red_line(fake: None) -> None:
     result = CliRunner().invoke(app, ["fake", "keep"])
     assert result.exit_code == 1, result.output
     finished = re.search(r"finished \[([\d, ]*)\]", result.output)
+    # job 5 dies once five results are in: jobs 0-4, handed out before it (fake_jobs.py)
     assert finished is not None and {0, 1, 2, 3, 4} <= {int(x) for x in finished.group(1).split(",")}
     errors = [line for line in result.output.splitlines() if line.startswith("error:")]
     assert len(errors) == 1 and "a worker died" in errors[0] and "of 8 jobs" in errors[0]
@@ -30,7 +31,7 @@ def test_kept_results_and_one_red_line(fake: None) -> None:
 def test_failure_reaching_the_root_is_one_red_line(fake: None) -> None:
     result = CliRunner().invoke(app, ["fake", "drop"])
     assert result.exit_code == 1
-    one_line = r"error: a worker died \(.*\): kept \d of 8 jobs\n"
+    one_line = r"error: a worker died \(.*\): kept [5-7] of 8 jobs\n"
     assert re.fullmatch(one_line, result.output, re.S), result.output
 
 

@@ -94,7 +94,8 @@ def page(browser: Any, live_server: str) -> Iterator[Any]:
 
     pg.route("**/*", _route)
     pg.on("pageerror", lambda exc: pg.console_errors.append(str(exc)))  # type: ignore[attr-defined]
-    pg.set_default_timeout(15000)
+    pg.set_default_timeout(60_000)  # a failure guard for every wait_for_*: a signal ends each wait; 15 s
+    # was too short for a web job on the shared 2-core machine at load 15-20 (issue 22)
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     yield pg
     context.close()

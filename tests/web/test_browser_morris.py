@@ -37,32 +37,50 @@ def _status(page: Any, text: str) -> None:
     page.wait_for_function(STATUS, arg=text, polling=50)
 
 
+GUARD_MS = 30_000
+"""A failure guard for the waits below (a signal ends each wait; a busy machine only makes it later)."""
+
+SETTLED = "() => new Promise(r => setTimeout(() => requestAnimationFrame(() => requestAnimationFrame(r))))"
+"""Resolves once the page has run its queued tasks and drawn twice: what an answer it received did is on
+screen."""
+
+
 class _Held:
     """Holds every request matching ``pattern`` until :meth:`release` (the AI "thinks" as long as we like)."""
 
     def __init__(self, page: Any, pattern: str) -> None:
         self.page, self.pattern, self.routes = page, pattern, []  # type: ignore[var-annotated]
         self.failed: list[str] = []
-        page.on("requestfailed", lambda req: self.failed.append(req.url))
+        self.ended: list[Any] = []  # requests that failed (aborted) or finished
+        page.on("requestfailed", lambda req: (self.failed.append(req.url), self.ended.append(req)))
+        page.on("requestfinished", lambda req: self.ended.append(req))
         page.route(pattern, self._hold)
 
     def _hold(self, route: Any) -> None:
         self.routes.append(route)
 
-    def wait(self, count: int = 1) -> None:
-        for _ in range(300):
-            if len(self.routes) >= count:
+    def _until(self, done: Any, what: str) -> None:
+        """Let Playwright deliver the page's events until ``done()`` (the guard fails the test)."""
+        for _ in range(GUARD_MS // 10):
+            if done():
                 return
-            self.page.wait_for_timeout(10)
-        raise AssertionError(f"no request to {self.pattern} was made")
+            self.page.wait_for_timeout(10)  # pumps the events; the condition decides, not this pause
+        raise AssertionError(what)
+
+    def wait(self, count: int = 1) -> None:
+        self._until(lambda: len(self.routes) >= count, f"no request to {self.pattern} was made")
 
     def release(self) -> None:
-        """Let the held requests reach the server (those the page aborted fail quietly)."""
+        """Let the held requests reach the server (those the page aborted fail quietly), and wait until
+        each has ended (failed or answered) and the page has dealt with what came back: a stale answer
+        that (wrongly) lands is on screen when this returns."""
         self.page.unroute(self.pattern, self._hold)
         for route in self.routes:
             with contextlib.suppress(Exception):  # the page already aborted it
                 route.continue_()
-        self.page.wait_for_timeout(400)  # time for a stale answer to (wrongly) land
+        held = [route.request for route in self.routes]
+        self._until(lambda: all(r in self.ended for r in held), f"a held {self.pattern} request never ended")
+        self.page.evaluate(SETTLED)
 
 
 def _men(page: Any) -> int:
@@ -257,9 +275,11 @@ def test_ai_vs_ai_setup_import_export(page: Any, live_server: str) -> None:
     """AI vs AI plays on by itself; a position set up by clicking and by text; a game imported, exported."""
     page.goto(live_server + "/morris?colour=none&strength=easy")
     page.wait_for_function("() => document.querySelectorAll('#moves .mv').length >= 5")  # start + 4 turns
+    held = _Held(page, AI)
+    held.wait()  # the AI's next turn is asked for (and held) when the mode changes
     page.select_option("#colour", "both")  # a new game, no AI
     _status(page, "White to move")
-    page.wait_for_timeout(400)
+    held.release()  # its answer (if the page did not abort it) must not land on the new game
     assert _men(page) == 0
 
     page.click("#setup-edit")
@@ -305,7 +325,7 @@ def test_every_term_shown_has_a_glossary_entry(page: Any, live_server: str) -> N
         assert key in glossary, f"{key!r} is shown but not in the glossary"
         assert title == glossary[key]
     page.set_viewport_size({"width": 1400, "height": 1000})
-    page.wait_for_timeout(200)
+    page.evaluate(SETTLED)  # laid out and drawn at the new size
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / "morris-1400.png"), full_page=True)
     _clean(page)
