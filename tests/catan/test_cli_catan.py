@@ -142,3 +142,13 @@ def test_bad_code_in_a_real_process() -> None:
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     lines = [ln for ln in proc.stderr.splitlines() if ln.strip()]
     assert len(lines) == 1 and lines[0].startswith("error: board code 'D5'")
+
+
+def test_energy_weight_sets() -> None:
+    """``--weights seed`` prints seed 001's energy (525.4 on the spec board), the default adds the harbour
+    term (635.4), and each table says which formula it computed."""
+    seed = json.loads(_ok(["catan", "energy", SPEC_CODE, "--weights", "seed", "--json"]))
+    assert round(seed["energy"], 1) == 525.4 and seed["ports"] == 11
+    assert round(json.loads(_ok(["catan", "energy", SPEC_CODE, "--json"]))["energy"], 1) == 635.4
+    assert "energy (seed 001's formula)" in _ok(["catan", "energy", SPEC_CODE, "--weights", "seed"])
+    assert "energy (seed 001 + harbour term)" in _ok(["catan", "energy", SPEC_CODE])

@@ -147,3 +147,26 @@ def test_weights_configurable(tmp_path: Path) -> None:
         "ports": 10,
     }
     assert isinstance(energy_weights(), WeightSet) and tuple(energy_weights()) == ENERGY_TERMS
+
+
+def test_seed_weight_set_is_seed_001_formula() -> None:
+    """``energy_weights("seed")`` is seed 001's formula exactly (100 / 150 / 10, no harbour term); the
+    default adds the harbour term at weight 10. The spec board: 525.4 under the seed's formula, 635.4 by
+    default (its harbour term is 11 units)."""
+    seed = energy_weights("seed")
+    assert dict(seed) == {"same_resource_pairs": 100, "high_number_pairs": 150, "pip_variance": 10, "ports": 0}
+    assert energy_weights("default") == energy_weights()
+    spec = Board.parse(SPEC_CODE)
+    assert round(board_energy(spec, seed).total, 1) == 525.4
+    assert round(board_energy(spec).total, 1) == 635.4
+    for s in range(40):
+        board = Board.random(s)
+        same, high, var = _brute(board)
+        e = board_energy(board, seed)
+        assert e.total == pytest.approx(100 * same + 150 * high + 10 * var)
+        assert board_energy(board).total == pytest.approx(e.total + 10 * e["ports"].raw)
+
+
+def test_unknown_weight_set_names_the_sets() -> None:
+    with pytest.raises(ParamsError, match=r"unknown energy weight set 'seeds'.*\['default', 'seed'\]"):
+        energy_weights("seeds")

@@ -1,8 +1,13 @@
-"""Board "energy" of seed 001 (catan-forge), plus our harbour term: lower is fairer.
+"""Board "energy": seed 001's three tile terms (catan-forge) plus our harbour term; lower is fairer.
 
 ::
 
     energy = 100 * same_resource_pairs + 150 * high_number_pairs + 10 * pip_variance + 10 * ports
+
+Two named weight sets ship (:data:`ENERGY_WEIGHT_SETS`): ``default`` (the formula above) and ``seed``
+(seed 001's formula exactly: the same three weights, ``ports`` 0). The default is the better measure (it
+also places the harbours), so it is what every command computes unless ``seed`` is asked for
+(``boardeval catan energy --weights seed``); on the spec's board they give 635.4 and 525.4.
 
 - ``same_resource_pairs``: adjacent hex pairs (true hex adjacency, each pair once) with the same
   non-desert resource;
@@ -39,7 +44,8 @@
   the tile terms, and the optimum still has no bad harbour at all. Weight files written before the term (three
   names) load with ``ports = 0``.
 
-Weights are data (``catan/data/energy_weights.toml``), overridable with a :class:`WeightSet`. A weight
+Weights are data (``catan/data/energy_weights.toml``; ``energy_weights_seed.toml`` for ``seed``),
+overridable with a :class:`WeightSet`. A weight
 file must give the names (``ports`` may be left out: it is then 0), each a number in
 :data:`ENERGY_WEIGHT_RANGE` (0..1e6): the raw terms are at most 42 pairs (the base board's hex edges; a
 few more on larger frames), a variance of at most 6.25 (region means lie in 0..5) and a harbour score
@@ -81,6 +87,7 @@ __all__ = [
     "DEFAULT_ENERGY_WEIGHTS_FILE",
     "ENERGY_TERMS",
     "ENERGY_WEIGHT_RANGE",
+    "ENERGY_WEIGHT_SETS",
     "PORT_GENERIC_ADJACENT_COST",
     "PORT_REACH_PIPS",
     "PORT_UNREACHED_COST",
@@ -99,6 +106,12 @@ __all__ = [
 ]
 
 DEFAULT_ENERGY_WEIGHTS_FILE = Path(__file__).parent / "data" / "energy_weights.toml"
+ENERGY_WEIGHT_SETS: dict[str, Path] = {
+    "default": DEFAULT_ENERGY_WEIGHTS_FILE,
+    "seed": Path(__file__).parent / "data" / "energy_weights_seed.toml",
+}
+"""The shipped weight sets by name: ``default`` (seed 001's three terms plus the harbour term at weight
+10) and ``seed`` (seed 001's formula exactly: 100 / 150 / 10, no harbour term)."""
 ENERGY_TERMS: tuple[str, ...] = ("same_resource_pairs", "high_number_pairs", "pip_variance", "ports")
 PORT_REACH_PIPS = 3
 """A 2:1 harbour of r is reached when a spot within two roads makes at least this many pips of r."""
@@ -146,10 +159,19 @@ _TABLES_BY_WIDTH: dict[int, tuple[npt.NDArray[np.float64], npt.NDArray[np.int64]
 
 
 def energy_weights(path: str | Path | None = None) -> WeightSet:
-    """The energy weights: the packaged defaults, or a TOML/JSON file with the term names (a file
-    without ``ports``, written before the harbour term, gets ``ports = 0``: seed 001's energy)."""
+    """The energy weights: the packaged defaults (``None`` or ``"default"``), seed 001's set (``"seed"``),
+    or a TOML/JSON file with the term names (a file without ``ports``, written before the harbour term,
+    gets ``ports = 0``: seed 001's energy). A name that is neither a set nor a file path (no suffix)
+    fails with the valid names."""
     if path is None:
-        return _default_weights()
+        return _named_weights("default")
+    if isinstance(path, str) and path in ENERGY_WEIGHT_SETS:
+        return _named_weights(path)
+    if not Path(path).suffix:
+        raise ParamsError(
+            f"unknown energy weight set {str(path)!r}; expected one of {list(ENERGY_WEIGHT_SETS)} "
+            "or a weight file (.toml or .json)"
+        )
     return _load_weights(path)
 
 
@@ -165,8 +187,8 @@ def _load_weights(path: str | Path) -> WeightSet:
 
 
 @cache
-def _default_weights() -> WeightSet:
-    return _load_weights(DEFAULT_ENERGY_WEIGHTS_FILE)
+def _named_weights(name: str) -> WeightSet:
+    return _load_weights(ENERGY_WEIGHT_SETS[name])
 
 
 # ---------------------------------------------------------------------------------------------------------

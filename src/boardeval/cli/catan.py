@@ -126,16 +126,23 @@ def spots(
 def energy(
     board: BoardArg,
     weights: Annotated[
-        Path | None, typer.Option("--weights", help="Energy weight file (TOML or JSON).")
-    ] = None,
+        str,
+        typer.Option(
+            "--weights",
+            help="Weight set: default (seed 001's three tile terms plus the harbour term), seed (seed "
+            "001's formula exactly, no harbour term), or a weight file (TOML or JSON).",
+        ),
+    ] = "default",
     json_out: JsonOpt = False,
 ) -> None:
-    """The board's fairness energy (seed 001): lower is fairer."""
-    b = board_energy(read_board(board), energy_weights(weights) if weights is not None else None)
+    """The board's fairness energy, lower is fairer: 100 x same-resource pairs + 150 x 6/8 pairs + 10 x
+    pip variance (seed 001's formula) + 10 x the harbour term (ours); --weights seed drops the harbour
+    term and gives seed 001's energy exactly."""
+    b = board_energy(read_board(board), energy_weights(weights))
     if json_out:
         print_json(energy_json(b))
         return
-    console.print(_energy_table(b))
+    console.print(_energy_table(b, weights))
 
 
 @app.command()
@@ -216,9 +223,18 @@ def _spots_table(table: SpotTable, n: int) -> Table:
     return t
 
 
-def _energy_table(b: Breakdown) -> Table:
+def _energy_title(weights: str) -> str:
+    """What the energy table computes, by weight set (a file: its name)."""
+    if weights == "default":
+        return "energy (seed 001 + harbour term)"
+    if weights == "seed":
+        return "energy (seed 001's formula)"
+    return f"energy (weights: {weights})"
+
+
+def _energy_table(b: Breakdown, weights: str = "default") -> Table:
     t = Table(
-        title="energy (lower is fairer)",
+        title=_energy_title(weights),
         title_justify="left",
         caption_justify="left",
         box=box.SIMPLE_HEAD,
@@ -233,6 +249,7 @@ def _energy_table(b: Breakdown) -> Table:
         t.add_row(term.name, raw, f"{term.weight:g}", f"{term.contribution:.1f}")
     t.add_row("[bold]energy[/bold]", "", "", f"[bold]{b.total:.1f}[/bold]")
     means = b.extras.get("region_mean_pips", {})
+    t.caption = "lower is fairer"
     if means:
-        t.caption = "region mean pips: " + ", ".join(f"{k} {v:.2f}" for k, v in means.items())
+        t.caption += "; region mean pips: " + ", ".join(f"{k} {v:.2f}" for k, v in means.items())
     return t
