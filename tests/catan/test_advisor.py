@@ -114,7 +114,9 @@ def test_second_pick_prefers_missing_resources() -> None:
 def test_advise_json_shape() -> None:
     advice = advise(Board.parse(DOCS_BOARD), [40, 13, 24, 2])
     data = advice.to_json()
+    assert data["code"] == data["board"] == advice.board.code()
     assert set(data) == {
+        "code",
         "board",
         "taken",
         "seat",

@@ -37,7 +37,7 @@ def test_random_json() -> None:
 
 def test_spots_json_shape() -> None:
     d = json.loads(_ok(["catan", "spots", SPEC_CODE, "--json"]))
-    assert set(d) == {"board", "spots"} and d["board"] == SPEC_CODE
+    assert set(d) == {"code", "board", "spots"} and d["code"] == d["board"] == SPEC_CODE
     assert len(d["spots"]) == 54
     assert [e["spot"] for e in d["spots"]] == list(range(54))
     table = evaluate_spots(Board.parse(SPEC_CODE))
@@ -152,3 +152,20 @@ def test_energy_weight_sets() -> None:
     assert round(json.loads(_ok(["catan", "energy", SPEC_CODE, "--json"]))["energy"], 1) == 635.4
     assert "energy (seed 001's formula)" in _ok(["catan", "energy", SPEC_CODE, "--weights", "seed"])
     assert "energy (seed 001 + harbour term)" in _ok(["catan", "energy", SPEC_CODE])
+
+
+def test_share_code_has_one_name_in_every_json_shape() -> None:
+    """Issue 22: the share code is ``code`` in every ``--json`` shape (``random`` said ``code``,
+    ``generate`` ``board``); the shapes that said ``board`` keep it for one release, equal to ``code``."""
+    shapes = {
+        "random": ["catan", "random", "--seed", "4", "--json"],
+        "spots": ["catan", "spots", SPEC_CODE, "--json"],
+        "generate": ["catan", "generate", "--method", "random", "--seed", "4", "--json"],
+        "advise": ["catan", "advise", SPEC_CODE, "--json"],
+    }
+    for name, args in shapes.items():
+        d = json.loads(_ok(args))
+        code = d["code"]
+        assert Board.parse(code).code() == code, name
+        if name != "random":
+            assert d["board"] == code, name  # the old key, for one release

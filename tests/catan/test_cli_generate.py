@@ -53,7 +53,8 @@ def test_generate_rich_summary() -> None:
 
 def test_optimum_json() -> None:
     d = json.loads(_ok(["catan", "optimum", "--rule", "no-68-neighbours", "--json"]))
-    assert set(d) == {"energy", "board", "optimal", "seconds"} and d["optimal"] is True
+    assert set(d) == {"energy", "code", "board", "optimal", "seconds"} and d["optimal"] is True
+    assert d["code"] == d["board"]
     assert math.isclose(d["energy"]["energy"], 20 / 1296)
     assert math.isclose(board_energy(Board.parse(d["board"])).total, d["energy"]["energy"])
 

@@ -90,8 +90,8 @@ def test_json_shape_and_same_json_twice() -> None:
     a = run_playtest(BOARD, LINEUP, games=2, seed=9, rotate=True)
     b = run_playtest(BOARD, LINEUP, games=2, seed=9, rotate=True)
     data = a.to_json()
-    assert list(data) == ["board", "games", "players", "seats", "turns", "unfinished", "seconds"]
-    assert data["board"] == BOARD.code() and data["games"] == 8
+    assert list(data) == ["code", "board", "games", "players", "seats", "turns", "unfinished", "seconds"]
+    assert data["code"] == data["board"] == BOARD.code() and data["games"] == 8
     for row in (*data["players"], *data["seats"]):
         assert list(row) == ["name", "games", "wins", "win_rate", "ci95", "mean_vp"]
         assert row["games"] == 8

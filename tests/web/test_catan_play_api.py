@@ -13,7 +13,7 @@ from boardeval.catan import Board, advise, run_playtest
 from boardeval.web.app import create_app
 
 BOARD = "O10-S2-W9-G12-B6-S4-B10-G9-W11-D-W3-O8-W8-O3-G4-S5-B5-G6-S11~3S3W3B3GO"
-KEYS = {"board", "games", "players", "seats", "turns", "unfinished", "seconds"}
+KEYS = {"code", "board", "games", "players", "seats", "turns", "unfinished", "seconds"}
 
 
 def _wait(client: TestClient, job_id: str, timeout: float = 120) -> dict[str, Any]:
@@ -34,6 +34,7 @@ def test_playtest_job_matches_the_library(client: TestClient) -> None:
     assert job["state"] == "done", job
     result = job["result"]
     assert set(result) >= KEYS
+    assert result["code"] == BOARD  # the share code's one name in every answer (issue 22)
     expected = run_playtest(Board.parse(BOARD), body["players"], games=2, seed=4, rotate=True).to_json()
     for key in KEYS - {"seconds"}:
         assert result[key] == expected[key], key

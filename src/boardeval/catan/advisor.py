@@ -42,6 +42,7 @@ import numpy as np
 import numpy.typing as npt
 
 from boardeval.catan import Board, SpotParams, evaluate_spots, from_catanatron_map, node_to_spot, spot_to_node
+from boardeval.catan.board import code_keys
 from boardeval.core import Breakdown, CatanError, Player, check_number, parse_int, quote
 
 __all__ = [
@@ -232,10 +233,10 @@ class Advice:
         return self.why.total
 
     def to_json(self, top: int = 5) -> dict[str, Any]:
-        """``{"board", "taken", "seat", "pick", "first", "spot", "score", "why", "spot_breakdown",
+        """``{"code", "board" (the same code, deprecated), "taken", "seat", "pick", "first", "spot", "score", "why", "spot_breakdown",
         "alternatives": [{"spot", "score"}]}`` (seat 1-based; ``alternatives``: the next ``top``)."""
         return {
-            "board": self.board.code(),
+            **code_keys(self.board.code()),
             "taken": list(self.taken),
             "seat": self.seat + 1,
             "pick": 1 if self.first is None else 2,

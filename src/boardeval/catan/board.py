@@ -65,6 +65,7 @@ __all__ = [
     "BoardError",
     "BoardParseError",
     "Layout",
+    "code_keys",
     "layout_spec",
 ]
 
@@ -191,6 +192,17 @@ LAYOUT_NAMES: tuple[str, ...] = tuple(LAYOUTS)
 _LAYOUT_BY_HEXES: dict[int, Layout] = {spec.n_hexes: spec for spec in LAYOUTS.values()}
 assert len(EXTENDED_NUMBER_TOKENS) == 28 and sum(EXTENDED_TILE_COUNTS.values()) == 30
 assert sum(EXTENDED_TILE_COUNTS.values()) - EXTENDED_TILE_COUNTS[DESERT] == len(EXTENDED_NUMBER_TOKENS)
+
+
+def code_keys(code: str) -> dict[str, str]:
+    """The share code's keys in a JSON shape: ``{"code": code, "board": code}``.
+
+    ``code`` is the share code's one name in every ``--json`` shape of the CLI and every web API answer
+    (issue 22). ``board`` repeats it for one release (0.1.x; removed in 0.2) because the shapes of
+    ``spots``, ``generate``, ``optimum``, ``playtest``, ``advise`` and ``study`` named it so before;
+    scripts should read ``code``.
+    """
+    return {"code": code, "board": code}
 
 
 def layout_spec(layout: str) -> Layout:

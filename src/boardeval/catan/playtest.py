@@ -34,6 +34,7 @@ from typing import Any
 import numpy as np
 
 from boardeval.catan import Board, SpotParams, node_to_spot, to_catanatron_map
+from boardeval.catan.board import code_keys
 from boardeval.catan.advisor import PLAYER_NAMES, CatanatronSeat, OpeningParams, make_player
 from boardeval.core import (
     CatanError,
@@ -363,12 +364,12 @@ class PlaytestResult:
         return self.games / self.seconds if self.seconds > 0 else 0.0
 
     def to_json(self) -> dict[str, Any]:
-        """The stable shape: ``{"board", "games", "players": [{"name", "games", "wins", "win_rate",
+        """The stable shape: ``{"code", "board" (the same code, deprecated), "games", "players": [{"name", "games", "wins", "win_rate",
         "ci95": [lo, hi], "mean_vp"}], "seats": [...], "turns": {"mean", "median", "p90"},
         "unfinished", "seconds"}``, plus ``"interrupted": true`` and ``"planned"`` after a Ctrl-C (or a
         dead worker): the figures are then over the finished games."""
         out: dict[str, Any] = {
-            "board": self.board,
+            **code_keys(self.board),
             "games": self.games,
             "players": [p.to_json() for p in self.players],
             "seats": [s.to_json() for s in self.seats],

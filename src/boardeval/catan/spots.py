@@ -51,6 +51,7 @@ from boardeval.catan.board import (
     RESOURCE_NAMES,
     RESOURCES,
     Board,
+    code_keys,
 )
 from boardeval.catan.params import METRIC_NAMES, SpotParams
 from boardeval.catan.topology import TOPOLOGIES, Topology
@@ -256,8 +257,8 @@ class SpotTable:
         return self.ranked()[: max(0, n)]
 
     def to_json(self) -> dict[str, Any]:
-        """``{"board": code, "spots": [{"spot", "hexes", "port", "metrics": {...}, "score"}, ...]}``,
-        spots in id order."""
+        """``{"code": share code, "board": the same (deprecated, :func:`code_keys`), "spots": [{"spot",
+        "hexes", "port", "metrics": {...}, "score"}, ...]}``, spots in id order."""
         spots = []
         topo = self.board.topology
         for s in range(len(self)):
@@ -271,7 +272,7 @@ class SpotTable:
                     "score": float(self.scores[s]),
                 }
             )
-        return {"board": self.board.code(), "spots": spots}
+        return {**code_keys(self.board.code()), "spots": spots}
 
 
 def evaluate_spots(board: Board, params: SpotParams | None = None) -> SpotTable:

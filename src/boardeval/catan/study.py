@@ -93,7 +93,7 @@ class StudyResult:
             "games_per_board": self.games_per_board,
             "players": list(PLAYERS),
             "levels": [asdict(level) for level in self.levels],
-            "boards": [asdict(b) for b in self.boards],
+            "boards": [{"code": b.board, **asdict(b)} for b in self.boards],
             "seconds": self.seconds,
             "interrupted": self.interrupted,
         }

@@ -56,7 +56,7 @@ def _generate_job(body: GenerateIn) -> JobFn:
             layout=body.layout,
         )
         view = board_view(result.board).model_dump()
-        meta = {k: v for k, v in result.to_json().items() if k not in ("board", "energy")}
+        meta = {k: v for k, v in result.to_json().items() if k not in ("code", "board", "energy")}
         meta.setdefault("optimal", None)
         meta.setdefault("swaps", None)
         meta.update(

@@ -30,6 +30,7 @@ from boardeval.catan.board import (
     PIPS,
     RESOURCES,
     Board,
+    code_keys,
 )
 from boardeval.catan.constraints import Rule, check_rules
 from boardeval.catan.energy import (
@@ -156,9 +157,10 @@ class GenerationResult:
     """The ``ports`` mode that ran (``random``, ``fixed`` or ``balanced``; :mod:`.harbours`)."""
 
     def to_json(self) -> dict[str, Any]:
-        """The CLI's ``generate --json`` shape."""
+        """The CLI's ``generate --json`` shape (``code``: the share code; ``board``: the same, deprecated,
+        :func:`~boardeval.catan.board.code_keys`)."""
         out: dict[str, Any] = {
-            "board": self.board.code(),
+            **code_keys(self.board.code()),
             "energy": energy_json(self.energy),
             "rules": dict(self.rules),
             "method": self.method,

@@ -45,6 +45,7 @@ from boardeval.catan.board import (
     PIPS,
     RESOURCES,
     Board,
+    code_keys,
     layout_spec,
 )
 from boardeval.catan.constraints import NUMBERS, BoardVars, Rule, parse_rules, rules_text
@@ -114,11 +115,12 @@ class Optimum:
         return board_energy(self.board, weights)
 
     def to_json(self, weights: WeightSet | None = None) -> dict[str, Any]:
-        """``{"energy": {...}, "board": code, "optimal": bool, "seconds": x}`` (``catan optimum --json``),
-        plus ``"interrupted": true`` when a stop cut the search short."""
+        """``{"energy": {...}, "code": share code, "board": the same (deprecated), "optimal": bool,
+        "seconds": x}`` (``catan optimum --json``), plus ``"interrupted": true`` when a stop cut the search
+        short."""
         out: dict[str, Any] = {
             "energy": energy_json(self.breakdown(weights)),
-            "board": self.board.code(),
+            **code_keys(self.board.code()),
             "optimal": self.proven,
             "seconds": round(self.seconds, 6),
         }

@@ -39,7 +39,7 @@
     if (!svg) return;
     const old = svg.querySelector("#pt-overlay");
     if (old) old.remove();
-    if (!result || svg.getAttribute("data-code") !== result.board) return;
+    if (!result || svg.getAttribute("data-code") !== result.code) return;
     const g = document.createElementNS(SVG_NS, "g");
     g.setAttribute("id", "pt-overlay");
     g.setAttribute("pointer-events", "none");
