@@ -1,13 +1,22 @@
 """Start-up time of the ``boardeval`` command: wall time of whole processes, as a user sees it.
 
 Runs each command ``--runs`` times in a fresh subprocess (after one untimed warm-up run that fills the
-bytecode caches) and prints the median and the minimum wall time against the issue-10 targets, and the
-median CPU time (user + system) of the process: on a busy machine the wall time mostly measures the
-other processes, while the CPU time stays close to what the command costs on an idle one. With
-``--importtime`` it also runs each command once under ``python -X importtime`` and prints the imports
+page cache; ``PYTHONDONTWRITEBYTECODE=1`` in every run, so no run writes bytecode for the next) and
+prints the median and the minimum wall time against the issue-10 targets, and the median CPU time (user +
+system) of the process: on a busy machine the wall time mostly measures the other processes, while the
+CPU time stays close to what the command costs on an idle one. With ``--importtime`` it also runs each
+command once under ``python -X importtime`` and prints the imports
 with the largest cumulative time: the evidence of what a start-up pays for.
 
-    .venv/bin/python benchmarks/cli_startup.py [--runs 10] [--importtime] [--top 12]
+    .venv/bin/python benchmarks/cli_startup.py [--runs 10] [--importtime] [--top 12] [--bytecode MODE]
+
+``--bytecode both`` (the default for an editable install, as ``make setup`` makes) times every command
+twice: first WITHOUT compiled bytecode for boardeval's own sources (their ``__pycache__`` folders removed,
+``PYTHONDONTWRITEBYTECODE=1`` so no run writes them back: every process compiles the package from
+source, as in an environment that sets the variable), then WITH it (``python -m compileall src``, what
+``make setup`` runs; Python reads ``.pyc`` files under that variable, it only never writes them). The
+installed libraries keep their bytecode in both (pip compiles them at install). It leaves the sources
+compiled, as ``make setup`` does. ``--bytecode asis`` times the tree as it is, once.
 
 The machine is shared: the minimum is the figure least disturbed by other processes; compare medians only
 between runs made under the same load. Exit status 1 if a command fails (non-zero exit code).
@@ -16,8 +25,10 @@ between runs made under the same load. Exit status 1 if a command fails (non-zer
 from __future__ import annotations
 
 import argparse
+import compileall
 import os
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -27,6 +38,8 @@ from pathlib import Path
 
 SEED_CODE = "O10-S2-W9-G12-B6-S4-B10-G9-W11-D-W3-O8-W8-O3-G4-S5-B5-G6-S11~3S3W3B3GO"
 MORRIS_POSITION = "WW.BB................... w 7 7"
+PACKAGE_DIR = Path(__file__).resolve().parent.parent / "src" / "boardeval"
+"""boardeval's sources in this checkout (an editable install reads them from here)."""
 
 
 @dataclass(frozen=True)
@@ -41,6 +54,7 @@ CASES = (
     Case(("--help",), 0.25),
     Case(("catan", "spots", SEED_CODE, "--json"), 0.5),
     Case(("morris", "eval", MORRIS_POSITION, "--json"), 0.5),
+    Case(("diplomacy", "fear", "--static", "--json"), 1.0),
 )
 
 
@@ -62,7 +76,7 @@ def run_once(
 ) -> tuple[float, float, subprocess.CompletedProcess[str]]:
     """Wall time and CPU time of one process, and the finished process (exit code, stderr)."""
     cmd = [prefix[0], *python_flags, *prefix[1:], *args]
-    env = {**os.environ, "COLUMNS": "100"}
+    env = {**os.environ, "COLUMNS": "100", "PYTHONDONTWRITEBYTECODE": "1"}
     cpu0, start = _children_cpu(), time.perf_counter()
     proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
     return time.perf_counter() - start, _children_cpu() - cpu0, proc
@@ -96,11 +110,38 @@ def display(args: tuple[str, ...]) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+def editable() -> bool:
+    """Whether the ``boardeval`` this interpreter imports is this checkout's ``src/`` (editable install)."""
+    proc = subprocess.run(
+        [sys.executable, "-c", "import boardeval; print(boardeval.__file__)"], capture_output=True, text=True
+    )
+    return proc.returncode == 0 and Path(proc.stdout.strip()).parent == PACKAGE_DIR
+
+
+def drop_bytecode() -> int:
+    """Remove the ``__pycache__`` folders of boardeval's sources; the number removed."""
+    caches = [p for p in PACKAGE_DIR.rglob("__pycache__") if p.is_dir()]
+    for p in caches:
+        shutil.rmtree(p)
+    return len(caches)
+
+
+def compile_bytecode() -> None:
+    """Byte-compile boardeval's sources (what ``make setup`` runs)."""
+    compileall.compile_dir(PACKAGE_DIR, quiet=1)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=10, help="timed runs per command (default 10)")
     parser.add_argument("--importtime", action="store_true", help="also print the heaviest imports")
     parser.add_argument("--top", type=int, default=12, help="imports listed per command (default 12)")
+    parser.add_argument(
+        "--bytecode",
+        choices=("both", "asis"),
+        default="both",
+        help="both: time without, then with boardeval's bytecode (editable install); asis: the tree as it is",
+    )
     opts = parser.parse_args()
     if opts.runs < 1:
         parser.error(f"--runs must be >= 1, got {opts.runs}")
@@ -110,22 +151,18 @@ def main() -> None:
         f"python {sys.version.split()[0]}, {opts.runs} runs per command, load average "
         f"{os.getloadavg()[0]:.2f} (2 cores are shared: the minimum is the least disturbed figure)"
     )
-    print(f"{'command':<62} {'median s':>9} {'min s':>7} {'cpu s':>7} {'target s':>9}  ")
     failed = False
-    for case in CASES:
-        _, _, proc = run_once(prefix, case.args)  # warm-up: bytecode caches, page cache
-        if proc.returncode != 0:
-            print(f"{display(case.args):<62}{failure(case.args, proc)}")
-            failed = True
-            continue
-        runs = [run_once(prefix, case.args) for _ in range(opts.runs)]
-        walls = [wall for wall, _, _ in runs]
-        median, best = statistics.median(walls), min(walls)
-        cpu = statistics.median(c for _, c, _ in runs)
-        verdict = "ok" if median <= case.target else ("min ok" if best <= case.target else "OVER")
-        print(
-            f"{display(case.args):<62} {median:>9.3f} {best:>7.3f} {cpu:>7.3f} {case.target:>9.2f}  {verdict}"
-        )
+    if opts.bytecode == "both" and editable():
+        removed = drop_bytecode()
+        print(f"\nWITHOUT boardeval's bytecode ({removed} __pycache__ folders removed, none written back)")
+        failed |= time_cases(prefix, opts.runs)
+        compile_bytecode()
+        print("\nWITH boardeval's bytecode (python -m compileall src, as make setup runs)")
+        failed |= time_cases(prefix, opts.runs)
+    else:
+        if opts.bytecode == "both":
+            print("(boardeval is not an editable install of this checkout: timing it as installed)")
+        failed |= time_cases(prefix, opts.runs)
 
     if opts.importtime:
         for case in CASES:
@@ -135,8 +172,30 @@ def main() -> None:
                 print(f"  {cumulative / 1000:8.1f} ms  (self {self_us / 1000:5.1f})  {name}")
             if proc.returncode != 0:
                 print(failure(case.args, proc))
+    print(f"load average after: {os.getloadavg()[0]:.2f}")
     if failed:
         sys.exit(1)
+
+
+def time_cases(prefix: list[str], runs_per_case: int) -> bool:
+    """Time every case (one untimed warm-up run first); True if a command failed."""
+    print(f"{'command':<62} {'median s':>9} {'min s':>7} {'cpu s':>7} {'target s':>9}  ")
+    failed = False
+    for case in CASES:
+        _, _, proc = run_once(prefix, case.args)  # warm-up: the page cache (no bytecode is written)
+        if proc.returncode != 0:
+            print(f"{display(case.args):<62}{failure(case.args, proc)}")
+            failed = True
+            continue
+        runs = [run_once(prefix, case.args) for _ in range(runs_per_case)]
+        walls = [wall for wall, _, _ in runs]
+        median, best = statistics.median(walls), min(walls)
+        cpu = statistics.median(c for _, c, _ in runs)
+        verdict = "ok" if median <= case.target else ("min ok" if best <= case.target else "OVER")
+        print(
+            f"{display(case.args):<62} {median:>9.3f} {best:>7.3f} {cpu:>7.3f} {case.target:>9.2f}  {verdict}"
+        )
+    return failed
 
 
 if __name__ == "__main__":
