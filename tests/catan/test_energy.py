@@ -154,7 +154,12 @@ def test_seed_weight_set_is_seed_001_formula() -> None:
     default adds the harbour term at weight 10. The spec board: 525.4 under the seed's formula, 635.4 by
     default (its harbour term is 11 units)."""
     seed = energy_weights("seed")
-    assert dict(seed) == {"same_resource_pairs": 100, "high_number_pairs": 150, "pip_variance": 10, "ports": 0}
+    assert dict(seed) == {
+        "same_resource_pairs": 100,
+        "high_number_pairs": 150,
+        "pip_variance": 10,
+        "ports": 0,
+    }
     assert energy_weights("default") == energy_weights()
     spec = Board.parse(SPEC_CODE)
     assert round(board_energy(spec, seed).total, 1) == 525.4

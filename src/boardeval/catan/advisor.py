@@ -233,8 +233,9 @@ class Advice:
         return self.why.total
 
     def to_json(self, top: int = 5) -> dict[str, Any]:
-        """``{"code", "board" (the same code, deprecated), "taken", "seat", "pick", "first", "spot", "score", "why", "spot_breakdown",
-        "alternatives": [{"spot", "score"}]}`` (seat 1-based; ``alternatives``: the next ``top``)."""
+        """``{"code", "board" (the same code, deprecated), "taken", "seat", "pick", "first", "spot", "score",
+        "why", "spot_breakdown", "alternatives": [{"spot", "score"}]}`` (seat 1-based; ``alternatives``: the
+        next ``top``)."""
         return {
             **code_keys(self.board.code()),
             "taken": list(self.taken),

@@ -34,8 +34,8 @@ from typing import Any
 import numpy as np
 
 from boardeval.catan import Board, SpotParams, node_to_spot, to_catanatron_map
-from boardeval.catan.board import code_keys
 from boardeval.catan.advisor import PLAYER_NAMES, CatanatronSeat, OpeningParams, make_player
+from boardeval.catan.board import code_keys
 from boardeval.core import (
     CatanError,
     Interval,
@@ -364,10 +364,10 @@ class PlaytestResult:
         return self.games / self.seconds if self.seconds > 0 else 0.0
 
     def to_json(self) -> dict[str, Any]:
-        """The stable shape: ``{"code", "board" (the same code, deprecated), "games", "players": [{"name", "games", "wins", "win_rate",
-        "ci95": [lo, hi], "mean_vp"}], "seats": [...], "turns": {"mean", "median", "p90"},
-        "unfinished", "seconds"}``, plus ``"interrupted": true`` and ``"planned"`` after a Ctrl-C (or a
-        dead worker): the figures are then over the finished games."""
+        """The stable shape: ``{"code", "board" (the same code, deprecated), "games", "players": [{"name",
+        "games", "wins", "win_rate", "ci95": [lo, hi], "mean_vp"}], "seats": [...], "turns": {"mean",
+        "median", "p90"}, "unfinished", "seconds"}``, plus ``"interrupted": true`` and ``"planned"`` after
+        a Ctrl-C (or a dead worker): the figures are then over the finished games."""
         out: dict[str, Any] = {
             **code_keys(self.board),
             "games": self.games,
