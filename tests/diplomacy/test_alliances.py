@@ -164,3 +164,26 @@ def test_a_seeded_bot_game_is_scored_without_the_seeding() -> None:
     assert 0 <= score.true_positives <= score.detected
     data = json.loads(json.dumps(result.to_json(signals=True)))
     assert data["game"] == record.game_id and len(data["years"][0]["signals"]) == 21
+
+
+def test_through_a_phase_uses_only_the_phases_up_to_it(human_games: list[GameRecord]) -> None:
+    """Issue 23 §3.1: at a phase, alliances come from the phases up to it, exactly as if the record ended
+    there; each year names the phases its verdict uses, and a phase not in the game is refused."""
+    game = human_games[0]
+    gm = compute_measures(game)
+    names = list(gm.phases)
+    for phase in ("S1901M", "F1901M", "W1901A", "S1905M", "F1905R", names[-1]):
+        k = names.index(phase)
+        cut = GameRecord(game.game_id, game.map_name, game.phases[: k + 1])
+        for rule in ("peace", "calm"):
+            early = detect_alliances(game, measures=gm, through=phase, rule=rule)
+            alone = detect_alliances(cut, rule=rule)
+            assert [(y.year, y.pairs) for y in early.years] == [(y.year, y.pairs) for y in alone.years]
+        last = early.years[-1]
+        assert last.year == int(phase[1:5]) and last.first_phase == "S1901M"
+        assert last.last_phase == phase and names.index(last.fear_phase) <= k
+    assert detect_alliances(game, measures=gm, through="S1901M").years[0].pairs == ()  # nothing resolved
+    full = detect_alliances(game, measures=gm)
+    assert [y.pairs for y in full.years] == [y.pairs for y in detect_alliances(game, through=names[-1]).years]
+    with pytest.raises(DiplomacyError, match="S1999M"):
+        detect_alliances(game, measures=gm, through="S1999M")

@@ -85,3 +85,39 @@ def test_another_map() -> None:
     saved = to_saved_game_format(random_game(5, map_name="ancmed", max_phases=3))
     svg = board_svg(saved, 1)
     assert "<svg" in svg and len(_units(svg)) > 0
+
+
+def _lab(hex_colour: str) -> tuple[float, float, float]:
+    """CIE L*a*b* (D65) of an sRGB hex colour."""
+
+    def lin(c: float) -> float:
+        c /= 255
+        return c / 12.92 if c <= 0.04045 else float(((c + 0.055) / 1.055) ** 2.4)
+
+    r, g, b = (lin(int(hex_colour[i : i + 2], 16)) for i in (1, 3, 5))
+    x, y, z = (
+        (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047,
+        0.2126 * r + 0.7152 * g + 0.0722 * b,
+        (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883,
+    )
+
+    def f(t: float) -> float:
+        return float(t ** (1 / 3)) if t > 0.008856 else 7.787 * t + 16 / 116
+
+    return 116 * f(y) - 16, 500 * (f(x) - f(y)), 200 * (f(y) - f(z))
+
+
+def test_every_power_stands_out_from_the_sea(game1: dict[str, Any]) -> None:
+    """Issue 23 §3.4: France's sky blue tinted to nearly the sea's colour (CIE76 ΔE 10). Every power's
+    territory fill on the drawn map is now at least ΔE 20 from the sea's (France 51; England, the closest,
+    21)."""
+    import math
+
+    svg = board_svg(game1, "F1905M")
+    sea = re.search(r"\.water\s*\{fill:(#[0-9a-fA-F]{6})", svg)
+    assert sea is not None
+    for power, colour in POWER_COLOURS.items():
+        fill = re.search(rf"\.{power.lower()}\s*\{{fill:(#[0-9a-f]{{6}})", svg)
+        assert fill is not None and fill.group(1) == _tint(colour)
+        assert math.dist(_lab(fill.group(1)), _lab(sea.group(1))) >= 20, power
+        assert math.dist(_lab(colour), _lab(sea.group(1))) >= 40, power

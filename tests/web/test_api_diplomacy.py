@@ -242,10 +242,11 @@ def test_evaluation_of_a_shipped_game_agrees_with_the_library(client: TestClient
         for t in row["terms"]:  # value x weight = contribution, and they add up to the total
             assert t["value"] * t["weight"] == pytest.approx(t["contribution"], abs=1e-4)
         assert sum(t["contribution"] for t in row["terms"]) == pytest.approx(row["total"], abs=1e-4)
-    found = detect_alliances(record, measures=gm)
+    found = detect_alliances(record, measures=gm, through=phase)  # issue 23: nothing after the phase
     assert [(a["year"], a["pairs"]) for a in ev["alliances"]] == [
         (y.year, [list(p) for p in y.pairs]) for y in found.years
     ]
+    assert ev["alliances"][-1]["year"] == 1905 and ev["alliances"][-1]["last_phase"] == phase
     assert any(a["pairs"] for a in ev["alliances"])
     # the default phase is the last one
     assert client.get("/api/diplomacy/games/2/evaluation").json()["phase"] == gm.phases[-1]
@@ -271,3 +272,64 @@ def test_evaluation_of_an_upload_is_the_shipped_one(client: TestClient) -> None:
     broken = {"file": ("broken.json", b'{"id": "x", "phases": [', "application/json")}
     r = client.post("/api/diplomacy/upload/evaluation", files=broken)
     assert r.status_code == 422 and "broken.json" in r.json()["detail"]
+
+
+# ---- issue 23 §3: names a player recognises, errors in a player's words, the first answer fast ----------
+
+
+def test_games_are_named_by_map_players_years_and_result(client: TestClient) -> None:
+    games = client.get("/api/diplomacy/games").json()
+    first = games[0]
+    assert first["name"].startswith("Game 1: human players, standard map, 1901–1913; Italy 16, Russia 12")
+    assert first["years"] == "1901–1913" and first["result"].endswith("centres at S1913R")
+    assert first["first_phase"] == "S1901M" and first["last_phase"] == "S1913R"
+    for g in games:
+        assert ".json" not in g["name"] and "(0" not in g["name"]  # not "1.json (00128f1d)"
+    assert client.get("/api/diplomacy/games/2").json()["game"] == games[1]["name"]
+
+
+@pytest.mark.parametrize(
+    ("content", "says", "never"),
+    [
+        (b"\xb7\x00binary", "is not a text file", ("codec", "0xb7", "utf-8")),
+        (b'{"id": "x", "map": "standard", "phases": 3}', "not a saved Diplomacy game", ("$.", "must be a")),
+        (
+            b'{"id": "x", "phases": [',
+            "not complete JSON (it breaks off at line 1, column 24)",
+            ("Expecting",),
+        ),
+        (
+            b'{"id": "x", "map": "moon", "phases": []}',
+            "map the diplomacy engine does not know",
+            ("game 'x'",),
+        ),
+        (b'{"id": "x", "map": "standard", "phases": [], "foo": 1}', "not a saved Diplomacy game", ("['",)),
+    ],
+)
+def test_upload_errors_are_in_a_players_words(
+    client: TestClient, content: bytes, says: str, never: tuple[str, ...]
+) -> None:
+    r = client.post("/api/diplomacy/upload", files={"file": ("mine.json", content)})
+    assert r.status_code == 422
+    detail = r.json()["detail"]
+    assert detail.startswith("“mine.json”") and says in detail, detail
+    for internal in never:
+        assert internal not in detail, detail
+
+
+def test_first_request_needs_no_game_measured() -> None:
+    """Issue 23 §5: the page lists the games from their files; nothing is measured and the engine is not
+    imported for the HTML (a fresh process: the first /diplomacy took 1.2 s)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\nfrom fastapi.testclient import TestClient\nfrom boardeval.web.app import create_app\n"
+        "before = 'diplomacy' in sys.modules\n"
+        "r = TestClient(create_app()).get('/diplomacy', headers={'accept': 'text/html'})\n"
+        "from boardeval.web import diplomacy as d\n"
+        "print(r.status_code, before, 'diplomacy' in sys.modules, d._shipped_measures.cache_info().currsize,"
+        " 'Game 1: human players' in r.text)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["200", "False", "False", "0", "True"], out

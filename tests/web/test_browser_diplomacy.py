@@ -32,7 +32,7 @@ def _phase_is(page: Any, phase: str) -> None:
 
 
 def test_board_map_follows_the_slider_and_the_url_keeps_game_and_phase(page: Any, live_server: str) -> None:
-    view = httpx.get(live_server + "/api/diplomacy/games/2").json()
+    view = httpx.get(live_server + "/api/diplomacy/games/2", timeout=60).json()
     page.goto(live_server + "/diplomacy?game=2&phase=F1905M")
     _phase_is(page, "F1905M")
     assert page.input_value("#game") == "2"
@@ -75,7 +75,7 @@ def test_upload_then_broken_upload_never_mixes_games(page: Any, live_server: str
     page.wait_for_function("() => document.getElementById('game-info').textContent.startsWith('3.json')")
     assert page.input_value("#game") == "upload"
     assert "3.json" in page.locator("#game option:checked").inner_text()
-    first = httpx.get(live_server + "/api/diplomacy/games/3").json()["phases"][0]
+    first = httpx.get(live_server + "/api/diplomacy/games/3", timeout=60).json()["phases"][0]
     page.wait_for_function(MAP_LOADED, arg=first)
     assert page.get_attribute("#board-map", "src").startswith("blob:")
     assert page.locator("#charts .chart-link").count() > 0  # library charts for uploads as well
@@ -96,11 +96,11 @@ def test_upload_then_broken_upload_never_mixes_games(page: Any, live_server: str
     assert page.input_value("#game") == "upload"
     with page.expect_download() as dl:
         page.click("#download-csv")
-    want = httpx.get(live_server + "/api/diplomacy/games/3/measures.csv").text
+    want = httpx.get(live_server + "/api/diplomacy/games/3/measures.csv", timeout=60).text
     with open(dl.value.path(), encoding="utf-8") as fh:
         assert fh.read() == want  # the CSV is the game on screen
     page.select_option("#game", "1")
-    page.wait_for_function("() => document.getElementById('game-info').textContent.startsWith('1.json')")
+    page.wait_for_function("() => document.getElementById('game-info').textContent.startsWith('Game 1')")
     assert page.locator("#game-error").is_hidden()
     _clean(page)
 
@@ -125,7 +125,7 @@ def test_chart_axes_ticks_and_the_100_percent_note(page: Any, live_server: str) 
     with page.expect_download() as dl:  # the shipped game's tidy table
         page.click("#download-csv")
     with open(dl.value.path(), encoding="utf-8") as fh:
-        assert fh.read() == httpx.get(live_server + "/api/diplomacy/games/1/measures.csv").text
+        assert fh.read() == httpx.get(live_server + "/api/diplomacy/games/1/measures.csv", timeout=60).text
     _clean(page)
 
 
@@ -147,14 +147,16 @@ def test_highlight_show_hide_hover_and_glossary(page: Any, live_server: str) -> 
     svg.scroll_into_view_if_needed()
     box = svg.bounding_box()
     page.mouse.move(box["x"] + box["width"] * 0.97, box["y"] + box["height"] * 0.5)
-    view = httpx.get(live_server + "/api/diplomacy/games/1").json()
+    view = httpx.get(live_server + "/api/diplomacy/games/1", timeout=60).json()
     readout = page.locator('#charts .readout[data-measure="tempi"]').inner_text()
     assert readout.startswith(view["phases"][-1]) and "Eng" not in readout and "Fra" in readout
     # click the chart (above the lines): go to that phase
     page.mouse.click(box["x"] + box["width"] * 0.97, box["y"] + box["height"] * 14 / 220)
     _phase_is(page, view["phases"][-1])
     # every Diplomacy number's tooltip is its glossary definition
-    gloss = httpx.get(live_server + "/api/glossary", params={"game": "diplomacy"}).json()["diplomacy"]
+    gloss = httpx.get(live_server + "/api/glossary", params={"game": "diplomacy"}, timeout=60).json()[
+        "diplomacy"
+    ]
     for key in ("stab_potential", "tempi", "supply_centres", "phase"):
         assert page.get_attribute(f'.term[data-gloss="{key}"] >> nth=0', "title") == gloss[key]
     assert (
@@ -268,4 +270,111 @@ def test_the_map_highlights_the_chosen_power(page: Any, live_server: str) -> Non
     assert page.get_attribute("#board-map", "data-hl") is None
     page.locator('#charts svg[data-measure="tempi"] path.line[data-power="TURKEY"]').dispatch_event("click")
     page.wait_for_function(HIGHLIGHTED, arg="TURKEY")
+    _clean(page)
+
+
+# ---- issue 23 §3 -------------------------------------------------------------------------------------
+
+
+def test_alliances_use_only_the_phases_up_to_the_slider(page: Any, live_server: str) -> None:
+    """§3.1: at S1901M, before any order, the page listed "Austria–Germany" from the year's later phases.
+    At a phase only the phases up to it count, and the card says which phases its verdict uses."""
+    from boardeval.diplomacy import compute_measures, detect_alliances, load_records, shipped_game_paths
+
+    record = load_records(next(p for p in shipped_game_paths() if p.stem == "1"))[0]
+    gm = compute_measures(record)
+    page.goto(live_server + "/diplomacy?game=1&phase=S1901M")
+    page.wait_for_function("() => (document.getElementById('eval-phase') || {}).textContent === 'S1901M'")
+    assert page.locator("#alliances li[data-pair]").count() == 0
+    assert "no move has been resolved" in page.inner_text("#alliance-none")
+    for phase in ("S1903M", "F1905M"):
+        page.locator("#phase").fill(str(gm.phases.index(phase)))
+        page.wait_for_function(
+            "p => (document.getElementById('eval-phase') || {}).textContent === p", arg=phase
+        )
+        page.wait_for_selector("#alliance-phases")
+        want = detect_alliances(record, measures=gm, through=phase).years[-1]
+        shown = page.locator("#alliances li[data-pair]").evaluate_all("es => es.map(e => e.dataset.pair)")
+        assert shown == ["-".join(p) for p in want.pairs]
+        text = page.inner_text("#alliance-phases")
+        assert f"S1901M … {phase}" in text and f"nothing after {phase}" in text
+    _clean(page)
+
+
+def test_games_named_progress_explained_no_seed(page: Any, live_server: str) -> None:
+    """§3.2, §3.3: games named by map, players, years and result; the three progress charts explained as one
+    number on three scales whose figures agree with the charts; "seed" nowhere on the page."""
+    page.goto(live_server + "/diplomacy?game=1&phase=F1907M")
+    _phase_is(page, "F1907M")
+    options = page.locator("#game option:not([hidden])").all_inner_texts()
+    assert options[0].startswith("Game 1: human players, standard map, 1901–1913; Italy 16")
+    assert not any(".json (" in o for o in options)
+    view = httpx.get(live_server + "/api/diplomacy/games/1", timeout=60).json()
+    t = view["phases"].index("F1907M")
+    total = sum(n * n for n in view["sc_counts"][t])
+    note = page.inner_text("#progress-note")
+    assert f"Σ SC² = {total}" in note
+    for measure in ("progress", "progress_from_zero", "progress_as_written"):
+        value = f"{view['series'][measure][''][t]:.1f}%"
+        assert value in note, (measure, value, note)
+        assert value in page.inner_text(f'#charts .readout[data-measure="{measure}"]')
+    titles = page.locator("#charts .chart-title").all_inner_texts()
+    assert titles[:3] == [
+        view["labels"][m] for m in ("progress", "progress_from_zero", "progress_as_written")
+    ]
+    assert "seed" not in page.inner_text("body").lower()
+    page.goto(live_server + "/?seed=5")
+    assert "seed 000" not in page.inner_text("main") and "evaluator of seed" not in page.inner_text("main")
+    _clean(page)
+
+
+def test_unknown_game_or_phase_in_the_url_is_said(page: Any, live_server: str) -> None:
+    """§3.4: ?game=99&phase=X showed game 1 without a word."""
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url))
+    response = page.goto(live_server + "/diplomacy?game=99&phase=X", wait_until="networkidle")
+    assert response is not None and response.status == 404
+    error = page.locator("#game-error")
+    assert error.is_visible() and "no game “99”" in error.inner_text() and "1, 2, 3" in error.inner_text()
+    assert not any("/api/diplomacy/games/" in url for url in asked)  # no game silently loaded
+    assert page.input_value("#game") == ""
+    response = page.goto(live_server + "/diplomacy?game=2&phase=X1999M")
+    assert response is not None and response.status == 422
+    _phase_is(page, "S1901M")
+    assert "no phase “X1999M”" in page.inner_text("#game-error") and "S1901M … S1912R" in page.inner_text(
+        "#game-error"
+    )
+    _clean(page)
+
+
+def test_failed_uploads_speak_plainly_and_keep_the_info_line(page: Any, live_server: str) -> None:
+    """§3.4: upload errors leaked "'utf-8' codec can't decode byte 0xb7" and "$.phases must be a list";
+    after a failed upload the info line lost its phase range."""
+    page.goto(live_server + "/diplomacy?game=1")
+    page.wait_for_function("() => document.getElementById('game-info').textContent.includes('S1913R')")
+    info = page.inner_text("#game-info")
+    for name, body, says in (
+        ("photo.json", b"\xb7\x00\x01binary", "is not a text file"),
+        ("odd.json", b'{"id": "x", "map": "standard", "phases": 3}', "not a saved Diplomacy game"),
+    ):
+        page.set_input_files(
+            "#upload", files=[{"name": name, "mimeType": "application/json", "buffer": body}]
+        )
+        page.click("#upload-form button")
+        page.wait_for_function("n => document.getElementById('game-error').textContent.includes(n)", arg=name)
+        error = page.inner_text("#game-error")
+        assert says in error and "codec" not in error and "$." not in error and "0xb7" not in error
+        assert page.inner_text("#game-info") == info  # "(S1901M … S1913R)" kept
+    _clean(page)
+
+
+def test_unknown_page_is_an_html_404_for_a_browser(page: Any, live_server: str) -> None:
+    """§3.4: an unknown page answered a browser with raw JSON {"detail":"Not Found"}."""
+    response = page.goto(live_server + "/diplomacy/nope")
+    assert response is not None and response.status == 404
+    assert response.headers["content-type"].startswith("text/html")
+    assert page.locator("h1").inner_text() == "404" and "/diplomacy/nope" in page.inner_text("main")
+    assert "detail" not in page.inner_text("body")
+    api = httpx.get(live_server + "/api/nope", headers={"accept": "text/html"}, timeout=60)
+    assert api.status_code == 404 and api.json() == {"detail": "Not Found"}
     _clean(page)

@@ -58,8 +58,12 @@ class MeasureInfo:
 
 _CATALOGUE = (
     MeasureInfo("progress", "position", "Game progress", "%", "sum of squared SCs / R²"),
-    MeasureInfo("progress_as_written", "position", "Game progress, the seed's formula", "%"),
-    MeasureInfo("progress_from_zero", "position", "Game progress from zero", "%"),
+    MeasureInfo(
+        "progress_as_written", "position", "Game progress, two-way-split scale", "%", "Σ SC² / (S²/2)"
+    ),
+    MeasureInfo(
+        "progress_from_zero", "position", "Game progress counted from the start", "%", "0% at the start"
+    ),
     MeasureInfo("personal_progress", "power", "Personal progress", "SCs / R"),
     MeasureInfo("fear_static", "table", "Static fear", note="row fears column"),
     MeasureInfo("fear_dynamic", "table", "Fear", note="row fears column"),

@@ -5,8 +5,13 @@ picked to stay close to the board's traditional colours::
 
     AUSTRIA  vermillion      #d55e00        ITALY    bluish green   #009e73
     ENGLAND  blue            #0072b2        RUSSIA   reddish purple #cc79a7
-    FRANCE   sky blue        #56b4e9        TURKEY   orange         #e69f00  (Okabe-Ito's yellow is
+    FRANCE   violet          #4b0092        TURKEY   orange         #e69f00  (Okabe-Ito's yellow is
     GERMANY  black           #000000                                          unreadable on white)
+
+France was Okabe-Ito's sky blue (#56b4e9) until issue 23: its map tint (#abdaf4) was nearly the sea's
+#c5dfea (CIE76 ΔE 10).  The violet #4b0092 (from the colour-blind-safe palettes of Wong / Nichols) tints
+to a lavender ΔE 51 from the sea, and lies further from every other power than the sky blue did, also
+under simulated deuteranopia and protanopia (``tests/diplomacy/test_render.py`` checks the sea distance).
 
 England (blue) and Germany (black) now differ in lightness, not only in hue (the old navy and
 near-black looked alike).  Powers of other maps get matplotlib's ``tab10`` colours in power order
@@ -21,7 +26,7 @@ __all__ = ["POWER_COLOURS", "TAB10", "power_colour"]
 POWER_COLOURS: dict[str, str] = {
     "AUSTRIA": "#d55e00",
     "ENGLAND": "#0072b2",
-    "FRANCE": "#56b4e9",
+    "FRANCE": "#4b0092",
     "GERMANY": "#000000",
     "ITALY": "#009e73",
     "RUSSIA": "#cc79a7",

@@ -120,6 +120,12 @@ class YearAlliances:
     year: int
     pairs: tuple[Pair, ...]
     signals: tuple[PairSignal, ...]
+    first_phase: str = ""
+    """The first phase of the record: "never attacked" is checked from here."""
+    last_phase: str = ""
+    """The last phase whose position the year's verdict uses (the year's end, or ``through``)."""
+    fear_phase: str = ""
+    """The movement phase whose mutual fear the verdict uses (the last one of the year up to ``through``)."""
 
 
 @dataclass(frozen=True)
@@ -180,17 +186,30 @@ def detect_alliances(
     threshold: float = CALM_THRESHOLD,
     rule: str = "peace",
     measures: GameMeasures | None = None,
+    through: str | None = None,
 ) -> AllianceResult:
     """Allied pairs per game year of ``record`` (see the module docstring for the two rules).
 
     ``threshold`` is the calm threshold of rule ``calm``.  Years with no movement phase in the record
-    (e.g. a lone final phase) are left out.
+    (e.g. a lone final phase) are left out.  ``through`` (a phase name of the record) uses only the
+    phases up to and including it, as a player at that phase knows the game: its year is judged on its
+    movement phases so far, later years are left out (issue 23: at S1901M the year's later phases must
+    not show through).  Each year says which phases its verdict uses (``first_phase`` .. ``last_phase``);
+    with the record's first phase alone (nothing resolved yet) no pair is detected.
     """
     if not np.isfinite(threshold):
         raise DiplomacyError(f"alliance threshold must be a finite number, got {threshold!r}")
     if rule not in RULES:
         raise DiplomacyError(f"unknown alliance rule {rule!r}: choose from {', '.join(RULES)}")
     gm = measures if measures is not None else compute_measures(record)
+    if through is None:
+        upto = len(gm.phases) - 1
+    elif through in gm.phases:
+        upto = list(gm.phases).index(through)
+    else:
+        raise DiplomacyError(
+            f"phase {through!r} is not in game {record.game_id!r} ({gm.phases[0]} .. {gm.phases[-1]})"
+        )
     n_p = len(gm.powers)
     hits = attacks(record)
     phase_year = [_year(p) for p in gm.phases]
@@ -202,7 +221,7 @@ def detect_alliances(
     alive_all = ~np.isnan(gm.neighbour_effect)
     start = share[0]
     movement: dict[int, list[int]] = {}
-    for t, phase in enumerate(gm.phases):
+    for t, phase in enumerate(gm.phases[: upto + 1]):
         year = _year(phase)
         if year is not None and phase.endswith("M"):
             movement.setdefault(year, []).append(t)
@@ -223,9 +242,10 @@ def detect_alliances(
         change = (
             mutual[last] - mutual[previous_end] if previous_end is not None else np.full_like(calm, np.nan)
         )
-        until = [t for t, py in enumerate(phase_year) if py is not None and py <= year]
+        until = [t for t, py in enumerate(phase_year[: upto + 1]) if py is not None and py <= year]
         fought: np.ndarray = np.asarray(hits[until].any(axis=0))
         fought = fought | fought.T
+        resolved = max(until) > 0  # the record's first position alone shows no conduct: no verdict
         calm_pair = both & (mutual[last] > 0) & ~fought
         np.fill_diagonal(calm_pair, False)
         fear_rank = np.where(calm_pair, mutual[last], -np.inf)
@@ -241,6 +261,7 @@ def detect_alliances(
                     hit = bool(calm_pair[a, b])
                 else:
                     hit = bool(calm_pair[a, b] and closest[a] == b and closest[b] == a)
+                hit = hit and resolved
                 signals.append(
                     PairSignal(
                         gm.powers[a],
@@ -257,7 +278,11 @@ def detect_alliances(
                 )
                 if hit:
                     pairs.append((gm.powers[a], gm.powers[b]))
-        out.append(YearAlliances(year, tuple(pairs), tuple(signals)))
+        out.append(
+            YearAlliances(
+                year, tuple(pairs), tuple(signals), gm.phases[0], gm.phases[max(until)], gm.phases[last]
+            )
+        )
         previous_end = last
     return AllianceResult(record.game_id, tuple(out), float(threshold), rule)
 

@@ -7,9 +7,12 @@ answered at once; the server keeps nothing of it. Uploads over the app's body li
 
 from __future__ import annotations
 
+import json
 import math
 import os
+import re
 import threading
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -24,8 +27,10 @@ from boardeval.diplomacy import (
     MEASURE_INFO,
     MEASURES,
     GameMeasures,
+    RecordError,
     board_svg,
     compute_measures,
+    load_map_graph,
     load_records,
     measures_table,
     power_colour,
@@ -42,9 +47,17 @@ router = APIRouter(tags=["diplomacy"])
 
 
 class GameInfo(BaseModel):
+    """A game as a player recognises it: map, who played, the years, the result."""
+
     id: str
-    name: str
+    name: str = Field(description="'Game 1: human players, standard map, 1901–1913, …' (the page's label)")
     phases: int
+    map: str
+    players: str = Field(description="who played the powers, as far as the record tells")
+    years: str = Field(description="first–last game year")
+    result: str = Field(description="the centres at the end, largest first")
+    first_phase: str
+    last_phase: str
 
 
 class GameView(BaseModel):
@@ -56,6 +69,8 @@ class GameView(BaseModel):
     powers: list[str]
     colours: dict[str, str]
     sc_counts: list[list[int]] = Field(description="[phase][power] supply centres")
+    victory_centres: int = Field(description="R: the supply centres that win on this map")
+    supply_centres: int = Field(description="S: the map's supply centres")
     series: dict[str, dict[str, list[float | None]]] = Field(
         description="values per phase: per-power measures keyed by power, per-position ones by ''"
     )
@@ -74,6 +89,7 @@ def _clean(x: Any) -> float | None:
 
 def _game_view(name: str, gm: GameMeasures) -> GameView:
     powers = list(gm.powers)
+    graph = load_map_graph(gm.map_name)
     colours = {p: power_colour(p, i) for i, p in enumerate(powers)}
     series: dict[str, dict[str, list[float | None]]] = {}
     tables: dict[str, list[list[list[float | None]]]] = {}
@@ -95,6 +111,8 @@ def _game_view(name: str, gm: GameMeasures) -> GameView:
         powers=powers,
         colours=colours,
         sc_counts=[[int(v) for v in row] for row in np.asarray(gm.sc_counts)],
+        victory_centres=graph.win,
+        supply_centres=len(graph.sc_names),
         series=series,
         tables=tables,
         static_fear=[[_clean(v) for v in row] for row in np.asarray(gm.fear_static)],
@@ -107,16 +125,103 @@ def _shipped() -> dict[str, Any]:
     return {p.stem: p for p in shipped_game_paths()}
 
 
+_PHASE = re.compile(r"^[SFW](\d{4})[MRA]$")
+
+
+def _years(phases: Sequence[str]) -> str:
+    years = [int(m.group(1)) for p in phases if (m := _PHASE.match(p))]
+    if not years:
+        return "no dated phase"
+    return str(years[0]) if years[0] == years[-1] else f"{years[0]}–{years[-1]}"
+
+
+def _result(centres: Mapping[str, int], last_phase: str) -> str:
+    """'Italy 16, Russia 12, Germany 3 centres at S1913R' (powers with none left out)."""
+    ranked = sorted(((n, p) for p, n in centres.items() if n > 0), key=lambda x: (-x[0], x[1]))
+    if not ranked:
+        return f"no centres held at {last_phase}"
+    return ", ".join(f"{p.capitalize()} {n}" for n, p in ranked) + f" centres at {last_phase}"
+
+
+def _players(game_id: str, human: bool) -> str:
+    if human:
+        return "human players"
+    if game_id.startswith("bots-"):
+        return "bots (boardeval diplomacy bot-game)"
+    if game_id.startswith("random-"):
+        return "random orders (boardeval diplomacy random-game)"
+    return "players not recorded"
+
+
+def describe_game(
+    title: str, *, map_name: str, players: str, phases: Sequence[str], centres: Mapping[str, int]
+) -> tuple[str, str, str]:
+    """(label, years, result) of a game: ``'Game 1: human players, standard map, 1901–1913; Italy 16, …'``.
+
+    Issue 23 §3.2: a game is named by what a player recognises (the map, who played, the years, the
+    result), never by its file name and engine id alone.
+    """
+    years = _years(phases)
+    result = _result(centres, phases[-1])
+    return f"{title}: {players}, {map_name} map, {years}; {result}", years, result
+
+
+@lru_cache(maxsize=1)
+def _catalogue() -> dict[str, tuple[GameInfo, tuple[str, ...]]]:
+    """The shipped games' labels and phase names, read with the plain JSON parser.
+
+    The page lists the games on its first request: this must not build the engine's map or measure the
+    games (that took ~1 s, issue 23 §5); the files are the engine's own test data, read in place.
+    """
+    out: dict[str, tuple[GameInfo, tuple[str, ...]]] = {}
+    for gid, path in sorted(_shipped().items()):
+        saved = json.loads(path.read_bytes())
+        phases = tuple(str(p["name"]) for p in saved["phases"])
+        centres = {str(p): len(cs) for p, cs in saved["phases"][-1]["state"]["centers"].items()}
+        players = _players(str(saved.get("id", "")), human=True)
+        map_name = str(saved.get("map", "standard"))
+        label, years, result = describe_game(
+            f"Game {gid}", map_name=map_name, players=players, phases=phases, centres=centres
+        )
+        info = GameInfo(
+            id=gid,
+            name=label,
+            phases=len(phases),
+            map=map_name,
+            players=players,
+            years=years,
+            result=result,
+            first_phase=phases[0],
+            last_phase=phases[-1],
+        )
+        out[gid] = (info, phases)
+    return out
+
+
+def _record_label(title: str, record: Any, human: bool = False) -> str:
+    graph = record.graph
+    last = record.phases[-1]
+    centres = {p: len(cs) for p, cs in zip(graph.powers, last.centers, strict=True)}
+    label, _, _ = describe_game(
+        title,
+        map_name=record.map_name,
+        players=_players(record.game_id, human),
+        phases=[p.phase for p in record.phases],
+        centres=centres,
+    )
+    return label
+
+
 @lru_cache(maxsize=8)
 def _shipped_measures(game_id: str) -> tuple[str, GameMeasures]:
-    paths = _shipped()
-    if game_id not in paths:
+    listed = _catalogue()
+    if game_id not in listed:
         raise HTTPException(
             status_code=404,
-            detail=f"no shipped game {game_id!r}: choose one of {', '.join(sorted(paths)) or '(none)'}",
+            detail=f"no shipped game {game_id!r}: choose one of {', '.join(sorted(listed)) or '(none)'}",
         )
-    record = load_records(paths[game_id])[0]
-    return f"{game_id}.json ({record.game_id})", compute_measures(record)
+    record = load_records(_shipped()[game_id])[0]
+    return listed[game_id][0].name, compute_measures(record)
 
 
 @lru_cache(maxsize=8)
@@ -128,8 +233,42 @@ def _shipped_view(game_id: str) -> GameView:
 GameId = Path(..., pattern=r"^[A-Za-z0-9_-]{1,32}$", description="shipped game id: 1, 2 or 3")
 
 
+def _start(game: str | None, phase: str | None) -> tuple[dict[str, Any], int]:
+    """What the page shows first, from ``?game=&phase=``, and the HTTP status (issue 23 §3.4).
+
+    An unknown game is a 404 with a sentence naming the games there are (the page used to show game 1
+    without a word); an unknown phase a 422 naming the game's phase range, and the game from its start.
+    """
+    listed = _catalogue()
+    ids = sorted(listed)
+    if game is None:
+        return {"game": ids[0] if ids else None, "phase": phase, "error": None}, 200
+    if game not in listed:
+        choices = ", ".join(f"{listed[g][0].id}" for g in ids)
+        return {
+            "game": None,
+            "phase": None,
+            "error": f"There is no game “{game[:40]}” here: choose one of the games {choices} above, "
+            "or upload a saved game.",
+        }, 404
+    phases = listed[game][1]
+    if phase is not None and phase not in phases:
+        return {
+            "game": game,
+            "phase": None,
+            "error": f"Game {game} has no phase “{phase[:20]}”: its phases run {phases[0]} … {phases[-1]} "
+            "(a phase is a season S/F/W, a year and M, R or A, e.g. F1905M). Showing its first phase.",
+        }, 422
+    return {"game": game, "phase": phase, "error": None}, 200
+
+
 @router.get("/diplomacy", response_class=HTMLResponse, include_in_schema=False)
-def diplomacy_page(request: Request) -> HTMLResponse:
+def diplomacy_page(
+    request: Request,
+    game: str | None = Query(None, max_length=200),
+    phase: str | None = Query(None, max_length=200),
+) -> HTMLResponse:
+    start, status = _start(game, phase)
     return templates.TemplateResponse(
         request,
         "diplomacy.html",
@@ -137,20 +276,19 @@ def diplomacy_page(request: Request) -> HTMLResponse:
             "page": "diplomacy",
             "version": __version__,
             "games": api_games(),
+            "start": start,
             "max_upload_mb": request.app.state.max_upload_bytes // (1024 * 1024),
             "glossary": dict(GLOSSARY["diplomacy"]),
         },
+        status_code=status,
     )
 
 
 @router.get("/api/diplomacy/games", response_model=list[GameInfo], summary="The shipped human games")
 def api_games() -> list[GameInfo]:
-    """The three human games inside the installed ``diplomacy`` package (read in place)."""
-    out = []
-    for gid in sorted(_shipped()):
-        name, gm = _shipped_measures(gid)
-        out.append(GameInfo(id=gid, name=name, phases=len(gm.phases)))
-    return out
+    """The three human games inside the installed ``diplomacy`` package (read in place), each with a
+    label a player recognises: who played, the map, the years and the centres at the end."""
+    return [info for info, _ in _catalogue().values()]
 
 
 @router.get(
@@ -180,24 +318,85 @@ async def _uploaded(request: Request, file: UploadFile, game_index: int) -> tupl
 
 
 async def _uploaded_record(request: Request, file: UploadFile, game_index: int) -> tuple[str, Any, bytes]:
-    """(display name, the chosen game's record, the file's bytes) of an upload, checked."""
+    """(display name, the chosen game's record, the file's bytes) of an upload, checked.
+
+    A file the library cannot read answers 422 with a sentence in a player's words (issue 23 §3.4:
+    never "'utf-8' codec can't decode byte 0xb7" or "$.phases must be a list"; the CLI keeps the
+    library's exact message for the same file).
+    """
     limit: int = request.app.state.max_upload_bytes
     data = await file.read(limit + 1)
+    name = _file_name(file)
     if len(data) > limit:
-        raise PayloadTooLarge(limit, f"the file {file.filename!r}")
+        raise PayloadTooLarge(limit, f"the file “{name}”")
     if not data.strip():
-        raise HTTPException(status_code=422, detail=f"the file {file.filename!r} is empty")
-    name = os.path.basename(file.filename or "upload.json")[:80]
-    records = await run_in_threadpool(load_records, data, name=name)
-    if not records:
-        raise HTTPException(status_code=422, detail=f"the file {name!r} holds no game")
+        raise HTTPException(status_code=422, detail=f"The file “{name}” is empty: there is no game in it.")
+    try:
+        records = await run_in_threadpool(load_records, data, name=name)
+    except RecordError as exc:
+        raise UploadProblem(name, exc) from None
     if not 0 <= game_index < len(records):
         raise HTTPException(
             status_code=422,
-            detail=f"game_index {game_index} is out of range: {name!r} holds {len(records)} game(s)",
+            detail=f"There is no game #{game_index} in “{name}”: it holds {len(records)} game(s), "
+            f"numbered from 0 (game_index {game_index} is out of range).",
         )
     record = records[game_index]
-    return f"{name} ({record.game_id})", record, data
+    label = f"{name}" + (f" #{game_index}" if len(records) > 1 else "")
+    return _record_label(label, record), record, data
+
+
+def _file_name(file: UploadFile) -> str:
+    return os.path.basename(file.filename or "upload.json")[:80]
+
+
+class UploadProblem(HTTPException):
+    """422: an uploaded file that is not a saved game the app can read, said in a player's words."""
+
+    def __init__(self, name: str, exc: RecordError) -> None:
+        super().__init__(status_code=422, detail=player_words(name, exc))
+
+
+_SAVED_BY = "a game saved by the diplomacy engine or by boardeval (bot-game, random-game)"
+
+
+def player_words(name: str, exc: RecordError) -> str:
+    """The library's record error as a sentence for a player who uploaded ``name``."""
+    text = str(exc)
+    file = f"“{name}”"
+    if "codec can't decode" in text or "cannot read the file" in text:
+        return f"{file} is not a text file: a saved Diplomacy game is JSON text ({_SAVED_BY})."
+    if "is not valid JSON" in text:
+        found = re.search(r"line (\d+) column (\d+)", text)
+        at = f" (it breaks off at line {found.group(1)}, column {found.group(2)})" if found else ""
+        return f"{file} is not a saved game: its text is not complete JSON{at}. Expected {_SAVED_BY}."
+    if "nests deeper" in text or ("characters" in text and "larger" in text):
+        return f"{file} is not a saved game: its JSON is nested too deeply or too long to be one."
+    if "holds no game" in text:
+        return f"{file} holds no game (an empty list). Expected {_SAVED_BY}."
+    if exc.field == "map" or "unknown map" in text:
+        known = text.split("give one of", 1)[-1].strip() if "give one of" in text else ""
+        return f"{file} is played on a map the diplomacy engine does not know" + (
+            f" (it knows {known})." if known else "."
+        )
+    if exc.phase is not None:  # the content of a phase: the library's reason without its field path
+        where = [w for w in (exc.game and f"game {exc.game!r}", f"phase {exc.phase!r}", exc.field) if w]
+        prefix = ", ".join(where) + ": "
+        reason = text[len(prefix) :] if text.startswith(prefix) else text
+        return f"{file} has a problem at phase {exc.phase}: {reason.rstrip('.')}."
+    structural = (
+        "must be a JSON object",
+        "must be a list",
+        "unknown field",
+        "is not an object",
+        "has no phases",
+        "Field required",
+        "missing",
+    )
+    if text.startswith("game") or any(k in text for k in structural):
+        what = "it has no list of phases" if "phases" in text else "its parts are not those of a saved game"
+        return f"{file} is JSON but not a saved Diplomacy game: {what}. Expected {_SAVED_BY}."
+    return f"{file} could not be read as a saved game: {text}"
 
 
 @router.post("/api/diplomacy/upload", response_model=GameView, summary="Measure an uploaded saved game")
@@ -216,8 +415,8 @@ async def api_upload_csv(
     file: UploadFile = File(...),
     game_index: int = Form(0, ge=0, le=10_000),
 ) -> Response:
-    name, gm = await _uploaded(request, file, game_index)
-    stem = os.path.splitext(name.split(" ")[0])[0] or "game"
+    _, gm = await _uploaded(request, file, game_index)
+    stem = os.path.splitext(_file_name(file))[0] or "game"
     return _csv_response(gm, f"{stem}-measures.csv")
 
 
@@ -303,10 +502,14 @@ async def api_upload_map(
     phase: str = Form(..., max_length=12),
     orders: bool = Form(True),
 ) -> Response:
-    name, _, data = await _uploaded_record(request, file, game_index)
-    saved = (await run_in_threadpool(saved_games, data, name=name.split(" ")[0]))[game_index]
-    svg = await run_in_threadpool(board_svg, saved, phase, orders=orders)
-    stem = os.path.splitext(name.split(" ")[0])[0] or "game"
+    _, _, data = await _uploaded_record(request, file, game_index)
+    fname = _file_name(file)
+    saved = (await run_in_threadpool(saved_games, data, name=fname))[game_index]
+    try:
+        svg = await run_in_threadpool(board_svg, saved, phase, orders=orders)
+    except RecordError as exc:
+        raise UploadProblem(fname, exc) from None
+    stem = os.path.splitext(fname)[0] or "game"
     return _svg(svg, f"{stem}-map-{phase}.svg")
 
 
@@ -334,7 +537,7 @@ async def api_upload_chart(
             return chart_svg(table, chosen, phase=phase)
 
     svg = await run_in_threadpool(draw)
-    stem = os.path.splitext(name.split(" ")[0])[0] or "game"
+    stem = os.path.splitext(_file_name(file))[0] or "game"
     return _svg(svg, f"{stem}-{chosen}{'-' + phase if phase else ''}.svg", attachment=True)
 
 
@@ -365,6 +568,9 @@ class PowerEvaluation(BaseModel):
 class AllianceYear(BaseModel):
     year: int
     pairs: list[list[str]]
+    first_phase: str = Field(description="'never attacked each other' is checked from this phase")
+    last_phase: str = Field(description="the last phase the verdict uses (the year's end or the phase)")
+    fear_phase: str = Field(description="the movement phase whose mutual fear the verdict uses")
 
 
 class EvaluationView(BaseModel):
@@ -380,7 +586,9 @@ class EvaluationView(BaseModel):
     )
     phase: str = Field(description="the phase of the breakdown")
     breakdown: list[PowerEvaluation]
-    alliances: list[AllianceYear] = Field(description="allied pairs detected from mutual fear, per game year")
+    alliances: list[AllianceYear] = Field(
+        description="allied pairs detected per game year from the phases up to `phase` only (nothing later)"
+    )
     alliance_threshold: float
 
 
@@ -415,7 +623,7 @@ def _evaluation_view(name: str, record: Any, gm: GameMeasures, phase: str | None
         ]
         total = None if eliminated else _clean(math.fsum(t.contribution for t in bd.terms))
         rows.append(PowerEvaluation(power=power, total=total, eliminated=eliminated, terms=terms))
-    found = detect_alliances(record, measures=gm)
+    found = detect_alliances(record, measures=gm, through=chosen)
     return EvaluationView(
         game=name,
         target=_TARGET,
@@ -425,7 +633,16 @@ def _evaluation_view(name: str, record: Any, gm: GameMeasures, phase: str | None
         scores={p: [_clean(v) for v in scores[:, i]] for i, p in enumerate(powers)},
         phase=chosen,
         breakdown=rows,
-        alliances=[AllianceYear(year=y.year, pairs=[list(p) for p in y.pairs]) for y in found.years],
+        alliances=[
+            AllianceYear(
+                year=y.year,
+                pairs=[list(p) for p in y.pairs],
+                first_phase=y.first_phase,
+                last_phase=y.last_phase,
+                fear_phase=y.fear_phase,
+            )
+            for y in found.years
+        ],
         alliance_threshold=found.threshold,
     )
 

@@ -132,7 +132,7 @@ _CATAN: Final[dict[str, str]] = {
     ),
     "fairness": (
         "The generator's fairness dial F: the first annealed board with energy at most E0 − F·(E0 − E*), "
-        "E0 = the seed's random board, E* = the optimum; 0 = the random board, 1 = the optimum."
+        "E0 = the random board of the same seed, E* = the optimum; 0 = the random board, 1 = the optimum."
     ),
     "seed": "The number that makes a random board: the same seed gives the same board on any machine.",
     "rotate": (
@@ -155,8 +155,15 @@ _DIPLOMACY: Final[dict[str, str]] = {
         "Σ SC² / R² over the powers (70/324 = 21.6% at the standard start); it exceeds 100% once "
         "someone has won."
     ),
-    "progress_as_written": "The seed's literal Σ SC² / (2 (S/2)²) (70/578 = 12.1% at the standard start).",
-    "progress_from_zero": "(progress − progress at the start) / (1 − that); may be negative.",
+    "progress_as_written": (
+        "Game progress on the two-way-split scale: Σ SC² / (2 (S/2)²), S = the map's supply centres; 100% = "
+        "two powers with S/2 centres each (70/578 = 12.1% at the standard start). The same Σ SC² as game "
+        "progress, divided by 578 instead of 324."
+    ),
+    "progress_from_zero": (
+        "Game progress counted from the start: (progress − progress at the start) / (1 − that), i.e. "
+        "(Σ SC² − 70) / (324 − 70) on the standard map; 0% at the start, 100% = a win; may be negative."
+    ),
     "personal_progress": "A power's supply centres / R.",
     "fear_static": (
         "Windsor's table, row fears column: the column power's swiftest route to R centres; the row's fear "

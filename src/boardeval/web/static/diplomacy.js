@@ -97,7 +97,8 @@
       const txt = v === null ? "–" : BE.fmt(v, Math.abs(v) >= 10 ? 1 : 2) + unit;
       return k ? `<span style="--c:${BE.esc(view.colours[k])}" class="ro-power">${BE.esc(cap(k.slice(0, 3)))} <b>${txt}</b></span>` : `<b>${txt}</b>`;
     });
-    return `<span class="mono">${BE.esc(view.phases[i])}</span> ` + parts.join(" ");
+    const basis = PROGRESS.includes(measure) ? ` <span class="muted">= ${progressBasis(measure, i)}</span>` : "";
+    return `<span class="mono">${BE.esc(view.phases[i])}</span> ` + parts.join(" ") + basis;
   }
 
   function heat(table, name) {
@@ -120,7 +121,7 @@
     return h + `</table>`;
   }
 
-  /* Seed 003: a rise in mutual fear between two powers is a signal of their relation. */
+  /* The spec (docs/diplomacy.md): a rise in mutual fear between two powers is a signal of their relation. */
   function signals(t) {
     const ch = view.tables.fear_mutual_change ? view.tables.fear_mutual_change[t] : null;
     if (!ch) return "";
@@ -200,6 +201,9 @@
     $("heat-stab").innerHTML = heat(view.tables.stab_potential[t], "stab_potential") + chartLink("stab_potential", ph);
     $("heat-mutual").innerHTML = view.tables.fear_mutual_change ? heat(view.tables.fear_mutual_change[t], "fear_mutual_change") : "";
     $("fear-signals").innerHTML = signals(t);
+    document.querySelectorAll(".at-phase").forEach(el => { el.textContent = `at ${ph}`; });
+    $("mutual-phases").textContent = t > 0 ? `from ${view.phases[t - 1]} to ${ph}` : `(none at ${ph}, the first phase)`;
+    if ($("progress-note")) $("progress-note").innerHTML = progressNote(t);
     let sc = `<table class="data dip-sc"><thead><tr><th>power</th><th>SCs</th><th>tempi</th><th>battle-tied</th></tr></thead><tbody>`;
     view.powers.forEach((p, i) => {
       sc += `<tr data-power="${BE.esc(p)}"><td><button type="button" class="power-name" data-power="${BE.esc(p)}" style="--c:${BE.esc(view.colours[p])}">${BE.esc(p.toLowerCase())}</button></td>` +
@@ -330,7 +334,7 @@
     const alive = rows.filter(r => !r.eliminated);
     const best = alive.length ? alive.reduce((a, b) => (b.total > a.total ? b : a)) : null;
     const shown = rows.find(r => r.power === highlight) || best;
-    let h = `<p class="hint">At <b class="mono" id="eval-phase">${BE.esc(ev.phase)}</b>; click a power for its breakdown (it is highlighted everywhere).</p>`;
+    let h = `<p class="hint">At <b class="mono" id="eval-phase">${BE.esc(ev.phase)}</b>, from that phase's measures only; click a power for its breakdown (it is highlighted everywhere).</p>`;
     h += `<div class="eval-powers">` + rows.map(r =>
       `<button type="button" class="power-name" data-power="${BE.esc(r.power)}" style="--c:${BE.esc(ev.colours[r.power])}" aria-pressed="${shown && r.power === shown.power}">` +
       `${BE.esc(cap(r.power))} <b class="num">${r.eliminated ? "out" : signed(r.total, 2)}</b></button>`).join("") + `</div>`;
@@ -353,12 +357,44 @@
     const entry = ev.alliances.find(a => a.year === year);
     let a = `<h3>${term("alliance", "Detected alliances")} in <span class="mono" id="alliance-year">${year}</span></h3>`;
     if (!entry) a += `<p class="muted">No movement phase of ${year} in the record.</p>`;
-    else if (!entry.pairs.length) a += `<p class="muted" id="alliance-none">None detected in ${year}.</p>`;
+    else if (entry.last_phase === ev.phases[0]) a += `<p class="muted" id="alliance-none">None yet: at ${BE.esc(ev.phase)} no move has been resolved, so nobody has shown whom they spare.</p>`;
+    else if (!entry.pairs.length) a += `<p class="muted" id="alliance-none">None detected in ${year} so far.</p>`;
     else a += `<ul class="alliance-list">` + entry.pairs.map(([x, y]) =>
       `<li data-pair="${BE.esc(x)}-${BE.esc(y)}"><span class="ro-power" style="--c:${BE.esc(ev.colours[x])}">${BE.esc(cap(x))}</span> – ` +
       `<span class="ro-power" style="--c:${BE.esc(ev.colours[y])}">${BE.esc(cap(y))}</span></li>`).join("") + `</ul>`;
+    if (entry) a += `<p class="hint" id="alliance-phases">Uses the phases <span class="mono">${BE.esc(entry.first_phase)} … ${BE.esc(entry.last_phase)}</span> only ` +
+      `(mutual fear at <span class="mono">${BE.esc(entry.fear_phase)}</span>, no attack between the two since <span class="mono">${BE.esc(entry.first_phase)}</span>); ` +
+      `nothing after <span class="mono">${BE.esc(ev.phase)}</span> is looked at.</p>`;
     $("alliances").innerHTML = a + `<p class="hint">Each pair: powers within reach of each other (mutual fear &gt; 0) that have never attacked each other so far, each the other's closest such partner; see the glossary.</p>`;
     applyHighlight();
+  }
+
+  /* The game box's info line: the game's name, its phases and their range (kept after a failed upload). */
+  function infoLine(v) {
+    return `${v.game} · ${v.phases.length} phases (${v.phases[0]} … ${v.phases[v.phases.length - 1]})`;
+  }
+
+  /* Issue 23: the three progress charts are one number, Σ SC², on three scales; say so with the numbers of
+     the phase on screen, so that 77.8 %, 71.7 % and 43.6 % visibly agree. */
+  const PROGRESS = ["progress", "progress_from_zero", "progress_as_written"];
+  function squares(t) { return view.sc_counts[t].reduce((a, n) => a + n * n, 0); }
+  function progressBasis(measure, t) {
+    const sum = squares(t), R = view.victory_centres, S = view.supply_centres, zero = squares(0);
+    if (measure === "progress") return `${sum} / ${R * R}`;
+    if (measure === "progress_from_zero") return `(${sum} − ${zero}) / (${R * R} − ${zero})`;
+    if (measure === "progress_as_written") return `${sum} / ${S * S / 2}`;
+    return "";
+  }
+  function progressNote(t) {
+    const ph = BE.esc(view.phases[t]), R = view.victory_centres, S = view.supply_centres;
+    const sum = squares(t), zero = squares(0);
+    const pc = m => BE.fmt(view.series[m][""][t], 1) + "%";
+    return `<b>One number on three scales.</b> At <span class="mono">${ph}</span> the powers' supply centres squared ` +
+      `add up to Σ SC² = <b>${sum}</b>. ${term("progress", "Game progress")}: ${sum} / ${R}² = <b>${pc("progress")}</b> ` +
+      `(100% = one power on the ${R} centres that win). ${term("progress_from_zero", "Counted from the start")}: ` +
+      `(${sum} − ${zero}) / (${R * R} − ${zero}) = <b>${pc("progress_from_zero")}</b> (0% at the start, where Σ SC² = ${zero}). ` +
+      `${term("progress_as_written", "Two-way-split scale")}: ${sum} / (${S}² / 2) = <b>${pc("progress_as_written")}</b> ` +
+      `(100% = two powers with ${S / 2} centres each). The three differ only in what counts as 0% and 100%.`;
   }
 
   function render(v) {
@@ -366,13 +402,14 @@
     highlight = null; hidden.clear();
     evalView = null; evalCache.clear(); ++evalToken;
     $("eval-chart").innerHTML = ""; $("eval-breakdown").innerHTML = ""; $("alliances").innerHTML = "";
-    $("game-info").textContent = `${v.game} · map ${v.map} · ${v.phases.length} phases (${v.phases[0]} … ${v.phases[v.phases.length - 1]})`;
+    $("game-info").textContent = infoLine(v);
     $("legend").innerHTML = v.powers.map(p =>
       `<span class="item" style="--c:${BE.esc(v.colours[p])}"><input type="checkbox" checked data-show="${BE.esc(p)}" aria-label="show ${BE.esc(p.toLowerCase())}">` +
       `<button type="button" data-power="${BE.esc(p)}" aria-pressed="false">${BE.esc(p.toLowerCase())}</button></span>`).join("");
     $("heat-static").innerHTML = heat(v.static_fear, "fear_static");
-    let html = "";
-    for (const m of Object.keys(v.series)) {
+    let html = `<div class="card chart-note" id="progress-note" style="grid-column:1/-1"></div>`;
+    const order = [...PROGRESS.filter(m => v.series[m]), ...Object.keys(v.series).filter(m => !PROGRESS.includes(m))];
+    for (const m of order) {
       html += `<div class="card chart"><h4 class="chart-title">${term(m, BE.esc(v.labels[m] || m))}</h4>${chartLink(m, null)}` +
         `${lineChart(m, v.series[m])}<div class="readout hint" data-measure="${BE.esc(m)}"></div></div>`;
     }
@@ -410,13 +447,13 @@
     }
   }
 
-  async function loadShipped(id, phaseName) {
+  async function loadShipped(id, phaseName, keepError) {
     const token = ++loadToken;
     try {
       const v = await BE.api("GET", "/api/diplomacy/games/" + encodeURIComponent(id));
       if (token !== loadToken) return;  // a newer choice won
       source = { kind: "shipped", id };
-      showError(null);
+      if (!keepError) showError(null);
       render(v);
       syncSelect();
       startAt(phaseName || (view && view.phases[phaseIdx]));
@@ -444,7 +481,7 @@
       startAt(null);
     } catch (e) {
       if (token !== loadToken) return;
-      if (view) $("game-info").textContent = `${view.game} · map ${view.map} · ${view.phases.length} phases`;
+      if (view) $("game-info").textContent = infoLine(view);
       showError(`Upload of ${f.name} failed: ${e.message}`);
       BE.toast(e.message);
       syncSelect();
@@ -516,9 +553,8 @@
     };
     $("charts").addEventListener("mousemove", hover);
     $("eval-chart").addEventListener("mousemove", hover);
-    const q = new URLSearchParams(location.search);
-    const want = q.get("game");
-    if (want && [...$("game").options].some(o => o.value === want && want !== "upload")) $("game").value = want;
-    if ($("game").value && $("game").value !== "upload") loadShipped($("game").value, q.get("phase"));
+    /* The server checked ?game= and ?phase= (issue 23: an unknown game is said, never silently game 1). */
+    const start = typeof DIP_START === "object" && DIP_START ? DIP_START : {};
+    if (start.game) loadShipped(start.game, start.phase, !!start.error);
   });
 })();
