@@ -10,6 +10,7 @@ from typer.testing import CliRunner
 
 from boardeval.catan import Board, board_energy, check_rules
 from boardeval.cli.main import app
+from tests.cli.json_shapes import assert_same_fields
 
 runner = CliRunner()
 ENERGY_KEYS = {"same_resource_pairs", "high_number_pairs", "pip_variance", "ports", "energy"}
@@ -55,6 +56,7 @@ def test_optimum_json() -> None:
     d = json.loads(_ok(["catan", "optimum", "--rule", "no-68-neighbours", "--json"]))
     assert set(d) == {"energy", "code", "board", "optimal", "seconds"} and d["optimal"] is True
     assert d["code"] == d["board"]
+    assert_same_fields("catan optimum", d)
     assert math.isclose(d["energy"]["energy"], 20 / 1296)
     assert math.isclose(board_energy(Board.parse(d["board"])).total, d["energy"]["energy"])
 

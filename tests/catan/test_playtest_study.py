@@ -15,6 +15,7 @@ from boardeval.catan.playtest import GameRecord
 from boardeval.catan.study import _level, run_study, study_boards, write_study
 from boardeval.cli.catan_playtest import register
 from boardeval.core import CatanError
+from tests.cli.json_shapes import assert_same_fields
 
 
 def test_boards_follow_the_dial() -> None:
@@ -101,6 +102,7 @@ def test_cli_study(tmp_path: Path) -> None:
     result = runner.invoke(app, [*args, "--json"])
     assert result.exit_code == 0, result.output
     assert [lv["fairness"] for lv in json.loads(result.stdout)["levels"]] == [0.0, 1.0]
+    assert_same_fields("catan study", json.loads(result.stdout))
     assert (out / "study.csv").is_file()
     bad = runner.invoke(app, ["study", "--fairness", "0,x", "--out", str(out)])
     assert isinstance(bad.exception, CatanError) and "'x'" in str(bad.exception)

@@ -17,6 +17,7 @@ from boardeval.catan.advisor import OpeningParams
 from boardeval.catan.playtest import game_specs, play_game
 from boardeval.cli.catan_playtest import register
 from boardeval.core import BoardevalError, CatanError, ParamsError
+from tests.cli.json_shapes import assert_same_fields
 
 runner = CliRunner()
 
@@ -152,6 +153,7 @@ def test_cli_tune_spots_json_and_bad_input(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert [t["number"] for t in data["trials"]] == [0, 1] and data["fresh"]["games"] == 0
+    assert_same_fields("catan tune-spots", data)
     assert out.exists()
     result = runner.invoke(_app(), ["tune-spots", "--games-per-trial", "10"])
     assert isinstance(result.exception, BoardevalError) and "10" in str(result.exception)

@@ -32,3 +32,16 @@ def register(target: typer.Typer) -> None:
     def extra() -> None:
         """An extension command."""
         typer.echo("extra ran")
+
+
+@app.command("json")
+def json_command(
+    printed: bool = typer.Option(False, "--printed", help="Print the kept result before the Ctrl-C."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+) -> None:
+    """Stop as a Ctrl-C does: after printing a partial result (``--printed``) or before any."""
+    from boardeval.cli.common import print_json
+
+    if printed and as_json:
+        print_json({"board": "kept", "games": [], "interrupted": True})
+    raise KeyboardInterrupt

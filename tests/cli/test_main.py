@@ -45,6 +45,7 @@ def test_root_help_imports_no_game() -> None:
     assert sorted(m for m in (*HEAVY, *GAMES) if m in loaded) == []
     assert sorted(m for m in loaded if m.startswith("boardeval.cli.")) == [
         "boardeval.cli.common",
+        "boardeval.cli.empty_json",  # plain data: the --json documents a Ctrl-C leaves (issue 22)
         "boardeval.cli.main",
     ]
 
@@ -112,7 +113,7 @@ def test_extensions_add_commands_once(monkeypatch: pytest.MonkeyPatch) -> None:
     from tests.cli import fake_commands
 
     names = [c.name for c in fake_commands.app.registered_commands]
-    assert names == ["bad", "interrupt", "extra"]
+    assert names == ["bad", "interrupt", "json", "extra"]
 
 
 def test_library_error_is_one_red_line_exit_2(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -35,7 +35,7 @@ EXIT_GUARD = 30.0
 INTERRUPTED_EXIT = 130
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\r")
-_CLI = "from boardeval.cli.main import main; main()"
+_CLI = "from boardeval.cli.entry import main; main()"
 
 
 @dataclass

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from boardeval.cli.empty_json import empty_document
+from tests.cli.json_shapes import assert_same_fields
 from tests.interrupts.helpers import interrupt
 
 pytestmark = pytest.mark.slow
@@ -24,6 +26,7 @@ def test_anneal_keeps_its_best_board(tmp_path: Path) -> None:
     r.check()
     data = r.json()
     assert data["interrupted"] is True and data["method"] == "anneal"
+    assert_same_fields("catan generate", data)
     assert len(data["board"].split("~")[0].split("-")) == 19 and data["rules"] == {"max-spot-pips=8": False}
 
 
@@ -42,9 +45,14 @@ def test_cp_stops_within_the_solve(tmp_path: Path) -> None:
     # "minimising the energy" is re-sent only while the solve runs (solve_stoppable)
     args = ["catan", "generate", "--method", "cp", "--fairness", "1"]
     args += ["--rule", "resource-pips-band=10..14", "--rule", "max-spot-pips=10"]
-    r = interrupt(args, cwd=tmp_path, ready="minimising the energy")
+    r = interrupt([*args, "--json"], cwd=tmp_path, ready="minimising the energy")
     r.check()
-    assert "interrupted: nothing to keep" in r.err or "yes: best board so far" in r.out
+    data = r.json()  # one document either way (issue 22): the best board so far, or the empty document
+    assert data["interrupted"] is True
+    if data["board"] is None:
+        assert "interrupted: nothing to keep" in r.err and data == empty_document("catan generate")
+    else:
+        assert_same_fields("catan generate", data)
 
 
 def test_blog_model_prints_the_count_so_far(tmp_path: Path) -> None:
@@ -53,6 +61,7 @@ def test_blog_model_prints_the_count_so_far(tmp_path: Path) -> None:
     r.check()
     data = r.json()
     assert data["interrupted"] is True and 1 <= data["count"] < 500170  # the full count is 500170
+    assert_same_fields("catan blog-model", data)
 
 
 def test_playtest_on_two_workers_keeps_the_finished_games(tmp_path: Path) -> None:
@@ -61,7 +70,8 @@ def test_playtest_on_two_workers_keeps_the_finished_games(tmp_path: Path) -> Non
     r.check()
     data = r.json()
     assert data["interrupted"] is True and data["planned"] == 1000
-    assert 1 <= data["games"] < 1000 and all(p["games"] == data["games"] for p in data["players"])
+    assert 1 <= data["games"] < 1000
+    assert_same_fields("catan playtest", data) and all(p["games"] == data["games"] for p in data["players"])
 
 
 def test_count_boards_prints_the_count_so_far(tmp_path: Path) -> None:
@@ -71,3 +81,4 @@ def test_count_boards_prints_the_count_so_far(tmp_path: Path) -> None:
     r.check()
     data = r.json()
     assert data["interrupted"] is True and data["complete"] is False and data["count"] > 0
+    assert_same_fields("catan count-boards", data)

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.cli.json_shapes import assert_same_fields
 from tests.interrupts.helpers import interrupt
 
 pytestmark = pytest.mark.slow
@@ -56,5 +57,6 @@ def test_tournament_on_two_workers_keeps_the_finished_games(tmp_path: Path) -> N
     r.check()
     data = r.json()
     assert data["interrupted"] is True and data["requested"] == 400 and 1 <= data["games"] < 400
+    assert_same_fields("diplomacy tournament", data)
     saved = (tmp_path / "t" / "games.jsonl").read_text(encoding="utf-8").splitlines()
     assert len(saved) == data["games"]

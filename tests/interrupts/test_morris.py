@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.cli.json_shapes import assert_same_fields
 from tests.interrupts.helpers import interrupt
 
 pytestmark = pytest.mark.slow
@@ -31,6 +32,7 @@ def test_match_on_two_workers_stops_at_once(tmp_path: Path) -> None:
     data = r.json()
     assert data["interrupted"] is True and 1 <= data["games"] < 300
     assert data["wins"] + data["draws"] + data["losses"] == data["games"]
+    assert_same_fields("morris match", data)
 
 
 def test_perft_prints_the_finished_first_turns(tmp_path: Path) -> None:
@@ -40,6 +42,7 @@ def test_perft_prints_the_finished_first_turns(tmp_path: Path) -> None:
     data = r.json()
     assert data["interrupted"] is True and data["first_turns"] == 24 and 1 <= data["first_turns_done"] < 24
     assert data["count"] > 0 and data["count"] % data["first_turns_done"] == 0  # equal first turns: symmetry
+    assert_same_fields("morris perft", data)
 
 
 def test_tune_stopped_while_playing_fits_what_it_gathered(tmp_path: Path) -> None:
@@ -57,3 +60,4 @@ def test_tune_stopped_while_playing_fits_what_it_gathered(tmp_path: Path) -> Non
     assert data["interrupted"] is True and data["questions"] == []
     assert data["tablebase_positions"] == 2000 and data["placing_positions"] < 400 * 18
     assert data["tuned"]["train"]["positions"] + data["tuned"]["validation"]["positions"] == data["positions"]
+    assert_same_fields("morris tune", data)

@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 from boardeval.cli.main import app
 from boardeval.morris._features import features
 from boardeval.morris.rules import Position
+from tests.cli.json_shapes import assert_same_fields
 
 START = "........................ w 9 9"
 runner = CliRunner()
@@ -50,6 +51,7 @@ def test_best_json_shape() -> None:
     assert code == 0
     data = json.loads(out)
     assert set(data) >= {"move", "score", "pv", "nodes", "why"}
+    assert_same_fields("morris best", data)
     assert data["move"].startswith("g7x")
     assert data["pv"][0] == data["move"]
     assert data["nodes"] > 0

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import signal
 import sys
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
@@ -12,19 +14,49 @@ from rich.console import Console
 if TYPE_CHECKING:
     from boardeval.core import Progress as ProgressCallback
 
-__all__ = ["console", "err_console", "note_interrupted", "print_json", "progress_bar"]
+__all__ = ["console", "err_console", "json_documents", "note_interrupted", "print_json", "progress_bar"]
 
 console = Console(highlight=False)
 err_console = Console(stderr=True, highlight=False)
 
 
+_documents = [0]  # JSON documents printed on stdout by this process (a list: no ``global``)
+
+
 def print_json(data: Any) -> None:
     """Print machine-readable JSON on stdout (no Rich markup, no wrapping). A non-finite number is a
-    :class:`~boardeval.core.ParamsError` naming where it is, never the non-JSON ``Infinity``/``NaN``."""
+    :class:`~boardeval.core.ParamsError` naming where it is, never the non-JSON ``Infinity``/``NaN``.
+
+    The document is written whole: a Ctrl-C arriving during the write is held until it is out (then it
+    raises as usual), so stdout never ends in half a document, and the root group knows one was printed
+    (:func:`json_documents`) and does not add the empty one (``cli/empty_json.py``)."""
     from boardeval.core import dumps_json
 
-    sys.stdout.write(dumps_json(data, indent=None, separators=(", ", ": ")) + "\n")
-    sys.stdout.flush()
+    text = dumps_json(data, indent=None, separators=(", ", ": ")) + "\n"
+    with _sigint_held():
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        _documents[0] += 1
+
+
+def json_documents() -> int:
+    """How many JSON documents :func:`print_json` has printed in this process (the root group compares
+    the count before and after a command)."""
+    return _documents[0]
+
+
+@contextmanager
+def _sigint_held() -> Iterator[None]:
+    """Hold SIGINT (Ctrl-C) back while the block runs; a Ctrl-C that came meanwhile is delivered at its
+    end. Off the main thread Python runs no signal handler, so there is nothing to hold."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
 def note_interrupted(kept: str) -> None:

@@ -30,7 +30,8 @@ from typer._click.core import Context as _ClickContext
 from typer._click.exceptions import NoArgsIsHelpError, UsageError
 from typer.core import TyperCommand, TyperGroup
 
-from boardeval.cli.common import err_console
+from boardeval.cli.common import err_console, json_documents, print_json
+from boardeval.cli.empty_json import empty_document, json_command
 from boardeval.core import BoardevalError, JobsFailed, JobsInterrupted, worker_failures
 
 __all__ = ["COMMANDS", "LazyCommand", "app", "load_command", "main"]
@@ -133,13 +134,18 @@ class _LazyRootGroup(TyperGroup):
     def make_context(
         self, info_name: str | None, args: list[str], parent: _ClickContext | None = None, **extra: Any
     ) -> _ClickContext:
+        # which command asked for --json, read before the command is imported (cli/empty_json.py)
+        json_for = json_command(list(args))
         try:
-            return super().make_context(info_name, args, parent, **extra)
+            ctx = super().make_context(info_name, args, parent, **extra)
         except UsageError as exc:  # a bad root option: the same one line as bad input (issue 17)
             _usage_error(exc)
+        ctx.meta[_JSON_FOR] = json_for
+        return ctx
 
     def invoke(self, ctx: _ClickContext) -> Any:
         failures_before = len(worker_failures())  # the failures of this command only (tests run many)
+        watch = _JsonWatch(ctx.meta.get(_JSON_FOR))
         with _watch_sigint() as seen:
             try:
                 value = super().invoke(ctx)
@@ -152,14 +158,37 @@ class _LazyRootGroup(TyperGroup):
                 err_console.print(f"[red]error: {escape(str(exc))}[/red]", soft_wrap=True)
                 raise typer.Exit(1) from None
             except KeyboardInterrupt as exc:  # nothing kept by the command: say so (docs/reliability.md)
+                watch.ensure_document()
                 what = str(exc) if isinstance(exc, JobsInterrupted) else "interrupted: nothing to keep"
                 err_console.print(f"[yellow]{escape(what)}[/yellow]")
                 raise typer.Exit(INTERRUPTED_EXIT) from None
             except typer.Exit as exc:  # a command that exits 0 or 130 itself after keeping partial results
+                if exc.exit_code == INTERRUPTED_EXIT or (exc.exit_code == 0 and seen):
+                    watch.ensure_document()
                 if exc.exit_code in (0, INTERRUPTED_EXIT):
                     _interrupt_exit(None, seen, failures_before)
                 raise
+            if seen:
+                watch.ensure_document()
         return _interrupt_exit(value, seen, failures_before)
+
+
+_JSON_FOR = "boardeval.json_for"
+"""``ctx.meta`` key: the command path that asked for ``--json`` (None: no JSON asked)."""
+
+
+class _JsonWatch:
+    """Keeps the ``--json`` rule for one command: after a Ctrl-C, stdout carries exactly one JSON document
+    (issue 22). ``ensure_document`` prints the command's empty document, flagged, when the command asked
+    for ``--json`` and printed none itself (stopped before any result: cli/empty_json.py)."""
+
+    def __init__(self, command: str | None) -> None:
+        self.command = command
+        self.printed_before = json_documents()
+
+    def ensure_document(self) -> None:
+        if self.command is not None and json_documents() == self.printed_before:
+            print_json(empty_document(self.command))
 
 
 INTERRUPTED_EXIT = 130

@@ -31,6 +31,7 @@ from boardeval.morris.tablebase import (
 )
 from boardeval.morris.tablebase.index import combos, rows, symmetry_classes
 from boardeval.morris.tablebase.plain import check_position, plain_solve, rules_successors
+from tests.cli.json_shapes import assert_same_fields
 
 KEYS = [(3, 3), (4, 3), (3, 4), (4, 4)]
 
@@ -223,12 +224,14 @@ def test_cli_stats_probe_build(tb: Tablebase, tmp_path: Path) -> None:
     assert res.exit_code == 0, res.output
     data = json.loads(res.output)
     assert [(s["mover_men"], s["opponent_men"]) for s in data["subdatabases"]] == KEYS
+    assert_same_fields("morris tablebase stats", data)
     res = runner.invoke(app, ["tablebase", "stats", "--dir", str(tb.directory)])
     assert res.exit_code == 0 and "3v3" in res.output and "4v4" in res.output
     text = _pos("a7 d7 c4", "e4 f4 d3").text()
     res = runner.invoke(app, ["tablebase", "probe", text, "--dir", str(tb.directory), "--json"])
     assert res.exit_code == 0, res.output
     probe = json.loads(res.output)
+    assert_same_fields("morris tablebase probe", probe)
     assert (
         probe["value"] == "win" and probe["distance"] == 1 and probe["turns"][0]["turn"].startswith("c4-g7x")
     )

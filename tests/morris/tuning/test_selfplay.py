@@ -20,6 +20,7 @@ from boardeval.morris.tuning.selfplay import (
     tune_by_play,
 )
 from boardeval.morris.tuning.texel import write_weights
+from tests.cli.json_shapes import assert_same_fields
 
 SEED = dict(load_weights("seed"))
 PLACING = dict(load_weights("base"))
@@ -106,6 +107,7 @@ def test_cli_tune_play(tmp_path: Path) -> None:
     assert res.exit_code == 0, res.output
     data = json.loads(res.output)
     assert len(data["steps"]) == 1 and data["final_match"]["against"] == "seed"
+    assert_same_fields("morris tune-play", data)
     assert data["final_match"]["wins"] + data["final_match"]["draws"] + data["final_match"]["losses"] == 2
     assert set(dict(load_weights(out))) == set(FEATURES)
     bad = CliRunner().invoke(app, ["morris", "tune-play", "--start", "nosuch", "--rounds", "0"])
