@@ -35,7 +35,10 @@ def army_value(bot: DumbBot, game: Game, power: str, province: str) -> float:
 def test_bots_are_players() -> None:
     assert isinstance(RandomBot(), Player)
     assert isinstance(DumbBot(), Player)
-    assert make_bot("DUMB").name == "dumb"
+    assert make_bot("dumb").name == "dumb"
+    for near in ("DUMB", " dumb", "Dumb"):  # issue 24: exact names, the spelling meant is named
+        with pytest.raises(DiplomacyError, match="did you mean 'dumb'"):
+            make_bot(near)
 
 
 def test_level0_values_at_the_start() -> None:
@@ -199,7 +202,11 @@ def test_other_maps_play(map_name: str, max_year: int, last: str, powers: int) -
 
 def test_bad_bot_lists() -> None:
     assert parse_bots("dumb,random*6", 7) == ("dumb",) + ("random",) * 6
-    assert parse_bots(["Random"], 3) == ("random",) * 3
+    assert parse_bots(["random"], 3) == ("random",) * 3
+    with pytest.raises(UnknownBotError, match="did you mean 'random'"):  # issue 24: exact names
+        parse_bots(["Random"], 3)
+    with pytest.raises(UnknownBotError, match="'\\+6' is not an integer"):
+        parse_bots("dumb,random*+6", 7)
     with pytest.raises(UnknownBotError, match="'smart'"):
         parse_bots("dumb,smart*6", 7)
     with pytest.raises(UnknownBotError, match="names 2 bot"):

@@ -160,12 +160,24 @@ def test_allies_options(tmp_path: Path) -> None:
         "--max-year",
         "1901",
         "--allies",
-        "england:france",
+        "ENGLAND:FRANCE",
         "--out",
         str(tmp_path / "g.json"),
     )
     assert code == 0, exc
     assert "dumb+ally" in text
+    _, _, exc = run(
+        "bot-game",
+        "--bots",
+        "dumb",
+        "--seed",
+        "1",
+        "--allies",
+        "england:france",
+        "--out",
+        str(tmp_path / "i.json"),
+    )
+    assert isinstance(exc, DiplomacyError) and "did you mean 'ENGLAND'" in str(exc)  # issue 24: exact names
     _, _, exc = run(
         "bot-game",
         "--bots",

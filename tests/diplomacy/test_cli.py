@@ -56,7 +56,7 @@ def test_measures_game_csv_and_json(tmp_path: Path) -> None:
 
 
 def test_measures_power_filter() -> None:
-    code, out, _ = run("measures", "--start", "--json", "-m", "progress", "-m", "tempi", "-p", "italy")
+    code, out, _ = run("measures", "--start", "--json", "-m", "progress", "-m", "tempi", "-p", "ITALY")
     assert code == 0
     rows = json.loads(out)
     assert [(r["power"], r["measure"]) for r in rows] == [(None, "progress"), ("ITALY", "tempi")]

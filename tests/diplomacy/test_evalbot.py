@@ -82,7 +82,9 @@ def test_autumn_projection_gives_a_centre_to_the_unit_on_it() -> None:
 
 
 def test_bad_names_and_settings_are_refused(tmp_path: Path) -> None:
-    assert make_bot("EVAL", BOT_KINDS).name == "eval"
+    assert make_bot("eval", BOT_KINDS).name == "eval"
+    with pytest.raises(UnknownBotError, match="did you mean 'eval'"):
+        make_bot("EVAL", BOT_KINDS)
     assert parse_bots("eval,dumb*6", 7, BOT_KINDS)[0] == "eval"
     with pytest.raises(UnknownBotError, match="'evil'"):
         parse_bots("evil,dumb*6", 7, BOT_KINDS)

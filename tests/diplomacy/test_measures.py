@@ -320,8 +320,10 @@ def test_other_map_random_game() -> None:
 
 
 def test_measure_selection_and_errors() -> None:
-    t = measures_table([start_position()], ["Battle-Tiedness", "progress"])
+    t = measures_table([start_position()], ["battle_tiedness", "progress"])
     assert list(dict.fromkeys(t["measure"])) == ["battle_tiedness", "progress"]
+    with pytest.raises(UnknownMeasureError, match="did you mean 'battle_tiedness'"):  # issue 24: exact
+        measures_table([start_position()], ["Battle-Tiedness"])
     with pytest.raises(UnknownMeasureError, match="unknown measure 'happiness'"):
         measures_table([start_position()], ["happiness"])
     with pytest.raises(ValueError, match="no phases"):

@@ -2,13 +2,15 @@
 
 Numbers: one reader for every CLI option (``parse_int`` / ``parse_float`` behind every numeric option's
 ``parser=``), checked as a model (the reader accepts a text exactly when the grammar does) over drawn
-odd spellings, and the issue's own examples run through the root command.
+odd spellings, and the issue's own examples run through the root command. Names: case-exact everywhere
+(``pick_name``), a near miss named; drawn re-casings, paddings and dashes of every kind of name.
 """
 
 from __future__ import annotations
 
 import math
 import re
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -16,9 +18,12 @@ from hypothesis import strategies as st
 from typer._click.exceptions import UsageError
 from typer.testing import CliRunner
 
+from boardeval.catan import PLAYER_NAMES, Board
 from boardeval.cli.main import app
 from boardeval.cli.options import NumberReader
-from boardeval.core import BoardevalError, parse_float
+from boardeval.core import BoardevalError, parse_float, pick_name
+from boardeval.diplomacy import MEASURES
+from boardeval.morris import STRENGTHS
 from tests.cli.test_number_options import NUMERIC
 from tests.fuzz.strategies import assert_quotes_input, mutated_text, odd_decimals, odd_numbers
 
@@ -122,3 +127,95 @@ def test_morris_best_candidates_past_the_legal_turns_are_refused() -> None:
     """``--candidates 100000`` was capped silently at the number of legal turns."""
     line = _one_error_line(["morris", "best", "--moves", "", "--depth", "1", "--candidates", "100000"])
     assert "100000" in line and "24 legal turns" in line, line
+
+
+# -- names ----------------------------------------------------------------------------------------------
+
+NAME_LISTS = {
+    "measure": MEASURES,
+    "player": PLAYER_NAMES,
+    "strength": tuple(STRENGTHS),
+    "power": ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"),
+    "bot": ("random", "dumb", "eval"),
+}
+
+
+@st.composite
+def near_spellings(draw: st.DrawFn, names: tuple[str, ...]) -> str:
+    """A listed name, perhaps re-cased, padded, with '-' for '_', or otherwise mutated."""
+    name = draw(st.sampled_from(names))
+    how = draw(st.sampled_from(["exact", "upper", "lower", "title", "swap", "pad", "dash", "mutate"]))
+    if how == "upper":
+        return name.upper()
+    if how == "lower":
+        return name.lower()
+    if how == "title":
+        return name.title()
+    if how == "swap":
+        return name.swapcase()
+    if how == "pad":
+        return draw(st.sampled_from([" ", "\t", "\n", "\u00a0"])) + name + draw(st.sampled_from(["", " "]))
+    if how == "dash":
+        return name.replace("_", "-")
+    if how == "mutate":
+        return draw(mutated_text(name))
+    return name
+
+
+@given(st.sampled_from(sorted(NAME_LISTS)), st.data())
+def test_names_are_exact_and_a_near_miss_is_named(kind: str, data: st.DataObject) -> None:
+    names = NAME_LISTS[kind]
+    text = data.draw(near_spellings(names))
+    try:
+        got = pick_name(text, names, kind)
+    except BoardevalError as exc:
+        assert text not in names
+        message = str(exc)
+        assert_quotes_input(message, text)
+        folded = {n.casefold(): n for n in names}
+        key = text.strip().casefold().replace("-", "_")
+        if key in folded:  # a case/padding/dash variant: the spelling meant is named
+            assert f"did you mean {folded[key]!r}" in message, message
+        return
+    assert got == text and text in names
+
+
+def test_library_name_readers_use_the_rule() -> None:
+    """Each reader behind an option or field: exact names, the near miss named (these were folded)."""
+    from boardeval.catan.playtest import run_playtest
+    from boardeval.diplomacy import load_map_graph, validate_measures
+    from boardeval.diplomacy.bots import make_bot, parse_bots
+    from boardeval.morris import PlayerSpec
+
+    cases: list[tuple[Any, str]] = [
+        (lambda: validate_measures(["TEMPI"]), "did you mean 'tempi'"),
+        (lambda: validate_measures(["stab-potential"]), "did you mean 'stab_potential'"),
+        (lambda: load_map_graph().power("austria"), "did you mean 'AUSTRIA'"),
+        (lambda: make_bot("Dumb"), "did you mean 'dumb'"),
+        (lambda: parse_bots("dumb, random*6", 7), "did you mean 'random'"),
+        (lambda: parse_bots("dumb,random*+6", 7), "'\\+6' is not an integer"),
+        (lambda: PlayerSpec.parse("AI:depth=1"), "did you mean 'ai'"),
+        (lambda: run_playtest(Board.parse(SPEC_CODE), ["WEIGHTED", "weighted"], games=1), "did you mean"),
+    ]
+    for call, fragment in cases:
+        with pytest.raises(BoardevalError, match=fragment):
+            call()
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (["morris", "match", "--white", "AI:depth=1", "--games", "1"], "did you mean 'ai'"),
+        (["catan", "playtest", SPEC_CODE, "--players", "WEIGHTED,weighted", "--games", "1"], "'weighted'"),
+        (["diplomacy", "measures", "--start", "-m", "TEMPI"], "did you mean 'tempi'"),
+        (["diplomacy", "measures", "--start", "--power", "austria"], "did you mean 'AUSTRIA'"),
+        (["morris", "best", "--moves", "", "--strength", "Expert"], "did you mean 'expert'"),
+        (["morris", "play", "--colour", "White"], "did you mean 'white'"),
+        (["diplomacy", "fear", "--static", "--map", "Standard"], "did you mean 'standard'"),
+        (["catan", "advise", SPEC_CODE, "--params", "Default"], "did you mean 'default'"),
+    ],
+)
+def test_issue_24_cli_names_are_refused(args: list[str], fragment: str) -> None:
+    """Issue 24's list of names folded by some options and not others: now refused everywhere."""
+    line = _one_error_line(args)
+    assert fragment in line, line

@@ -43,7 +43,7 @@ import numpy.typing as npt
 
 from boardeval.catan import Board, SpotParams, evaluate_spots, from_catanatron_map, node_to_spot, spot_to_node
 from boardeval.catan.board import code_keys
-from boardeval.core import Breakdown, CatanError, Player, check_number, parse_int, quote
+from boardeval.core import Breakdown, CatanError, Player, check_number, parse_int, pick_name, quote
 
 __all__ = [
     "PLAYER_NAMES",
@@ -519,9 +519,7 @@ PLAYER_NAMES: tuple[str, ...] = tuple(_FACTORIES)
 def make_player(name: str, advisor: tuple[SpotParams, OpeningParams] | None = None) -> Player[Any, Any]:
     """A fresh player from its name (``advisor``, ``pips``, ``weighted``, ``random``, ``vp``);
     ``advisor`` (spot parameters, opening weights) replaces the advisor's defaults (the tuner's trials)."""
-    key = name.strip().lower() if isinstance(name, str) else name
-    if key not in _FACTORIES:
-        raise CatanError(f"unknown player {name!r}; known players: {', '.join(PLAYER_NAMES)}")
+    key = pick_name(name, PLAYER_NAMES, "player", error=CatanError)
     if key == "advisor" and advisor is not None:
         return AdvisorPlayer(*advisor)
     return _FACTORIES[key]()

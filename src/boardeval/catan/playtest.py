@@ -44,6 +44,7 @@ from boardeval.core import (
     make_rng,
     map_jobs,
     mean_interval,
+    pick_name,
     spawn_seeds,
     wilson_interval,
 )
@@ -246,13 +247,11 @@ def check_base_board(board: Board) -> None:
 def _check_players(players: Sequence[str]) -> tuple[str, ...]:
     if isinstance(players, str):
         players = players.split(",")
-    names = tuple(p.strip().lower() for p in players)
+    names = tuple(players)
     if not 2 <= len(names) <= 4:
-        raise CatanError(f"need 2 to 4 players, got {len(names)}: {','.join(players)!r}")
-    for name, given in zip(names, players, strict=True):
-        if name not in PLAYER_NAMES:
-            raise CatanError(f"unknown player {given!r}; known players: {', '.join(PLAYER_NAMES)}")
-    return names
+        raise CatanError(f"need 2 to 4 players, got {len(names)}: {','.join(map(str, players))!r}")
+    # exact names, as listed (issue 24: 'WEIGHTED' and ' weighted' were folded silently)
+    return tuple(pick_name(name, PLAYER_NAMES, "player", error=CatanError) for name in names)
 
 
 def game_specs(

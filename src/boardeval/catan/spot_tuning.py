@@ -44,6 +44,7 @@ from boardeval.core import (
     ParamsError,
     Progress,
     mean_interval,
+    near_name,
     report,
     spawn_seeds,
     wilson_interval,
@@ -365,8 +366,14 @@ def load_named_params(name_or_path: str | Path) -> tuple[SpotParams, OpeningPara
     from boardeval.core import load_data_file
 
     key = str(name_or_path)
-    path = NAMED_PARAMS.get(key.strip().lower(), Path(key))
-    if key.strip().lower() in NAMED_PARAMS and not path.exists():
+    path = NAMED_PARAMS.get(key, Path(key))
+    near = near_name(key, NAMED_PARAMS)
+    if key not in NAMED_PARAMS and near is not None and not path.exists():  # 'Default', ' tuned'
+        raise ParamsError(
+            f"no parameter set or file {key!r}: did you mean {near!r}? (set names are written exactly as "
+            f"listed: {', '.join(NAMED_PARAMS)})"
+        )
+    if key in NAMED_PARAMS and not path.exists():
         raise ParamsError(
             f"no {key!r} parameter set is shipped (the tuned weights did not beat the defaults on fresh "
             "seeds; see docs/catan-playtest.md)"

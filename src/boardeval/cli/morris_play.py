@@ -7,6 +7,7 @@ The commands are plain functions; :func:`register` adds them to the ``morris`` g
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import typer
@@ -17,7 +18,7 @@ from boardeval.cli.morris import position_from
 from boardeval.cli.morris_game import COLOURS, TerminalSession
 from boardeval.cli.morris_render import print_board, print_evaluation, print_why
 from boardeval.cli.options import SEED, WORKERS, float_option, int_option
-from boardeval.core import ParamsError
+from boardeval.core import ParamsError, pick_name
 from boardeval.morris import (
     MAX_DEPTH,
     STRENGTHS,
@@ -52,7 +53,11 @@ def _tablebase_dir(option: str | None) -> str | None:
     if option is None:
         default = default_tablebase_dir()
         return str(default) if (default / "manifest.json").is_file() else None
-    return None if option.strip().lower() == "none" else option
+    if option == "none":
+        return None
+    if option != "none" and option.strip().lower() == "none" and not Path(option).exists():
+        raise ParamsError(f"--tablebase {option!r}: did you mean 'none'? (written exactly so, lower case)")
+    return option
 
 
 def _tablebase(option: str | None) -> Tablebase | None:
@@ -75,11 +80,8 @@ _STRENGTH_HELP = (
 
 
 def _strength(text: str) -> str:
-    """A strength name of :data:`STRENGTHS` (case-insensitive), else a ParamsError quoting it."""
-    name = text.strip().lower()
-    if name not in STRENGTHS:
-        raise ParamsError(f"--strength must be one of {', '.join(STRENGTHS)}, got {text!r}")
-    return name
+    """A strength name of :data:`STRENGTHS`, exactly (``Expert`` is refused, naming ``expert``)."""
+    return pick_name(text, STRENGTHS, "--strength")
 
 
 _DEPTH = int_option("--depth", 1, MAX_DEPTH)
@@ -196,15 +198,14 @@ def play_cmd(
     tablebase: str | None = typer.Option(None, "--tablebase", help=_TB_HELP),
 ) -> None:
     """Play against the AI in the terminal. Type a turn (d2, a1-a4, d2xg7), 'why', 'undo' or 'quit'."""
-    if colour.lower() not in COLOURS:
-        raise ParamsError(f"--colour must be white or black, got {colour!r}")
+    colour = pick_name(colour, COLOURS, "--colour")
     ev = Evaluator(load_weights(profile))
     tb = _tablebase(tablebase)
     if depth is not None:
         ai = AlphaBetaPlayer(ev, depth=depth, shuffle_ties=False, tablebase=tb)
     else:
         ai = AlphaBetaPlayer.at_strength(_strength(strength), ev, shuffle_ties=False, tablebase=tb)
-    TerminalSession(Position.start(Variant.parse(variant)), ai, COLOURS.index(colour.lower())).run()
+    TerminalSession(Position.start(Variant.parse(variant)), ai, COLOURS.index(colour)).run()
 
 
 def match_cmd(

@@ -25,6 +25,7 @@ from boardeval.core.inputs import (
     loads_toml,
     validation_message,
 )
+from boardeval.core.names import near_name, pick_name
 from boardeval.core.numbers import check_float, check_int, parse_float, parse_int, quote
 from boardeval.core.players import Player
 from boardeval.core.progress import Progress, report
@@ -67,8 +68,10 @@ __all__ = [
     "loads_toml",
     "make_rng",
     "mean_interval",
+    "near_name",
     "map_jobs",
     "parse_float",
+    "pick_name",
     "parse_int",
     "quote",
     "report",

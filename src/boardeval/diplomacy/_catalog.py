@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from boardeval.core import DiplomacyError
+from boardeval.core import DiplomacyError, pick_name
 
 __all__ = [
     "COHESION_NS",
@@ -90,14 +90,13 @@ class UnknownMeasureError(DiplomacyError):
 
 
 def validate_measures(names: Iterable[str] | None) -> tuple[str, ...]:
-    """Check measure names (case-insensitive, '-' accepted for '_'); return them normalised, in order."""
+    """Check measure names, exactly as :data:`MEASURES` spells them (``TEMPI``, ``stab-potential``,
+    `` tempi`` are refused, naming the spelling meant: issue 24); return them in order, each once."""
     if names is None:
         return MEASURES
     out: list[str] = []
     for raw in names:
-        name = raw.strip().lower().replace("-", "_")
-        if name not in MEASURE_INFO:
-            raise UnknownMeasureError(f"unknown measure {raw!r}: choose from {', '.join(MEASURES)}")
+        name = pick_name(raw, MEASURES, "measure", error=UnknownMeasureError)
         if name not in out:
             out.append(name)
     if not out:

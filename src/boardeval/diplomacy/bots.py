@@ -40,7 +40,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from boardeval.core import DiplomacyError
+from boardeval.core import DiplomacyError, parse_int, pick_name
 from boardeval.diplomacy.graph import MapGraph, available_maps, load_map_graph, province_of
 
 __all__ = [
@@ -573,10 +573,7 @@ def make_bot(name: str, kinds: Mapping[str, Callable[[], Any]] | None = None) ->
     passes :data:`boardeval.diplomacy.evalbot.BOT_KINDS`, which adds ``'eval'``).
     """
     table = BOT_KINDS if kinds is None else kinds
-    key = name.strip().lower()
-    if key not in table:
-        raise UnknownBotError(f"unknown bot {name!r}: choose from {', '.join(table)}")
-    return table[key]()
+    return table[pick_name(name, table, "bot", error=UnknownBotError)]()
 
 
 def parse_bots(
@@ -589,21 +586,16 @@ def parse_bots(
     """
     items = spec.split(",") if isinstance(spec, str) else list(spec)
     names: list[str] = []
-    for raw in items:
-        item = raw.strip()
+    for item in items:
         name, star, count = item.partition("*")
-        name = name.strip().lower()
         if not name:
             raise UnknownBotError(f"empty bot name in {_quote(spec)}")
         repeat = 1
-        if star:
-            try:
-                repeat = int(count)
-            except ValueError:
-                raise UnknownBotError(f"bad repeat count {item!r} in {_quote(spec)}") from None
-            if repeat < 1:
-                raise UnknownBotError(f"bad repeat count {item!r} in {_quote(spec)}")
-        make_bot(name, kinds)  # validates the name
+        if star:  # the shared number reader: no '*+3', '*0_3', '* 3'
+            repeat = parse_int(
+                count, f"repeat count of {item!r} in {_quote(spec)}", lo=1, hi=1000, error=UnknownBotError
+            )
+        make_bot(name, kinds)  # validates the name, exactly (issue 24: 'DUMB', ' dumb' were folded)
         names.extend([name] * repeat)
     if len(names) == 1:
         names = names * seats

@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from boardeval.core import DiplomacyError
+from boardeval.core import DiplomacyError, near_name, pick_name
 
 __all__ = [
     "UNREACHABLE",
@@ -258,13 +258,9 @@ class MapGraph:
     # ----- look-ups with clear errors -----------------------------------------------------------------
 
     def power(self, name: str) -> int:
-        """Index of a power (case-insensitive), or :class:`DiplomacyError` naming the map's powers."""
-        try:
-            return self.power_index[name.upper()]
-        except KeyError:
-            raise DiplomacyError(
-                f"unknown power {name!r} on map {self.name!r} (powers: {', '.join(self.powers)})"
-            ) from None
+        """Index of a power named exactly as the map spells it (``AUSTRIA``; ``austria`` is refused, naming
+        the spelling meant: issue 24), or :class:`DiplomacyError` naming the map's powers."""
+        return self.power_index[pick_name(name, self.powers, "power", error=DiplomacyError)]
 
     def province(self, name: str) -> int:
         """Index of the province of a location (``'stp/sc'`` -> STP), or :class:`DiplomacyError`."""
@@ -304,7 +300,9 @@ def _load_engine_map(name: str) -> Any:
     if not isinstance(name, str) or not name or "/" in name or "\\" in name:
         raise UnknownMapError(f"unknown map {name!r}: give one of {', '.join(available_maps())}")
     if name not in available_maps():
-        raise UnknownMapError(f"unknown map {name!r}: give one of {', '.join(available_maps())}")
+        near = near_name(name, available_maps())
+        hint = f": did you mean {near!r}? (map names are written exactly as listed)" if near else ""
+        raise UnknownMapError(f"unknown map {name!r}{hint}: give one of {', '.join(available_maps())}")
     try:
         engine_map = _plain_engine_map(name)
     except Exception as exc:  # the engine raises bare exceptions for broken map files

@@ -91,10 +91,10 @@ ALLY_LABEL = "+ally"
 
 def parse_allies(text: str | Sequence[Sequence[str]]) -> tuple[Alliance, ...]:
     """Pairs from ``'ENGLAND:FRANCE,ITALY:TURKEY'`` (or a list of pairs); checked by :func:`check_allies`."""
-    items = [p.split(":") for p in text.split(",") if p.strip()] if isinstance(text, str) else text
+    items = ([p.split(":") for p in text.split(",")] if text else []) if isinstance(text, str) else text
     out = []
     for item in items:
-        pair = [str(x).strip().upper() for x in item]
+        pair = [str(x) for x in item]  # exact power names (issue 24: 'england' was upper-cased silently)
         if len(pair) != 2 or not all(pair):
             raise TournamentError(
                 f"bad alliance {':'.join(map(str, item))!r}: expected e.g. 'ENGLAND:FRANCE'"

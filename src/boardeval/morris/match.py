@@ -14,12 +14,10 @@ is reproducible. (Time-limited players depend on machine speed and are not.) Gam
 from __future__ import annotations
 
 import functools
-import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from boardeval.core import ParamsError, Progress, map_jobs
-from boardeval.core.numbers import parse_int
+from boardeval.core import ParamsError, Progress, map_jobs, near_name, parse_float, parse_int, quote
 from boardeval.morris._evaluate import PROFILES, Evaluator, load_weights
 from boardeval.morris._search.searcher import DEFAULT_DEPTH, ENGINES, MAX_DEPTH
 from boardeval.morris.players import AlphaBetaPlayer, MorrisPlayer, RandomPlayer, _budget_name
@@ -49,43 +47,59 @@ class PlayerSpec:
 
     @classmethod
     def parse(cls, text: str) -> PlayerSpec:
-        """Parse ``random`` | ``ai`` | ``ai:depth=N`` | ``ai:time=S`` | ``ai:...,profile=P,tablebase=DIR``."""
-        raw = text.strip()
-        kind, _, opts = raw.partition(":")
-        kind = kind.strip().lower()
+        """Parse ``random`` | ``ai`` | ``ai:depth=N`` | ``ai:time=S`` | ``ai:...,profile=P,tablebase=DIR``.
+
+        Exactly so (issue 24): lower-case names, no spaces, each option once; ``AI:depth=1``, ``ai: depth=1``
+        and ``ai:Depth=1`` are refused, naming the spelling meant. Numbers go through the shared readers:
+        ``depth`` an integer 1..64, ``time`` a decimal number of seconds in (0, 1000000].
+        """
+        if not isinstance(text, str):
+            raise ParamsError(f"player {quote(text)}: expected text such as 'random' or 'ai:depth=4'")
+        kind, colon, opts = text.partition(":")
+        if kind not in ("random", "ai"):
+            near = near_name(kind, ("random", "ai"))
+            hint = f"; did you mean {near!r}? (names are lower case, without spaces)" if near else ""
+            raise ParamsError(
+                f"player {text!r}: expected 'random' or 'ai[:depth=N|time=S][,profile=P]'{hint}"
+            )
         if kind == "random":
-            if opts.strip():
+            if colon:
                 raise ParamsError(f"player {text!r}: 'random' takes no options")
             return cls("random")
-        if kind != "ai":
-            raise ParamsError(f"player {text!r}: expected 'random' or 'ai[:depth=N|time=S][,profile=P]'")
+        if colon and not opts:
+            raise ParamsError(f"player {text!r}: no option after ':' (e.g. 'ai:depth=4')")
         depth: int | None = None
         secs: float | None = None
         profile = "base"
         tablebase: str | None = None
         engine = "compiled"
-        for item in filter(None, (o.strip() for o in opts.split(","))):
+        seen: set[str] = set()
+        for item in opts.split(",") if opts else []:
             name, eq, value = item.partition("=")
-            name, value = name.strip().lower(), value.strip()
             if not eq or not value:
                 raise ParamsError(f"player {text!r}: option {item!r} must look like name=value")
+            if name not in _SPEC_OPTIONS:
+                near = near_name(name, _SPEC_OPTIONS)
+                hint = f"; did you mean {near!r}?" if near else ""
+                raise ParamsError(
+                    f"player {text!r}: unknown option {name!r}{hint} ({', '.join(_SPEC_OPTIONS)})"
+                )
+            if name in seen:
+                raise ParamsError(f"player {text!r}: option {name!r} is given twice")
+            seen.add(name)
             if name == "depth":
-                depth = int(_option_number(text, value, int, "depth must be an integer", 1, MAX_DEPTH))
+                depth = parse_int(value, f"player {text!r}: depth", lo=1, hi=MAX_DEPTH)
             elif name == "time":
-                secs = _option_number(text, value, float, "time must be seconds", 0.0, 1e6)
+                secs = parse_float(value, f"player {text!r}: time", lo=0.0, hi=1e6, lo_open=True)
             elif name == "profile":
                 profile = value
             elif name == "tablebase":
                 tablebase = value
-            elif name == "engine" and value in ENGINES:
+            elif value in ENGINES:
                 engine = value
-            elif name == "engine":
-                raise ParamsError(
-                    f"player {text!r}: engine must be one of {', '.join(ENGINES)}, got {value!r}"
-                )
             else:
                 raise ParamsError(
-                    f"player {text!r}: unknown option {name!r} (depth, time, profile, tablebase, engine)"
+                    f"player {text!r}: engine must be one of {', '.join(ENGINES)}, got {value!r}"
                 )
         if depth is None and secs is None:
             depth = DEFAULT_DEPTH
@@ -129,22 +143,8 @@ def _open_tablebase(directory: str) -> Tablebase:
     return Tablebase.open(directory)
 
 
-_SECONDS = re.compile(r"[0-9]{1,9}(\.[0-9]{1,9})?|\.[0-9]{1,9}")  # ASCII decimal seconds, no sign/exponent
-
-
-def _option_number(text: str, value: str, kind: type[float], what: str, low: float, high: float) -> float:
-    """A number option of a player spec: readable as ``kind`` and in ``low..high`` (``low`` excluded for a
-    float), else a ``ParamsError`` quoting the spec. Integers go through the shared reader (ASCII digits
-    only: no ``+3``, ``03``, ``3_0`` or full-width digits); seconds are plain ASCII decimals."""
-    name = what.split()[0]
-    if kind is int:
-        return parse_int(value, f"player {text!r}: {name}", lo=int(low), hi=int(high))
-    if not _SECONDS.fullmatch(value):
-        raise ParamsError(f"player {text!r}: {what}, got {value!r} (ASCII decimal digits, e.g. 0.5)")
-    number = float(value)
-    if not low < number < high:
-        raise ParamsError(f"player {text!r}: {name} must be a positive number of seconds")
-    return number
+_SPEC_OPTIONS = ("depth", "time", "profile", "tablebase", "engine")
+"""The options of an ``ai`` player spec, as written."""
 
 
 @dataclass(frozen=True, slots=True)
