@@ -71,10 +71,11 @@ def test_clicked_spot_stays_selected_and_keyboard_selects(page: Any, live_server
     page.keyboard.press("Enter")
     page.hover('#board circle[data-spot="31"]')
     assert page.inner_text("#spot-id") == "30" and "selected" in page.inner_text("#spot-rank")
-    # glossary tooltips on the spot and energy terms
-    title = page.get_attribute('#spot tr[data-term="scarcity_production"] td', "title")
+    # glossary definitions (popovers, issue 23 §4) on the spot and energy terms
+    page.wait_for_selector('#energy tr[data-term="pip_variance"] td[data-def]')
+    title = page.get_attribute('#spot tr[data-term="scarcity_production"] td', "data-def")
     assert title == GLOSSARY["catan"]["scarcity_production"]
-    title = page.get_attribute('#energy tr[data-term="pip_variance"] td', "title")
+    title = page.get_attribute('#energy tr[data-term="pip_variance"] td', "data-def")
     assert title == GLOSSARY["catan"]["pip_variance"]
     _clean(page)
 

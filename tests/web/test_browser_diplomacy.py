@@ -157,14 +157,15 @@ def test_highlight_show_hide_hover_and_glossary(page: Any, live_server: str) -> 
     gloss = httpx.get(live_server + "/api/glossary", params={"game": "diplomacy"}, timeout=60).json()[
         "diplomacy"
     ]
+    page.wait_for_selector('#charts .term[data-def][data-gloss="cohesion"]')  # popovers set up (issue 23 §4)
     for key in ("stab_potential", "tempi", "supply_centres", "phase"):
-        assert page.get_attribute(f'.term[data-gloss="{key}"] >> nth=0', "title") == gloss[key]
+        assert page.get_attribute(f'.term[data-gloss="{key}"] >> nth=0', "data-def") == gloss[key]
     assert (
-        page.get_attribute('#charts .chart-title .term[data-gloss="cohesion"] >> nth=0', "title")
+        page.get_attribute('#charts .chart-title .term[data-gloss="cohesion"] >> nth=0', "data-def")
         == gloss["cohesion"]
     )
     assert (
-        page.get_attribute('#charts .chart-title .term[data-gloss="neighbour_effect"]', "title")
+        page.get_attribute('#charts .chart-title .term[data-gloss="neighbour_effect"]', "data-def")
         == gloss["neighbour_effect"]
     )
     _clean(page)
@@ -230,8 +231,9 @@ def test_evaluation_chart_breakdown_and_alliances_follow_the_phase(page: Any, li
     # every term of the evaluation card is defined by the glossary
     gloss = httpx.get(live_server + "/api/glossary", params={"game": "diplomacy"}, timeout=60).json()
     gloss = gloss["diplomacy"]
+    page.wait_for_selector("#eval-breakdown .term[data-def]")
     terms = page.locator("#evaluation .term").evaluate_all(
-        "els => els.map(e => [e.dataset.gloss, e.getAttribute('title')])"
+        "els => els.map(e => [e.dataset.gloss, e.dataset.def])"
     )
     assert len(terms) >= 15
     for key, title in terms:

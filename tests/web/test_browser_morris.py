@@ -318,7 +318,8 @@ def test_every_term_shown_has_a_glossary_entry(page: Any, live_server: str) -> N
     glossary = httpx.get(live_server + "/api/glossary", params={"game": "morris"}).json()["morris"]
     page.goto(live_server + "/morris?strength=easy&moves=" + quote("a7 e3 g7"))
     page.wait_for_function(AI_MOVED)
-    terms = page.locator("[data-gloss]").evaluate_all("es => es.map(e => [e.dataset.gloss, e.title])")
+    page.wait_for_selector("#why .term[data-def]")  # the glossary popovers are set up (issue 23 §4)
+    terms = page.locator("[data-gloss]").evaluate_all("es => es.map(e => [e.dataset.gloss, e.dataset.def])")
     keys = {k for k, _ in terms}
     assert {"score", "phase", "material", "initiative", "not scored", "evaluation graph"} <= keys
     for key, title in terms:

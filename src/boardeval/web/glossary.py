@@ -1,18 +1,22 @@
 """One glossary for every number the app shows: term -> definition, per game, served at ``/api/glossary``.
 
-The pages take their tooltips from here and ``docs/glossary.md`` is generated from it
-(``python -m boardeval.web.glossary > docs/glossary.md``; a test checks the file is current), so a
-definition is written once. The texts follow ``docs/catan.md``, ``docs/diplomacy.md``,
+The pages take their term popovers and definitions lists from here (``templates/_glossary.html`` marks a
+term, ``static/common.js`` shows it) and ``docs/glossary.md`` is generated from it (``python -m
+boardeval.web.glossary > docs/glossary.md``; a test checks the file is current), so a definition is
+written once. The texts follow ``docs/catan.md``, ``docs/diplomacy.md``,
 ``docs/morris-eval.md`` and the specs; a term's key is the name the library and the API use.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Final, Literal
 
 from fastapi import APIRouter, Query
 
-__all__ = ["GLOSSARY", "Game", "markdown", "morris_terms", "router"]
+from boardeval.web.common import templates
+
+__all__ = ["GLOSSARY", "Game", "markdown", "morris_terms", "router", "term_id"]
 
 Game = Literal["catan", "morris", "diplomacy"]
 
@@ -236,6 +240,18 @@ _DIPLOMACY: Final[dict[str, str]] = {
 
 GLOSSARY: Final[dict[str, dict[str, str]]] = {"catan": _CATAN, "morris": _MORRIS, "diplomacy": _DIPLOMACY}
 """Game -> term -> definition (one sentence or two, plain text)."""
+
+
+def term_id(key: str) -> str:
+    """The HTML id part of a term (``"spot score"`` -> ``"spot-score"``): its entry is ``def-<id>``.
+
+    base.html writes every term of the page's glossary into a definitions list with these ids; each term on
+    the page points at its entry (``aria-describedby``) and the popover of ``static/common.js`` shows it.
+    """
+    return re.sub(r"[^A-Za-z0-9_-]", "-", key)
+
+
+templates.env.filters["gloss_id"] = term_id
 
 router = APIRouter(tags=["glossary"])
 

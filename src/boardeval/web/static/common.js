@@ -86,7 +86,7 @@ const BE = (() => {
     opts = opts || {};
     const max = Math.max(1e-9, ...bd.terms.map(t => Math.abs(t.contribution)));
     let html = '<table class="data breakdown"><thead><tr><th>term</th><th>raw</th><th>weight</th>' +
-      '<th>contribution</th><th></th></tr></thead><tbody>';
+      '<th>contribution</th><th><span class="sr-only">share of the largest contribution</span></th></tr></thead><tbody>';
     for (const t of bd.terms) {
       const w = Math.round(60 * Math.abs(t.contribution) / max);
       html += `<tr data-term="${esc(t.name)}"><td>${esc(t.name.replace(/_/g, " "))}</td>` +
@@ -99,5 +99,205 @@ const BE = (() => {
     return html;
   }
 
-  return { api, toast, waitJob, fmt, esc, download, breakdownTable };
+  /* A glossary term in a page's script: BE.term("tempi", "Tempi"); its definition comes from the page's
+     glossary (the one module boardeval.web.glossary), shown by the popover below. */
+  function term(key, text) {
+    return `<span class="term" data-gloss="${esc(key)}">${text}</span>`;
+  }
+
+  return { api, toast, waitJob, fmt, esc, download, breakdownTable, term };
+})();
+
+/* Glossary terms (issue 23 §4). A term (class "term") shows its definition in a popover that opens on hover,
+   on tap and on keyboard focus, stays while the pointer moves onto it, and closes on Escape, on a tap
+   elsewhere or when focus leaves. Definitions come from the page's glossary (#glossary-data, written by
+   base.html from boardeval.web.glossary) by the term's data-gloss key, else from a title= the page gave it
+   (moved to data-def, so no second, native tooltip appears). Every term is described by its entry in the
+   page's definitions list (aria-describedby), which a skip link reaches.
+   Terms are not one Tab stop each (there were 102 on /diplomacy): each section's terms are one stop (a
+   roving tabindex: the first term of a section, or the one last used, has tabindex 0), and the arrow keys
+   (Home/End) move between the terms of the section. Pages need no code of their own: new terms (drawn by
+   a page's script) are picked up by a MutationObserver. */
+const GLOSSARY_UI = (() => {
+  const data = (() => {
+    const el = document.getElementById("glossary-data");
+    try { return el ? JSON.parse(el.textContent) : {}; } catch (e) { return {}; }
+  })();
+  const slug = key => String(key).replace(/[^A-Za-z0-9_-]/g, "-");
+  let pop = null, current = null, pinned = false, closeTimer = 0;
+
+  function definition(el) {
+    const key = el.dataset.gloss;
+    return (key && data[key]) || el.dataset.def || "";
+  }
+
+  /* The definitions list entry of a term, made when the page's glossary has none (a title-only term). */
+  function entryFor(el, text) {
+    const list = document.getElementById("definitions-list");
+    if (!list) return null;
+    const key = el.dataset.gloss;
+    if (key && data[key] && document.getElementById("def-" + slug(key))) return "def-" + slug(key);
+    for (const dd of list.querySelectorAll("dd")) if (dd.textContent === text) return dd.id;
+    const id = "def-extra-" + list.querySelectorAll("dd").length;
+    const dt = document.createElement("dt"), dd = document.createElement("dd");
+    dt.textContent = el.textContent.trim(); dd.textContent = text; dd.id = id;
+    list.append(dt, dd);
+    return id;
+  }
+
+  function upgrade() {
+    for (const el of document.querySelectorAll("[data-gloss]:not(.term)")) el.classList.add("term");
+    for (const el of document.querySelectorAll(".term:not([data-gl]), .term[title]")) {
+      const title = el.getAttribute("title");
+      if (title) { el.dataset.def = title; el.removeAttribute("title"); }
+      const text = definition(el);
+      if (!text) continue;
+      el.dataset.def = text;
+      const id = entryFor(el, text);
+      if (id && el.getAttribute("aria-describedby") !== id) el.setAttribute("aria-describedby", id);
+      el.dataset.gl = "1";
+    }
+    rove();
+  }
+
+  function group(el) {
+    return el.closest("[data-term-group]") || el.closest("section, .card, form, main") || document.body;
+  }
+
+  /* One Tab stop per section: keep the section's current stop if it has one, else its first term. */
+  function rove() {
+    const groups = new Map();
+    for (const el of document.querySelectorAll(".term[data-gl]")) {
+      const g = group(el);
+      if (!groups.has(g)) groups.set(g, []);
+      groups.get(g).push(el);
+    }
+    for (const terms of groups.values()) {
+      const stop = terms.find(t => t.dataset.stop === "1") || terms[0];
+      for (const t of terms) {
+        const want = t === stop ? "0" : "-1";
+        if (t.getAttribute("tabindex") !== want) t.setAttribute("tabindex", want);
+        if (t !== stop && t.dataset.stop) delete t.dataset.stop;
+      }
+      stop.dataset.stop = "1";
+    }
+  }
+
+  function ensurePop() {
+    if (pop) return pop;
+    pop = document.createElement("div");
+    pop.id = "gloss-pop"; pop.className = "gloss-pop"; pop.setAttribute("role", "tooltip"); pop.hidden = true;
+    pop.addEventListener("mouseenter", () => clearTimeout(closeTimer));
+    pop.addEventListener("mouseleave", () => { if (!pinned) later(); });
+    document.body.appendChild(pop);
+    return pop;
+  }
+
+  function open(el, how) {
+    const text = definition(el);
+    if (!text) return;
+    clearTimeout(closeTimer);
+    const p = ensurePop();
+    current = el;
+    const tip = how === "key" ? `<span class="gloss-keys">← → other terms here · Esc closes</span>` : "";
+    p.innerHTML = `<b>${BE.esc(el.textContent.trim())}</b> ${BE.esc(text)}${tip}`;
+    p.hidden = false;
+    place(el);
+  }
+
+  function place(el) {
+    const r = el.getBoundingClientRect(), vw = document.documentElement.clientWidth;
+    const width = Math.min(352, vw - 16);
+    pop.style.width = width + "px";
+    const left = Math.max(8, Math.min(r.left, vw - width - 8));
+    pop.style.left = (left + window.scrollX) + "px";
+    pop.style.top = (r.bottom + window.scrollY + 6) + "px";
+    const below = r.bottom + 6 + pop.offsetHeight;
+    if (below > window.innerHeight && r.top > pop.offsetHeight + 12) {
+      pop.style.top = (r.top + window.scrollY - pop.offsetHeight - 6) + "px";
+    }
+  }
+
+  function close() {
+    clearTimeout(closeTimer);
+    if (pop) pop.hidden = true;
+    current = null; pinned = false;
+  }
+  function later() { clearTimeout(closeTimer); closeTimer = setTimeout(close, 300); }
+
+  function move(el, key) {
+    const terms = [...document.querySelectorAll(".term[data-gl]")].filter(t => group(t) === group(el) && t.offsetParent !== null);
+    const i = terms.indexOf(el);
+    const j = { ArrowRight: i + 1, ArrowDown: i + 1, ArrowLeft: i - 1, ArrowUp: i - 1, Home: 0, End: terms.length - 1 }[key];
+    if (j === undefined || j < 0 || j >= terms.length || j === i) return false;
+    for (const t of terms) delete t.dataset.stop;
+    terms[j].dataset.stop = "1";
+    rove();
+    terms[j].focus();
+    return true;
+  }
+
+  let lastKey = 0;
+  document.addEventListener("keydown", evt => {
+    lastKey = Date.now();
+    const el = evt.target.closest && evt.target.closest(".term[data-gl]");
+    if (evt.key === "Escape" && current) { close(); evt.stopImmediatePropagation(); return; }
+    if (!el || evt.altKey || evt.ctrlKey || evt.metaKey) return;
+    if (["ArrowRight", "ArrowDown", "ArrowLeft", "ArrowUp", "Home", "End"].includes(evt.key)) {
+      evt.preventDefault(); evt.stopImmediatePropagation();
+      move(el, evt.key);
+    } else if (evt.key === "Enter" || evt.key === " ") {
+      evt.preventDefault();
+      if (current === el && pinned) close(); else { open(el, "key"); pinned = true; }
+    }
+  });
+  document.addEventListener("focusin", evt => {
+    const el = evt.target.closest && evt.target.closest(".term[data-gl]");
+    if (!el) return;
+    for (const t of document.querySelectorAll(".term[data-stop]")) if (group(t) === group(el) && t !== el) delete t.dataset.stop;
+    el.dataset.stop = "1"; rove();
+    open(el, Date.now() - lastKey < 1000 ? "key" : "pointer");
+  });
+  document.addEventListener("focusout", evt => {
+    const el = evt.target.closest && evt.target.closest(".term[data-gl]");
+    if (el && el === current && !pinned) later();
+  });
+  document.addEventListener("mouseover", evt => {
+    const el = evt.target.closest && evt.target.closest(".term[data-gl]");
+    if (el) { if (el !== current || !pinned) open(el, "pointer"); }
+  });
+  document.addEventListener("mouseout", evt => {
+    const el = evt.target.closest && evt.target.closest(".term[data-gl]");
+    if (el && el === current && !pinned && !(evt.relatedTarget && el.contains(evt.relatedTarget))) later();
+  });
+  document.addEventListener("click", evt => {
+    const el = evt.target.closest && evt.target.closest(".term[data-gl]");
+    if (el) {  // a tap or click pins the definition open; a second one closes it
+      if (el.closest("label")) evt.preventDefault();  // a term in a label does not jump to its field
+      if (current === el && pinned) { close(); return; }
+      open(el, "pointer"); pinned = true; return;
+    }
+    if (pop && !pop.hidden && !pop.contains(evt.target)) close();
+  });
+
+  /* The skip link to the definitions opens the list and moves focus there. */
+  function openDefinitions() {
+    const d = document.getElementById("definitions");
+    if (!d) return;
+    d.open = true;
+    const s = d.querySelector("summary");
+    if (s) s.focus();
+  }
+  document.addEventListener("click", evt => {
+    const a = evt.target.closest && evt.target.closest('a[href="#definitions"]');
+    if (a) { evt.preventDefault(); openDefinitions(); history.replaceState(null, "", "#definitions"); }
+  });
+
+  function start() {
+    upgrade();
+    new MutationObserver(upgrade).observe(document.body, { childList: true, subtree: true, attributes: true, attributeFilter: ["title", "class"] });
+    if (location.hash === "#definitions") openDefinitions();
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start); else start();
+  return { open, close, upgrade };
 })();

@@ -21,7 +21,10 @@
   const $ = id => document.getElementById(id);
   const short = p => BE.esc(p.slice(0, 3));
   const cap = s => s.charAt(0) + s.slice(1).toLowerCase();
-  const G = typeof DIP_GLOSSARY === "object" ? DIP_GLOSSARY : {};
+  const G = (() => {  // the page's glossary (base.html writes it from boardeval.web.glossary)
+    const el = document.getElementById("glossary-data");
+    try { return el ? JSON.parse(el.textContent) : {}; } catch (e) { return {}; }
+  })();
   const W = 420, H = 220, L = 46, R = 10, T = 12, B = 24;
 
   function glossKey(m) {
@@ -31,7 +34,7 @@
   }
   function term(key, text) {
     const k = glossKey(key);
-    return k ? `<span class="term" tabindex="0" data-gloss="${BE.esc(k)}" title="${BE.esc(G[k])}">${text}</span>` : text;
+    return k ? BE.term(k, text) : text;
   }
 
   /* Round tick steps (1, 2, 2.5, 5 x 10^k): the axis of a never-negative measure starts at 0. */
@@ -105,16 +108,17 @@
     const P = view.powers;
     let max = 0;
     for (const row of table) for (const v of row) if (v !== null) max = Math.max(max, Math.abs(v));
-    let h = `<table class="heat" data-table="${name}"><tr><th></th>${P.map(p => `<th data-power="${BE.esc(p)}" title="${BE.esc(cap(p))}">${short(p)}</th>`).join("")}</tr>`;
+    let h = `<table class="heat" data-table="${name}"><tr><th><span class="sr-only">row \\ column</span></th>${P.map(p => `<th data-power="${BE.esc(p)}" title="${BE.esc(cap(p))}">${short(p)}</th>`).join("")}</tr>`;
     table.forEach((row, i) => {
       h += `<tr><th data-power="${BE.esc(P[i])}" title="${BE.esc(cap(P[i]))}">${short(P[i])}</th>`;
       row.forEach((v, j) => {
         const attrs = `data-row="${BE.esc(P[i])}" data-col="${BE.esc(P[j])}"`;
         if (v === null) { h += `<td ${attrs} style="background:#f3f0ea">${i === j ? "" : "–"}</td>`; return; }
         const a = max ? Math.abs(v) / max : 0;
-        const bg = v >= 0 ? `rgba(200,85,61,${(0.08 + 0.85 * a).toFixed(3)})` : `rgba(60,110,180,${(0.08 + 0.85 * a).toFixed(3)})`;
-        const fg = a > 0.55 ? "#fff" : "#1f2328";
-        h += `<td ${attrs} style="background:${bg};color:${fg}">${BE.fmt(v, Number.isInteger(v) ? 0 : 1)}</td>`;
+        /* issue 23: white on the mid shades failed WCAG contrast (2.2 : 1); the shades now stop where dark
+           text keeps at least 4.5 : 1 (alpha <= 0.78 over white: 4.8 : 1 on the blue, 5.3 : 1 on the red). */
+        const bg = v >= 0 ? `rgba(200,85,61,${(0.08 + 0.7 * a).toFixed(3)})` : `rgba(60,110,180,${(0.08 + 0.7 * a).toFixed(3)})`;
+        h += `<td ${attrs} style="background:${bg};color:#1f2328">${BE.fmt(v, Number.isInteger(v) ? 0 : 1)}</td>`;
       });
       h += `</tr>`;
     });
@@ -202,6 +206,7 @@
     $("heat-mutual").innerHTML = view.tables.fear_mutual_change ? heat(view.tables.fear_mutual_change[t], "fear_mutual_change") : "";
     $("fear-signals").innerHTML = signals(t);
     document.querySelectorAll(".at-phase").forEach(el => { el.textContent = `at ${ph}`; });
+    document.querySelectorAll(".at-phase-name").forEach(el => { el.textContent = ph; });
     $("mutual-phases").textContent = t > 0 ? `from ${view.phases[t - 1]} to ${ph}` : `(none at ${ph}, the first phase)`;
     if ($("progress-note")) $("progress-note").innerHTML = progressNote(t);
     let sc = `<table class="data dip-sc"><thead><tr><th>power</th><th>SCs</th><th>tempi</th><th>battle-tied</th></tr></thead><tbody>`;
@@ -318,7 +323,7 @@
       view.series.evaluation = ev.scores;
       view.units.evaluation = "";
       view.labels.evaluation = "Evaluation (predicted SC change over the next year)";
-      $("eval-chart").innerHTML = `<h4 class="chart-title">${term("evaluation", "Evaluation per power")}: predicted change of supply centres over the next game year</h4>` +
+      $("eval-chart").innerHTML = `<h3 class="chart-title">${term("evaluation", "Evaluation per power")}: predicted change of supply centres over the next game year</h3>` +
         lineChart("evaluation", ev.scores) + `<div class="readout hint" data-measure="evaluation"></div>`;
       const svg = $("eval-chart").querySelector("svg");
       svg.addEventListener("mouseleave", () => {
@@ -410,7 +415,7 @@
     let html = `<div class="card chart-note" id="progress-note" style="grid-column:1/-1"></div>`;
     const order = [...PROGRESS.filter(m => v.series[m]), ...Object.keys(v.series).filter(m => !PROGRESS.includes(m))];
     for (const m of order) {
-      html += `<div class="card chart"><h4 class="chart-title">${term(m, BE.esc(v.labels[m] || m))}</h4>${chartLink(m, null)}` +
+      html += `<div class="card chart"><h3 class="chart-title">${term(m, BE.esc(v.labels[m] || m))}</h3>${chartLink(m, null)}` +
         `${lineChart(m, v.series[m])}<div class="readout hint" data-measure="${BE.esc(m)}"></div></div>`;
     }
     $("charts").innerHTML = html;
@@ -516,7 +521,28 @@
     return Math.max(0, Math.min(n - 1, Math.round((x - L) / (W - L - R) * (n - 1))));
   }
 
+  /* Issue 23 §4: on a phone the map was 340 x 252 px. It zooms (100% … 400%) inside its own scroll box,
+     keeping the point at the centre of the box where it was; the page itself never scrolls sideways. */
+  const ZOOMS = [1, 1.5, 2, 3, 4];
+  let zoom = 0;
+  function setZoom(k) {
+    const box = $("map-scroll"), img = $("board-map");
+    k = Math.max(0, Math.min(ZOOMS.length - 1, k));
+    const cx = (box.scrollLeft + box.clientWidth / 2) / Math.max(1, box.scrollWidth);
+    const cy = (box.scrollTop + box.clientHeight / 2) / Math.max(1, box.scrollHeight);
+    zoom = k;
+    img.style.width = `${ZOOMS[k] * 100}%`;
+    box.classList.toggle("zoomed", k > 0);
+    $("map-zoom-level").textContent = `${ZOOMS[k] * 100}%`;
+    $("map-zoom-out").disabled = k === 0; $("map-zoom-in").disabled = k === ZOOMS.length - 1;
+    box.scrollLeft = cx * box.scrollWidth - box.clientWidth / 2;
+    box.scrollTop = cy * box.scrollHeight - box.clientHeight / 2;
+  }
+
   document.addEventListener("DOMContentLoaded", () => {
+    setZoom(0);
+    $("map-zoom-in").addEventListener("click", () => setZoom(zoom + 1));
+    $("map-zoom-out").addEventListener("click", () => setZoom(zoom - 1));
     $("phase").addEventListener("input", () => showPhase(Number($("phase").value)));
     $("phase-prev").addEventListener("click", () => { if (view && phaseIdx > 0) showPhase(phaseIdx - 1); });
     $("phase-next").addEventListener("click", () => { if (view && phaseIdx < view.phases.length - 1) showPhase(phaseIdx + 1); });
