@@ -36,6 +36,12 @@ POP_SHOWS = (
 POP_HIDDEN = "() => { const p = document.getElementById('gloss-pop'); return !p || p.hidden; }"
 
 
+LINES_PER_HEADER = """table => [...document.querySelector(table).querySelectorAll('thead th')].map(th => {
+    const r = document.createRange(); r.selectNodeContents(th);
+    const tops = [...r.getClientRects()].filter(x => x.width > 2).map(x => Math.round(x.top));
+    return new Set(tops).size || 1; })"""
+
+
 def _catan(page: Any) -> None:
     page.wait_for_selector("#board svg [data-spot]")
     page.click('#board circle[data-spot="20"]')
@@ -181,6 +187,10 @@ def test_a_tap_opens_a_definition_and_a_tap_elsewhere_closes_it(browser: Any, li
         page.wait_for_selector('#energy tr[data-term="pip_variance"] td.term[data-gl]')
         page.locator('#energy tr[data-term="pip_variance"] td.term').tap()
         page.wait_for_function(POP_SHOWS, arg=GLOSSARY["catan"]["pip_variance"])
+        # §4.4: no header word breaks across lines on a phone ("contrib/ution" did)
+        assert page.evaluate(LINES_PER_HEADER, "#energy table.breakdown") == [1] * 5
+        page.goto(live_server + "/?seed=5")
+        assert page.evaluate(LINES_PER_HEADER, "section table.data") == [1] * 4
     finally:
         context.close()
 

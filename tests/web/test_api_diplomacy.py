@@ -333,3 +333,23 @@ def test_first_request_needs_no_game_measured() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.split() == ["200", "False", "False", "0", "True"], out
+
+
+def test_start_up_prepares_every_page_before_the_first_request() -> None:
+    """Issue 23 §5: the app's start-up (before uvicorn's "Application startup complete") compiles every page
+    template and lists the Diplomacy games, so the first visitor of any page waits for neither."""
+    import subprocess
+    import sys
+
+    code = (
+        "from fastapi.testclient import TestClient\nfrom boardeval.web.app import create_app\n"
+        "from boardeval.web.common import templates\nfrom boardeval.web import diplomacy as d\n"
+        "with TestClient(create_app()):\n"
+        "    names = sorted(t.name for t in templates.env.cache.values())\n"
+        "    print(names, d._catalogue.cache_info().currsize)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    names, listed = out.rsplit(" ", 1)
+    for page in ("base.html", "index.html", "catan.html", "morris.html", "diplomacy.html", "error.html"):
+        assert page in names
+    assert listed.strip() == "1"

@@ -47,6 +47,7 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        pages.prepare()  # before "Application startup complete": each page's first answer is fast (issue 23)
         yield
         manager.shutdown()
 

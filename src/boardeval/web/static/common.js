@@ -81,12 +81,16 @@ const BE = (() => {
     setTimeout(() => { URL.revokeObjectURL(a.href); a.remove(); }, 500);
   }
 
+  /* "contribution" broke as "contrib/ution" in a phone's table header (issue 23 §4): phones show "contrib."
+     and a screen reader still hears the whole word. */
+  const CONTRIBUTION = '<span class="th-long">contribution</span><span class="th-short" aria-hidden="true">contrib.</span>';
+
   /* A breakdown (terms with raw, weight, contribution) as an HTML table with contribution bars. */
   function breakdownTable(bd, opts) {
     opts = opts || {};
     const max = Math.max(1e-9, ...bd.terms.map(t => Math.abs(t.contribution)));
     let html = '<table class="data breakdown"><thead><tr><th>term</th><th>raw</th><th>weight</th>' +
-      '<th>contribution</th><th><span class="sr-only">share of the largest contribution</span></th></tr></thead><tbody>';
+      '<th>' + CONTRIBUTION + '</th><th><span class="sr-only">share of the largest contribution</span></th></tr></thead><tbody>';
     for (const t of bd.terms) {
       const w = Math.round(60 * Math.abs(t.contribution) / max);
       html += `<tr data-term="${esc(t.name)}"><td>${esc(t.name.replace(/_/g, " "))}</td>` +
