@@ -54,6 +54,12 @@ LAYERS: dict[str, dict[str, int | str]] = {
         "advisor": SIDE,  # the opening rule and catanatron-facing players (used by playtest)
         "study": SIDE,  # fairness-vs-play study over playtest (charts)
         "spot_tuning": SIDE,  # Optuna search of the advisor's weights over playtest games
+        "draft": SIDE,  # the advisor-in-every-seat opening draft (the advisor's rule, on arrays)
+        "equity": SIDE,  # seat equity: the draft's terms and the play-fitted model
+        "equity_fast": SIDE,  # the same prediction compiled (numba) for the generators
+        "equity_fit": SIDE,  # fitting and measuring the seat model on play data
+        "equity_play": SIDE,  # boards played by four advisors, resumable, through the job runner
+        "equity_generate": SIDE,  # the seat-equity objective for anneal and tournament repair
         "render": SIDE,
         "catanatron_io": SIDE,
     },

@@ -63,6 +63,9 @@ if TYPE_CHECKING:
         parse_rules,
         rule_violations,
     )
+    from boardeval.catan.draft import Draft, opening_draft
+    from boardeval.catan.equity import SeatEquity, seat_equity
+    from boardeval.catan.equity_generate import OBJECTIVES, equity_anneal, equity_summary, equity_tournament
     from boardeval.catan.playtest import PlaytestResult, RateStats, run_playtest
     from boardeval.catan.render import board_svg
     from boardeval.catan.spot_tuning import TuneResult, load_named_params, tune_spots, write_tuned
@@ -130,6 +133,15 @@ __all__ = [
     "load_named_params",
     "tune_spots",
     "write_tuned",
+    # seat equity (issue 26)
+    "Draft",
+    "OBJECTIVES",
+    "SeatEquity",
+    "equity_anneal",
+    "equity_summary",
+    "equity_tournament",
+    "opening_draft",
+    "seat_equity",
     # errors
     "BlogModelError",
     "BoardError",
@@ -161,6 +173,14 @@ _LAZY_MODULES: dict[str, tuple[str, ...]] = {
     "boardeval.catan.advisor": ("PLAYER_NAMES", "Advice", "advise", "parse_taken"),
     "boardeval.catan.playtest": ("PlaytestResult", "RateStats", "run_playtest"),
     "boardeval.catan.study": ("StudyResult", "run_study", "write_study"),
+    "boardeval.catan.draft": ("Draft", "opening_draft"),
+    "boardeval.catan.equity": ("SeatEquity", "seat_equity"),
+    "boardeval.catan.equity_generate": (
+        "OBJECTIVES",
+        "equity_anneal",
+        "equity_summary",
+        "equity_tournament",
+    ),
     "boardeval.catan.spot_tuning": ("TuneResult", "load_named_params", "tune_spots", "write_tuned"),
     "boardeval.catan.catanatron_io": (
         "from_catanatron_map",

@@ -64,6 +64,7 @@ __all__ = [
     "evaluate_spots",
     "port_strengths",
     "resource_strengths",
+    "spot_details_batch",
     "spot_metrics_from_production",
     "spot_scores_batch",
 ]
@@ -322,6 +323,17 @@ def spot_scores_batch(
     formulas as :func:`evaluate_spot`, with the per-resource strengths computed in numpy over the batch;
     the per-call overhead is paid once per batch instead of once per board.
     """
+    return spot_details_batch(resource_index, pips, port_index, params)[0]
+
+
+def spot_details_batch(
+    resource_index: npt.ArrayLike,
+    pips: npt.ArrayLike,
+    port_index: npt.ArrayLike,
+    params: SpotParams | None = None,
+) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
+    """:func:`spot_scores_batch` with the figures the opening draft needs: ``(scores (B, S), production
+    (B, S, 5), strength (B, 5), port metric (B, S))``."""
     p = params or SpotParams.default()
     res = np.asarray(resource_index)
     pip = np.asarray(pips, dtype=np.float64)
@@ -346,7 +358,8 @@ def spot_scores_batch(
     ratio = np.where(totals > 0, ratio, np.where(comp > 0, SCARCITY_CAP, 1.0))
     pairwise = np.where(_HAS_COMP, ratio, 1.0)
     strength = (np.asarray(p.base_resource_strength) * scarcity * pairwise) ** p.dampening_factor
-    return _score(prod, totals, strength, ports, p, tables)[2]
+    _, metrics, scores = _score(prod, totals, strength, ports, p, tables)
+    return scores, np.swapaxes(prod, 1, 2), strength, metrics[2]
 
 
 @dataclass(frozen=True, eq=False)

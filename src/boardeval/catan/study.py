@@ -2,8 +2,11 @@
 
 For each level of the fairness dial, ``boards`` boards are generated (level 0: a uniform shuffle; above:
 the annealer with the dial, :func:`boardeval.catan.generate`), and each is play-tested with ``games``
-seeded games between four equal ``weighted`` players (catanatron's ``WeightedRandomPlayer``). With equal
-players every seating plays the very same game, so the games are distinct seeds rather than rotations.
+seeded games between four equal players: ``weighted`` (catanatron's ``WeightedRandomPlayer``, who opens at
+random), or ``advisor`` (the strong-opener setting of issue 26: the advisor's opening, then the same play),
+where the draft decides much more. With equal players every seating plays the very same game, so the
+games are distinct seeds rather than rotations. Every board also gets its seat equity (the predicted
+best-minus-worst seat win rate under the advisor draft, :func:`boardeval.catan.equity.seat_equity`).
 Per level: the energy, game length (mean with its interval, p90), the spread of the seat win rates
 (highest minus lowest, pooled over the level's games), the share of games won by the seat with the best
 opening (the highest sum of seed-000 scores over its two opening settlements; 25 % means the opening
@@ -12,8 +15,8 @@ decides nothing) and the share of unfinished games. Every game of the study is o
 games.
 
 :func:`write_study` writes ``study.csv`` (per level), ``study.json`` (levels and boards) and two charts
-(SVG and PNG): game length vs energy and seat win-rate spread vs energy, a point per board with a
-least-squares trend line.
+(SVG and PNG): game length vs energy, and the seat win-rate spread against energy and against seat equity
+side by side, a point per board with a least-squares trend line.
 """
 
 from __future__ import annotations
@@ -35,6 +38,8 @@ from boardeval.core import CatanError, Progress, mean_interval, report, spawn_se
 __all__ = ["BoardStudy", "LevelStudy", "StudyResult", "run_study", "write_study"]
 
 PLAYERS = ("weighted", "weighted", "weighted", "weighted")
+SETTINGS = ("weighted", "advisor")
+"""The study's player settings: four ``weighted`` bots, or four ``advisor`` openers (strong openers)."""
 
 
 @dataclass(frozen=True)
@@ -52,6 +57,7 @@ class BoardStudy:
     spread: float  # highest minus lowest seat win rate on this board
     best_opening_wins: int
     unfinished: int
+    seat_equity: float = 0.0  # predicted best-minus-worst seat win rate under the advisor draft
 
 
 @dataclass(frozen=True)
@@ -74,6 +80,7 @@ class LevelStudy:
     best_opening_share: float
     best_opening_ci95: tuple[float, float]
     unfinished_share: float
+    seat_equity_mean: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -86,12 +93,13 @@ class StudyResult:
     games_per_board: int
     seconds: float
     interrupted: bool = False
+    players: tuple[str, ...] = PLAYERS
 
     def to_json(self) -> dict[str, Any]:
         return {
             "seed": self.seed,
             "games_per_board": self.games_per_board,
-            "players": list(PLAYERS),
+            "players": list(self.players),
             "levels": [asdict(level) for level in self.levels],
             "boards": [{"code": b.board, **asdict(b)} for b in self.boards],
             "seconds": self.seconds,
@@ -135,6 +143,8 @@ def _best_opening_seat(record: GameRecord, scores: np.ndarray[Any, Any]) -> int 
 def _board_study(
     f: float, seed: int, board: Board, records: Sequence[GameRecord]
 ) -> tuple[BoardStudy, list[bool]]:
+    from boardeval.catan.equity import seat_equity
+
     scores = evaluate_spots(board).scores
     n = len(PLAYERS)
     wins = [sum(1 for r in records if r.winner_seat == i) for i in range(n)]
@@ -154,6 +164,7 @@ def _board_study(
             spread=max(rates) - min(rates),
             best_opening_wins=sum(best),
             unfinished=sum(1 for r in records if r.winner_seat is None),
+            seat_equity=seat_equity(board).spread or 0.0,
         ),
         best,
     )
@@ -188,6 +199,7 @@ def _level(f: float, boards: list[BoardStudy], records: list[GameRecord], best: 
         best_opening_share=share.value,
         best_opening_ci95=(share.lo, share.hi),
         unfinished_share=sum(1 for r in records if r.winner_seat is None) / games if games else 0.0,
+        seat_equity_mean=float(np.mean([b.seat_equity for b in boards])),
     )
 
 
@@ -200,15 +212,20 @@ def run_study(
     workers: int = 1,
     address: str | None = None,
     progress: Progress | None = None,
+    players: str = "weighted",
 ) -> StudyResult:
-    """Generate the boards of every level, play ``games`` seeded games on each, and summarise."""
+    """Generate the boards of every level, play ``games`` seeded games on each, and summarise.
+    ``players``: ``weighted`` (four catanatron bots) or ``advisor`` (four strong openers)."""
+    if players not in SETTINGS:
+        raise CatanError(f"study players must be one of {', '.join(SETTINGS)}, got {players!r}")
+    lineup = (players,) * 4
     start = time.perf_counter()
     made = study_boards(fairness, boards, seed)
     report(progress, 0, 1, "boards generated")
     specs: list[GameSpec] = []
     spans = []
     for _, s, board in made:
-        mine = game_specs(board, PLAYERS, games, s)
+        mine = game_specs(board, lineup, games, s)
         spans.append((len(specs), len(specs) + len(mine)))
         specs.extend(mine)
     records, interrupted = run_games(specs, workers=workers, address=address, progress=progress)
@@ -225,7 +242,9 @@ def run_study(
         level[1].extend(mine_records)
         level[2].extend(best)
     levels = tuple(_level(f, *by_level[f]) for f in _check_levels(fairness) if f in by_level)
-    return StudyResult(levels, tuple(per_board), seed, games, time.perf_counter() - start, interrupted)
+    return StudyResult(
+        levels, tuple(per_board), seed, games, time.perf_counter() - start, interrupted, lineup
+    )
 
 
 _CSV_FIELDS = (
@@ -246,6 +265,7 @@ _CSV_FIELDS = (
     "best_opening_lo",
     "best_opening_hi",
     "unfinished_share",
+    "seat_equity_mean",
 )
 
 
@@ -283,11 +303,39 @@ def write_study(result: StudyResult, out: str | Path, *, charts: bool = True) ->
                     f"{lv.best_opening_ci95[0]:.4f}",
                     f"{lv.best_opening_ci95[1]:.4f}",
                     f"{lv.unfinished_share:.4f}",
+                    f"{lv.seat_equity_mean:.4f}",
                 ]
             )
     paths[1].write_text(json.dumps(result.to_json(), indent=1), encoding="utf-8")
     if charts:
         paths.extend(_charts(result, out_dir))
+    return paths
+
+
+def _scatter(
+    ax: Any, result: StudyResult, x: np.ndarray[Any, Any], values: np.ndarray[Any, Any], unit: str
+) -> None:
+    """A point per board, coloured by level, with a least-squares trend line."""
+    boards = result.boards
+    for f in sorted({b.fairness for b in boards}):
+        mask = np.array([b.fairness == f for b in boards])
+        ax.scatter(x[mask], values[mask], s=14, alpha=0.75, label=f"fairness {f:g}")
+    if len(boards) >= 2 and np.ptp(x) > 0:
+        slope, intercept = np.polyfit(x, values, 1)
+        xs = np.linspace(x.min(), x.max(), 50)
+        ax.plot(xs, slope * xs + intercept, color="black", lw=1, label=f"trend: {slope:+.4f} per {unit}")
+    ax.legend(fontsize=7)
+
+
+def _save(fig: Any, out_dir: Path, name: str) -> list[Path]:
+    paths = []
+    fig.tight_layout()
+    for ext in ("svg", "png"):
+        path = out_dir / f"{name}.{ext}"
+        fig.savefig(
+            path, dpi=120 if ext == "png" else None, metadata={"Date": None} if ext == "svg" else None
+        )
+        paths.append(path)
     return paths
 
 
@@ -299,32 +347,25 @@ def _charts(result: StudyResult, out_dir: Path) -> list[Path]:
 
     boards = result.boards
     energy = np.array([b.energy for b in boards])
+    who = f"4 {result.players[0]} players, {result.games_per_board} games per board"
     paths = []
-    for name, values, ylabel in (
-        ("length_vs_energy", np.array([b.mean_turns for b in boards]), "mean game length (turns)"),
-        ("spread_vs_energy", np.array([b.spread for b in boards]), "seat win-rate spread (max - min)"),
-    ):
-        fig, ax = plt.subplots(figsize=(6.4, 4.2))
-        levels = sorted({b.fairness for b in boards})
-        for f in levels:
-            mask = np.array([b.fairness == f for b in boards])
-            ax.scatter(energy[mask], values[mask], s=14, alpha=0.75, label=f"fairness {f:g}")
-        if len(boards) >= 2 and np.ptp(energy) > 0:
-            slope, intercept = np.polyfit(energy, values, 1)
-            xs = np.linspace(energy.min(), energy.max(), 50)
-            ax.plot(
-                xs, slope * xs + intercept, color="black", lw=1, label=f"trend: {slope:+.4f} per energy unit"
-            )
-        ax.set_xlabel("board energy (lower is fairer)")
-        ax.set_ylabel(ylabel)
-        ax.set_title(f"{ylabel} vs energy ({result.games_per_board} games per board)", fontsize=10)
-        ax.legend(fontsize=7)
-        fig.tight_layout()
-        for ext in ("svg", "png"):
-            path = out_dir / f"{name}.{ext}"
-            fig.savefig(
-                path, dpi=120 if ext == "png" else None, metadata={"Date": None} if ext == "svg" else None
-            )
-            paths.append(path)
-        plt.close(fig)
+    fig, ax = plt.subplots(figsize=(6.4, 4.2))
+    _scatter(ax, result, energy, np.array([b.mean_turns for b in boards]), "energy unit")
+    ax.set_xlabel("board energy (lower is fairer)")
+    ax.set_ylabel("mean game length (turns)")
+    ax.set_title(f"game length vs energy ({who})", fontsize=10)
+    paths += _save(fig, out_dir, "length_vs_energy")
+    plt.close(fig)
+    spread = 100 * np.array([b.spread for b in boards])
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.2), sharey=True)
+    _scatter(axes[0], result, energy, spread, "energy unit")
+    axes[0].set_xlabel("board energy (lower is fairer)")
+    axes[0].set_ylabel("measured seat win-rate spread (points, max - min)")
+    axes[0].set_title("against energy", fontsize=10)
+    _scatter(axes[1], result, 100 * np.array([b.seat_equity for b in boards]), spread, "point")
+    axes[1].set_xlabel("seat equity: predicted spread under the advisor draft (points)")
+    axes[1].set_title("against seat equity", fontsize=10)
+    fig.suptitle(f"seat spread per board ({who})", fontsize=10)
+    paths += _save(fig, out_dir, "spread_vs_energy")
+    plt.close(fig)
     return paths

@@ -8,6 +8,7 @@ spots`` (which loads this module to register the commands) starts without it.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from enum import StrEnum
 from typing import TYPE_CHECKING, Annotated
@@ -23,7 +24,7 @@ from boardeval.cli.options import SEED, float_option, int_option
 from boardeval.core import ParamsError
 
 if TYPE_CHECKING:
-    from boardeval.catan import GenerationResult
+    from boardeval.catan import GenerationResult, Rule
     from boardeval.core import Progress
 
 RuleOpt = Annotated[
@@ -50,6 +51,11 @@ class Method(StrEnum):
     anneal = "anneal"
     cp = "cp"
     tournament = "tournament"
+
+
+class Objective(StrEnum):
+    energy = "energy"
+    seat_equity = "seat-equity"
 
 
 class BlogModel(StrEnum):
@@ -80,6 +86,16 @@ def _summary(result: GenerationResult) -> Table:
         t.add_row("ports", result.ports)
     if result.interrupted:
         t.add_row("interrupted", "[yellow]yes: best board so far[/yellow]")
+    eq = result.extras.get("seat_equity")
+    if isinstance(eq, dict):
+        probs = eq.get("win_probabilities")
+        t.add_row(
+            "seats if everyone opens well",
+            eq["note"]
+            if probs is None
+            else ", ".join(f"seat {i + 1} {100 * p:.0f} %" for i, p in enumerate(probs))
+            + f" (spread {100 * eq['spread']:.1f} points)",
+        )
     t.add_row("seconds", f"{result.seconds:.3f}")
     return t
 
@@ -102,32 +118,101 @@ def generate_cmd(
     json_out: JsonOpt = False,
     layout: LayoutOpt = None,
     players: PlayersOpt = None,
+    objective: Annotated[
+        Objective,
+        typer.Option(
+            "--objective",
+            help="What to optimise: energy (seed 001) or seat-equity (the spread of the seats' predicted "
+            "win rates under the advisor draft, plus --energy-weight x energy; anneal and tournament).",
+        ),
+    ] = Objective.energy,
+    energy_weight: Annotated[
+        float | None,
+        typer.Option(
+            "--energy-weight",
+            parser=float_option("--energy-weight", 0.0, 1e6),
+            help="With --objective seat-equity: points of seat spread one energy unit costs (default 0.1; "
+            "0 = seat equity alone).",
+        ),
+    ] = None,
 ) -> None:
     """Generate a board (random, anneal, cp or tournament) and check it against the rules
-    (``--layout extended`` / ``--players 5|6``: the 5-6 player board)."""
-    from boardeval.catan import check_fairness, check_ports_mode, generate, parse_rules
+    (``--layout extended`` / ``--players 5|6``: the 5-6 player board). ``--objective seat-equity``
+    optimises what each seat can win under a strong draft (``boardeval catan equity``)."""
+    from boardeval.catan import check_fairness, check_ports_mode, equity_summary, generate, parse_rules
 
     if fairness is not None:
         check_fairness(fairness)
     mode = None if ports is None else check_ports_mode(ports)
     board_layout = resolve_layout(layout, players)
     rules = parse_rules(rule or [])
-    with progress_bar(f"catan {method.value}") as progress:
-        result = generate(
-            method.value,
-            seed,
-            rules=rules,
-            fairness=fairness,
-            progress=progress,
-            ports=mode,
-            layout=board_layout,
-        )
+    if objective is Objective.seat_equity:
+        result = _seat_equity_board(method, seed, rules, fairness, mode, board_layout, energy_weight)
+    else:
+        if energy_weight is not None:
+            raise ParamsError("--energy-weight goes with --objective seat-equity")
+        with progress_bar(f"catan {method.value}") as progress:
+            result = generate(
+                method.value,
+                seed,
+                rules=rules,
+                fairness=fairness,
+                progress=progress,
+                ports=mode,
+                layout=board_layout,
+            )
+        if not result.interrupted:
+            result = dataclasses.replace(
+                result, extras={**result.extras, "seat_equity": equity_summary(result.board)}
+            )
     if json_out:
         print_json(result.to_json())
     else:
         console.print(_summary(result))
     if result.interrupted:
         note_interrupted("the best board so far, not the finished search (see its rules)")
+
+
+def _seat_equity_board(
+    method: Method,
+    seed: int,
+    rules: list[Rule],
+    fairness: float | None,
+    ports: str | None,
+    layout: str,
+    energy_weight: float | None,
+) -> GenerationResult:
+    """``generate --objective seat-equity``: the annealer or tournament repair on that objective."""
+    from boardeval.catan import equity_anneal, equity_tournament
+
+    if layout != "base":
+        raise ParamsError(
+            "--objective seat-equity needs the base board: catanatron has no 5-6 player map, so no win "
+            "rates are fitted on play for it ('boardeval catan equity' shows the draft-only opening values)"
+        )
+    if method in (Method.random, Method.cp):
+        why = (
+            "a uniform shuffle optimises nothing"
+            if method is Method.random
+            else "CP-SAT cannot encode it: the objective is a sequential eight-pick draft of argmax choices "
+            "over non-linear spot scores, then a logistic model (see catan/equity_generate.py)"
+        )
+        raise ParamsError(f"--objective seat-equity works with --method anneal or tournament: {why}")
+    if fairness is not None:
+        raise ParamsError(
+            "--fairness dials the energy objective; --objective seat-equity takes --energy-weight"
+        )
+    if ports not in (None, "balanced"):
+        raise ParamsError("--objective seat-equity moves the harbours itself (--ports balanced)")
+    weight = 0.1 if energy_weight is None else energy_weight
+    with progress_bar(f"catan {method.value} (seat equity)") as progress:
+        if method is Method.anneal:
+            if rules:
+                raise ParamsError(
+                    "--objective seat-equity with --method anneal takes no --rule; use tournament"
+                )
+            return equity_anneal(seed, energy_weight=weight, progress=progress)
+        return equity_tournament(seed, rules or None, energy_weight=weight, progress=progress)
 
 
 def optimum_cmd(

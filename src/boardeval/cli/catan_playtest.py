@@ -6,6 +6,7 @@ group prints one red line and exits 2. Ctrl-C during a play-test prints the fini
 
 from __future__ import annotations
 
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
@@ -177,8 +178,15 @@ def _levels(text: str) -> list[float]:
     ]
 
 
+class StudyPlayers(StrEnum):
+    weighted = "weighted"
+    advisor = "advisor"
+
+
 def _show_study(result: StudyResult) -> None:
-    table = Table(title="fairness study (4 weighted players)", box=box.SIMPLE_HEAD, title_justify="left")
+    table = Table(
+        title=f"fairness study (4 {result.players[0]} players)", box=box.SIMPLE_HEAD, title_justify="left"
+    )
     for col in (
         "fair",
         "boards",
@@ -190,6 +198,7 @@ def _show_study(result: StudyResult) -> None:
         "spread",
         "best",
         "unfin",
+        "seat eq.",
     ):
         table.add_column(col, justify="right")
     for lv in result.levels:
@@ -204,11 +213,13 @@ def _show_study(result: StudyResult) -> None:
             f"{100 * lv.spread:.1f}%",
             f"{100 * lv.best_opening_share:.1f}%",
             f"{100 * lv.unfinished_share:.1f}%",
+            f"{100 * lv.seat_equity_mean:.1f}",
         )
     console.print(table)
     console.print(
         "spread: highest minus lowest seat win rate; best: games won by the seat with the best opening "
-        "(sum of its two settlements' spot scores; 25% = the opening decides nothing)"
+        "(sum of its two settlements' spot scores; 25% = the opening decides nothing); seat eq.: the "
+        "predicted spread in points if everyone opens with the advisor (boardeval catan equity)"
     )
     console.print(f"{sum(lv.games for lv in result.levels)} games in {result.seconds:.1f} s")
 
@@ -236,6 +247,14 @@ def _study_command(
         Path, typer.Option("--out", help="Directory for study.csv, study.json and charts.")
     ] = Path("catan-study"),
     json_out: JsonOpt = False,
+    players: Annotated[
+        StudyPlayers,
+        typer.Option(
+            "--players",
+            help="weighted: four catanatron WeightedRandom bots (random openings); advisor: four strong "
+            "openers (the advisor's opening, then the same play), where the draft decides much more.",
+        ),
+    ] = StudyPlayers.weighted,
 ) -> None:
     """Fairness versus play: game length and seat win spread over boards along the fairness dial."""
     levels = _levels(fairness)
@@ -248,6 +267,7 @@ def _study_command(
             workers=workers,
             address=dask,
             progress=progress,
+            players=players.value,
         )
     paths = write_study(result, out, charts=not result.interrupted)
     if json_out:

@@ -60,7 +60,11 @@ COMMANDS: dict[str, LazyCommand] = {
     "catan": LazyCommand(
         "boardeval.cli.catan",
         "Catan boards: spots, energy, generators, rendering.",
-        extends=("boardeval.cli.catan_generate", "boardeval.cli.catan_playtest"),
+        extends=(
+            "boardeval.cli.catan_generate",
+            "boardeval.cli.catan_playtest",
+            "boardeval.cli.catan_equity",
+        ),
     ),
     "morris": LazyCommand(
         "boardeval.cli.morris",

@@ -1,0 +1,365 @@
+"""Seat equity (issue 26): the play data, the model's fit, predicted against measured, the three board kinds.
+
+Usage::
+
+    nice .venv/bin/python benchmarks/catan_equity.py --workers 2            # every stage, resumable
+    nice .venv/bin/python benchmarks/catan_equity.py --only play            # just (re)start the play runs
+    nice .venv/bin/python benchmarks/catan_equity.py --only fit --write-model   # refit, write the data file
+
+Stages (``--only``; all by default, in this order):
+
+1. ``play``: the measured pool. ``--boards`` boards of each kind (uniform random, and the annealer at
+   fairness 0.25, 0.5, 0.75 and 1), ``--games`` seeded games each with four ``advisor`` openers, through
+   the job runner (``--workers`` / ``--dask``). Every finished board is appended to
+   ``OUT/pool.jsonl`` at once; a rerun plays only the boards not in the file, so Ctrl-C (partial results
+   kept, flagged) and resuming are free. The same for ``OUT/equity.jsonl``: ``--equity-boards`` boards
+   of the seat-equity generator, same games.
+2. ``fit``: the seat model (:mod:`boardeval.catan.equity_fit`), fitted on the pool; held-out log-loss by
+   K-fold cross-validation over boards against "25 % each" and the sum-of-scores baseline; calibration;
+   predicted against measured seat spreads (correlation, share of measured spread explained, what chance
+   alone leaves). ``--write-model`` writes the coefficients to the shipped data file.
+3. ``kinds``: the test that matters: per-board best-minus-worst seat spread at ``--spread-games`` games a
+   board (the first games of each board) and the pooled seat win rates, on random, energy-optimal
+   (fairness 1) and seat-equity boards, with 95 % intervals.
+4. ``speed``: the draft and the seat-equity generator's time per board on one core.
+
+Every figure is printed with the machine's load average (the machine is shared).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from boardeval.catan.equity_play import board_jobs, collect, load_plays
+
+POOL_KINDS = (("random", 0.0), ("anneal", 0.25), ("anneal", 0.5), ("anneal", 0.75), ("anneal", 1.0))
+
+
+def _load() -> str:
+    one, five, fifteen = os.getloadavg()
+    return f"load average {one:.2f} {five:.2f} {fifteen:.2f} on {os.cpu_count()} CPUs"
+
+
+def _progress(done: int, total: int, message: str) -> None:
+    print(f"  {done}/{total} {message} ({_load()})", file=sys.stderr, flush=True)
+
+
+def play(args: argparse.Namespace) -> bool:
+    """Stage 1; True if interrupted."""
+    out = Path(args.out)
+    pool = board_jobs(POOL_KINDS, args.boards, args.games, args.seed)
+    print(f"play: pool {len(pool)} boards x {args.games} games ({_load()})", flush=True)
+    r = collect(pool, out / "pool.jsonl", workers=args.workers, address=args.dask, progress=_progress)
+    print(
+        f"play: pool has {len(r.plays)}/{r.planned} boards, {r.played_now} played now in {r.seconds:.0f} s"
+        f"{' (INTERRUPTED: partial)' if r.interrupted else ''} ({_load()})",
+        flush=True,
+    )
+    if r.interrupted:
+        return True
+    if args.equity_boards:
+        jobs = board_jobs((("equity", args.equity_weight),), args.equity_boards, args.games, args.seed + 1)
+        r = collect(jobs, out / "equity.jsonl", workers=args.workers, address=args.dask, progress=_progress)
+        print(
+            f"play: seat-equity boards {len(r.plays)}/{r.planned}, {r.played_now} now in {r.seconds:.0f} s"
+            f"{' (INTERRUPTED: partial)' if r.interrupted else ''} ({_load()})",
+            flush=True,
+        )
+        return r.interrupted
+    return False
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}"
+
+
+def fit(args: argparse.Namespace) -> None:
+    """Stage 2: cross-validated fit, calibration, predicted vs measured; optionally write the model."""
+    import numpy as np
+
+    from boardeval.catan.equity import FEATURES
+    from boardeval.catan.equity_fit import cross_validate, features_of, fit_model
+
+    plays = load_plays(Path(args.out) / "pool.jsonl")
+    if not plays:
+        print("fit: no play data yet (run --only play first)")
+        return
+    games = sum(p.games for p in plays)
+    print(f"fit: {len(plays)} boards, {games} games ({_load()})")
+    print(f"  every game opened as the draft says: {all(p.draft_matches for p in plays)}")
+    r = cross_validate(plays, folds=args.folds, seed=args.seed, workers=args.workers, address=args.dask)
+    print(f"  held-out log-loss per game ({r.folds}-fold over boards):")
+    print(f"    model           {r.log_loss:.4f}")
+    print(f"    25 % each       {r.log_loss_uniform:.4f}")
+    print(f"    sum of scores   {r.log_loss_scores:.4f}")
+    print(f"    model gain over 25 % each: {r.log_loss_uniform - r.log_loss:+.4f} nats per game")
+    print("  calibration (seats binned by held-out prediction): predicted / measured win rate (seats)")
+    for pred, meas, n in r.calibration:
+        print(f"    {_pct(pred):>5} % / {_pct(meas):>5} %  ({n})")
+    print(
+        f"  per board, predicted vs measured best-minus-worst spread: r = {r.spread_r:.3f}; "
+        f"means {_pct(r.predicted_spread_mean)} vs {_pct(r.measured_spread_mean)} points"
+    )
+    print(
+        f"  share of measured seat deviations (from 25 %) the predictions explain: {_pct(r.explained)} %; "
+        f"binomial chance alone leaves at most {_pct(r.explainable)} % explainable"
+    )
+    kinds = sorted({(p.kind, p.level) for p in plays})
+    for kind, level in kinds:
+        idx = [i for i, p in enumerate(plays) if (p.kind, p.level) == (kind, level)]
+        pr = r.held_out[idx]
+        wins = np.array([plays[i].wins for i in idx], dtype=float)
+        rates = wins / wins.sum(axis=1, keepdims=True)
+        ps, ms = pr.max(1) - pr.min(1), rates.max(1) - rates.min(1)
+        rr = float(np.corrcoef(ps, ms)[0, 1]) if len(idx) > 2 else float("nan")
+        print(
+            f"    {kind} {level:g}: {len(idx)} boards, predicted spread {_pct(ps.mean())}, measured "
+            f"{_pct(ms.mean())} points, r = {rr:.3f}"
+        )
+    x, w, g = features_of(plays)
+    meta = {
+        "fitted_on": f"{len(plays)} boards x {games // len(plays)} games, four advisor openers "
+        f"(random and annealed boards at fairness 0.25-1), seed {args.seed}",
+        "boards": len(plays),
+        "games": games,
+        "held_out_log_loss": {
+            "model": r.log_loss,
+            "uniform": r.log_loss_uniform,
+            "sum_of_scores": r.log_loss_scores,
+            "folds": r.folds,
+        },
+        "command": f"benchmarks/catan_equity.py --only fit --write-model --boards {args.boards} "
+        f"--games {args.games} --seed {args.seed}",
+    }
+    model = fit_model(x, w, g, meta)
+    print("  coefficients (raw units; logit per unit above the table's mean):")
+    for name, c in zip(FEATURES, model.coef, strict=True):
+        print(f"    {name:14s} {c:+.4f}")
+    print(f"    intercept      {model.intercept:+.4f}")
+    if args.write_model:
+        path = Path(__file__).resolve().parents[1] / "src/boardeval/catan/data/seat_equity_model.json"
+        path.write_text(json.dumps(model.to_json(), indent=1) + "\n", encoding="utf-8")
+        print(f"  wrote {path}")
+    if args.charts:
+        _fit_charts(r, plays, Path(args.charts))
+
+
+def _fit_charts(r: Any, plays: list[Any], out: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    out.mkdir(parents=True, exist_ok=True)
+    wins = np.array([p.wins for p in plays], dtype=float)
+    rates = wins / wins.sum(axis=1, keepdims=True)
+    fig, axes = plt.subplots(1, 2, figsize=(10, 4.2))
+    cal = np.array(r.calibration)
+    ax = axes[0]
+    ax.plot([0, 0.6], [0, 0.6], color="grey", lw=1, ls="--", label="perfect calibration")
+    ax.plot(cal[:, 0], cal[:, 1], "o-", label="held-out seats, binned")
+    ax.set_xlabel("predicted seat win rate")
+    ax.set_ylabel("measured seat win rate")
+    ax.set_title("calibration", fontsize=10)
+    ax.legend(fontsize=8)
+    ax = axes[1]
+    ps = r.held_out.max(1) - r.held_out.min(1)
+    ms = rates.max(1) - rates.min(1)
+    for kind in sorted({(p.kind, p.level) for p in plays}):
+        m = np.array([(p.kind, p.level) == kind for p in plays])
+        label = "random" if kind[0] == "random" else f"{kind[0]} {kind[1]:g}"
+        ax.scatter(100 * ps[m], 100 * ms[m], s=12, alpha=0.7, label=label)
+    ax.set_xlabel("predicted spread (points, held out)")
+    ax.set_ylabel("measured spread (points)")
+    ax.set_title(f"per board, r = {r.spread_r:.2f}", fontsize=10)
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    for ext in ("png", "svg"):
+        fig.savefig(
+            out / f"catan-equity-fit.{ext}",
+            dpi=110 if ext == "png" else None,
+            metadata={"Date": None} if ext == "svg" else None,
+        )
+    plt.close(fig)
+    print(f"  charts: {out}/catan-equity-fit.png|svg")
+
+
+def _chance_spread(games: int, seed: int, reps: int = 20000) -> float:
+    """Mean best-minus-worst seat rate of four equal seats over ``games`` games (simulated)."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    w = rng.multinomial(games, [0.25] * 4, size=reps) / games
+    return float((w.max(1) - w.min(1)).mean())
+
+
+def kinds(args: argparse.Namespace) -> None:
+    """Stage 3: the test that matters."""
+    import numpy as np
+
+    from boardeval.catan import Board
+    from boardeval.catan.equity import seat_equity
+    from boardeval.core import mean_interval, wilson_interval
+
+    pool = load_plays(Path(args.out) / "pool.jsonl")
+    eq = load_plays(Path(args.out) / "equity.jsonl")
+    g = args.spread_games
+    groups = [
+        ("random", [p for p in pool if p.kind == "random"]),
+        ("energy-optimal (anneal, fairness 1)", [p for p in pool if p.kind == "anneal" and p.level == 1.0]),
+        ("seat-equity (anneal on the seat objective)", eq),
+    ]
+    n = min(len(b) for _, b in groups)
+    print(f"kinds: {n} boards each x {g} games, four advisor openers ({_load()})")
+    print(
+        f"  chance alone (four equal seats, {g} games): mean spread "
+        f"{_pct(_chance_spread(g, args.seed))} points"
+    )
+    for name, boards in groups:
+        if not boards:
+            print(f"  {name}: no boards yet")
+            continue
+        boards = [b.truncated(g) if b.games > g else b for b in boards[:n]]
+        spreads = [b.spread for b in boards]
+        iv = mean_interval(spreads)
+        wins = np.array([b.wins for b in boards]).sum(axis=0)
+        total = int(sum(b.games for b in boards))
+        pred = [seat_equity(Board.parse(b.board)).spread or 0.0 for b in boards]
+        rates = []
+        for k in range(4):
+            w = wilson_interval(int(wins[k]), total)
+            rates.append(f"{_pct(w.value)} [{_pct(w.lo)}, {_pct(w.hi)}]")
+        worst = max(abs(wins[k] / total - 0.25) for k in range(4))
+        print(f"  {name}: {len(boards)} boards, {total} games")
+        print(f"    per-board spread: {_pct(iv.value)} points [{_pct(iv.lo)}, {_pct(iv.hi)}]  (target <= 25)")
+        print(
+            "    seat 1..4 pooled: "
+            + " / ".join(rates)
+            + f" %  (largest gap from 25 %: {_pct(worst)} points; target <= 2)"
+        )
+        print(f"    predicted spread (shipped model): {_pct(float(np.mean(pred)))} points")
+    if args.charts:
+        _kinds_chart(groups, n, g, Path(args.charts))
+
+
+def _kinds_chart(groups: list[Any], n: int, g: int, out: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    data = [[100 * (b.truncated(g) if b.games > g else b).spread for b in boards[:n]] for _, boards in groups]
+    labels = ["random", "energy-optimal", "seat-equity"]
+    fig, ax = plt.subplots(figsize=(6.4, 4.2))
+    ax.boxplot([d for d in data if d], tick_labels=[lab for lab, d in zip(labels, data, strict=True) if d])
+    ax.axhline(25, color="black", lw=1, ls="--", label="target 25 points")
+    ax.set_ylabel(f"best minus worst seat, {g} games a board (points)")
+    ax.set_title(f"seat spread among four advisor openers, {n} boards each", fontsize=10)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    out.mkdir(parents=True, exist_ok=True)
+    for ext in ("png", "svg"):
+        fig.savefig(
+            out / f"catan-equity-kinds.{ext}",
+            dpi=110 if ext == "png" else None,
+            metadata={"Date": None} if ext == "svg" else None,
+        )
+    plt.close(fig)
+
+
+def speed(args: argparse.Namespace) -> None:
+    """Stage 4: time per board on one core."""
+    import resource
+    import time
+
+    import numpy as np
+
+    from boardeval.catan import Board
+    from boardeval.catan.equity import load_seat_model, seat_equity
+    from boardeval.catan.equity_fast import fast_equity
+    from boardeval.catan.equity_generate import equity_anneal, equity_tournament
+
+    def cpu() -> float:
+        r = resource.getrusage(resource.RUSAGE_SELF)
+        return r.ru_utime + r.ru_stime
+
+    boards = [Board.random(s) for s in range(200)]
+    kernel = fast_equity(load_seat_model())
+    kernel.spread(
+        boards[0].resource_index, boards[0].pips.astype(float), boards[0].port_index
+    )  # compile/load
+    equity_anneal(0)  # warm up
+    c = cpu()
+    for b in boards:
+        seat_equity(b)
+    exact = (cpu() - c) / len(boards)
+    arrays = [(b.resource_index, b.pips.astype(float), b.port_index) for b in boards]
+    c = cpu()
+    for _ in range(10):
+        for a in arrays:
+            kernel.spread(*a)
+    fast = (cpu() - c) / (10 * len(boards))
+    print(f"speed (CPU seconds, one process; {_load()}):")
+    print(
+        f"  seat_equity (exact, explained): {1000 * exact:.2f} ms a board; "
+        f"compiled kernel {1e6 * fast:.1f} us"
+    )
+    times, walls = [], []
+    for seed in range(args.speed_boards):
+        c, t = cpu(), time.perf_counter()
+        equity_anneal(seed + 1000)
+        times.append(cpu() - c)
+        walls.append(time.perf_counter() - t)
+    t_arr = np.array(times)
+    print(
+        f"  equity_anneal ({args.speed_boards} seeds): CPU median {np.median(t_arr):.3f} s, max "
+        f"{t_arr.max():.3f} s (wall median {np.median(walls):.3f} s); target <= 1 s"
+    )
+    times = []
+    for seed in range(min(5, args.speed_boards)):
+        c = cpu()
+        equity_tournament(seed + 1000)
+        times.append(cpu() - c)
+    print(f"  equity_tournament ({len(times)} seeds): CPU median {np.median(times):.3f} s")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--out", default="out/equity", help="results folder (git-ignored)")
+    parser.add_argument("--boards", type=int, default=40, help="boards per kind in the pool")
+    parser.add_argument("--games", type=int, default=40, help="games per board")
+    parser.add_argument("--equity-boards", type=int, default=40)
+    parser.add_argument(
+        "--equity-weight", type=float, default=0.1, help="energy weight of the seat-equity boards"
+    )
+    parser.add_argument("--spread-games", type=int, default=40)
+    parser.add_argument("--seed", type=int, default=26)
+    parser.add_argument("--folds", type=int, default=5)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--dask", default=None, help="Dask scheduler address")
+    parser.add_argument("--only", choices=["play", "fit", "kinds", "speed"], default=None)
+    parser.add_argument("--write-model", action="store_true", help="write the fitted model to the data file")
+    parser.add_argument("--charts", default=None, help="folder for the charts (e.g. docs/img)")
+    parser.add_argument("--speed-boards", type=int, default=20)
+    args = parser.parse_args()
+    stages = [args.only] if args.only else ["play", "fit", "kinds", "speed"]
+    if "play" in stages and play(args):
+        raise SystemExit(130)
+    if "fit" in stages:
+        fit(args)
+    if "kinds" in stages:
+        kinds(args)
+    if "speed" in stages:
+        speed(args)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,315 @@
+"""Seat equity: what each seat can win on a board when everyone opens well (issue 26).
+
+:func:`seat_equity` plays the opening draft with the advisor in every seat (:mod:`.draft`: deterministic,
+snake order 1-2-3-4-4-3-2-1), describes each seat's opening by a few transparent terms, and turns them into
+a predicted win probability with a logistic model **fitted on play**: catanatron games between four
+``advisor`` openers (who play like catanatron's ``WeightedRandomPlayer`` after the opening) on random and
+annealed boards (:mod:`.equity_fit`, ``benchmarks/catan_equity.py --only fit --write-model``). The fitted
+coefficients ship as ``data/seat_equity_model.json``; nobody edits them by hand.
+
+**The model.** For seat i the terms ``x_i`` (:data:`FEATURES`) are taken relative to the board's mean over
+the seats (a seat is judged against the other seats of the same board), and::
+
+    z_i = intercept + sum_k coef_k * (x_ik - mean_j x_jk)
+    p_i = sigmoid(z_i) / sum_j sigmoid(z_j)          (the four win probabilities sum to 1)
+
+The result is explained like every evaluation here: per seat a :class:`~boardeval.core.Breakdown` whose
+terms (the centred term values, the coefficients, their contributions) sum to ``z_i``; the spread is the
+best minus the worst seat's probability, and ``why`` names the leading and trailing seats, their picks and
+the terms that separate them.
+
+**Terms** (per seat, from its two opening settlements, the whole draft placed):
+
+- ``opening_score``: the sum of the two spots' seed-000 scores (the evaluator's view of the opening);
+- ``wood`` .. ``ore``: pips of each resource the two settlements produce;
+- ``resources``: how many of the five resources they produce;
+- ``port``: 1 if either settlement is on a harbour;
+- ``expansion``: the best seed-000 score among the free legal spots two roads from the seat's
+  settlements after the draft (where its third settlement can go; 0 if none);
+- ``seat_2`` .. ``seat_4``: the seat's place in the turn order (seat 1 rolls first).
+
+**5-6 player boards**: catanatron has no such map, so no model is fitted on play for them. The draft
+(six seats, snake order) and each seat's opening value (the advisor's values of its two picks) are still
+given, with ``win_probabilities`` ``None`` and a note saying why.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from boardeval.catan.board import RESOURCE_NAMES, RESOURCES, Board
+from boardeval.catan.draft import Draft, DraftArrays, draft_arrays, draft_picks, opening_draft, snake_order
+from boardeval.core import Breakdown, CatanError
+
+__all__ = [
+    "FEATURES",
+    "SeatEquity",
+    "SeatModel",
+    "draft_features",
+    "load_seat_model",
+    "predict_probabilities",
+    "seat_equity",
+    "spread_of",
+]
+
+FloatArray = npt.NDArray[np.float64]
+
+RESOURCE_FEATURES = tuple(RESOURCE_NAMES[r] for r in RESOURCES)  # wood, brick, sheep, grain, ore
+FEATURES: tuple[str, ...] = (
+    "opening_score",
+    *RESOURCE_FEATURES,
+    "resources",
+    "port",
+    "expansion",
+    "seat_2",
+    "seat_3",
+    "seat_4",
+)
+"""The model's terms, in the order of the coefficient vector."""
+
+MODEL_FILE = "seat_equity_model.json"
+NO_MAP_NOTE = (
+    "catanatron has no 5-6 player map, so no win probability is fitted on play for this board: "
+    "the draft and each seat's opening value only"
+)
+
+
+def _expansion(arrays: DraftArrays, picks: npt.NDArray[np.int64], seats: int) -> FloatArray:
+    """Per seat, the best evaluator score among free legal spots two roads from its settlements."""
+    block = arrays.block
+    free = ~block[picks].any(axis=0)
+    out = np.zeros(seats)
+    for i in range(seats):
+        own = (int(picks[i]), int(picks[2 * seats - 1 - i]))
+        near = block[list(own)].any(axis=0)  # the settlements and their neighbours
+        two = block[near].any(axis=0) & ~near  # one more road
+        cand = free & two
+        if cand.any():
+            out[i] = float(arrays.first_values[cand].max())
+    return out
+
+
+def draft_features(arrays: DraftArrays, picks: npt.NDArray[np.int64] | None = None) -> FloatArray:
+    """The raw (uncentred) terms of every seat, shape (seats, len(FEATURES)); seat indicators are set
+    for seats 2 to 4 only (a 5-6 player draft has no fitted seat terms beyond those)."""
+    if picks is None:
+        picks = draft_picks(arrays)
+    n = arrays.seats
+    first, second = picks[:n], picks[n:][::-1]
+    prod = arrays.production
+    both = prod[first] + prod[second]  # (seats, 5)
+    x = np.zeros((n, len(FEATURES)))
+    x[:, 0] = arrays.first_values[first] + arrays.first_values[second]
+    x[:, 1:6] = both
+    x[:, 6] = (both > 0).sum(axis=1)
+    port = arrays.two.sum(axis=1) + arrays.three
+    x[:, 7] = np.maximum(port[first], port[second])
+    x[:, 8] = _expansion(arrays, picks, n)
+    for seat in range(1, min(n, 4)):
+        x[seat, 8 + seat] = 1.0
+    return x
+
+
+@dataclass(frozen=True)
+class SeatModel:
+    """The fitted model: coefficients per term (raw units), intercept, and what it was fitted on."""
+
+    features: tuple[str, ...]
+    coef: tuple[float, ...]
+    intercept: float
+    meta: dict[str, Any]
+
+    def __post_init__(self) -> None:
+        if tuple(self.features) != FEATURES or len(self.coef) != len(FEATURES):
+            raise CatanError(
+                f"seat-equity model terms {list(self.features)} do not match this version's {list(FEATURES)}"
+            )
+        if not all(math.isfinite(c) for c in (*self.coef, self.intercept)):
+            raise CatanError("seat-equity model coefficients must be finite")
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "features": list(self.features),
+            "coef": list(self.coef),
+            "intercept": self.intercept,
+            "meta": self.meta,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> SeatModel:
+        try:
+            return cls(
+                tuple(data["features"]),
+                tuple(float(c) for c in data["coef"]),
+                float(data["intercept"]),
+                dict(data.get("meta", {})),
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            raise CatanError(f"malformed seat-equity model: {exc}") from None
+
+
+@cache
+def load_seat_model() -> SeatModel:
+    """The shipped model (``boardeval/catan/data/seat_equity_model.json``)."""
+    text = resources.files("boardeval.catan").joinpath("data", MODEL_FILE).read_text(encoding="utf-8")
+    return SeatModel.from_json(json.loads(text))
+
+
+def centred(x: FloatArray) -> FloatArray:
+    """Terms relative to the board's mean over its seats (last-but-one axis is the seat)."""
+    return x - x.mean(axis=-2, keepdims=True)
+
+
+def logits(x: FloatArray, model: SeatModel) -> FloatArray:
+    """``z`` per seat for raw terms ``x`` (..., seats, terms)."""
+    return model.intercept + centred(x) @ np.asarray(model.coef)
+
+
+def predict_probabilities(x: FloatArray, model: SeatModel) -> FloatArray:
+    """Win probabilities per seat (normalised sigmoids of :func:`logits`), for (..., 4, terms)."""
+    s = 1.0 / (1.0 + np.exp(-logits(x, model)))
+    return np.asarray(s / s.sum(axis=-1, keepdims=True), dtype=np.float64)
+
+
+def spread_of(board: Board, model: SeatModel | None = None) -> float:
+    """The predicted best-minus-worst seat win probability of a base board (the generator's objective)."""
+    arrays = draft_arrays(board)
+    p = predict_probabilities(draft_features(arrays), model or load_seat_model())
+    return float(p.max() - p.min())
+
+
+@dataclass(frozen=True)
+class SeatEquity:
+    """A board's seat equity: the draft, per-seat win probabilities (``None`` on a 5-6 player board),
+    their spread, per-seat breakdowns of why, and each seat's opening value (the advisor's values of its
+    two picks, available on every layout)."""
+
+    board: Board
+    draft: Draft
+    win_probabilities: tuple[float, ...] | None
+    seats: tuple[Breakdown, ...]
+    opening_values: tuple[float, ...]
+    why: tuple[str, ...]
+    model: dict[str, Any]
+    note: str | None = None
+
+    @property
+    def spread(self) -> float | None:
+        """Best minus worst seat's predicted win probability (``None`` without a fitted model)."""
+        p = self.win_probabilities
+        return None if p is None else max(p) - min(p)
+
+    @property
+    def opening_spread(self) -> float:
+        """Best minus worst seat's opening value (draft only; any layout)."""
+        return max(self.opening_values) - min(self.opening_values)
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"board", "layout", "seats": [{"seat", "spots", "win_probability", "opening_value",
+        "why": breakdown}], "win_probabilities", "spread", "opening_spread", "draft", "why", "model",
+        "note"}`` (seats 1-based; win figures ``null`` on a 5-6 player board)."""
+        p = self.win_probabilities
+        return {
+            "board": self.board.code(),
+            "layout": self.board.layout,
+            "seats": [
+                {
+                    "seat": i + 1,
+                    "spots": list(self.draft.seats[i]),
+                    "win_probability": None if p is None else p[i],
+                    "opening_value": self.opening_values[i],
+                    "why": b.to_dict(),
+                }
+                for i, b in enumerate(self.seats)
+            ],
+            "win_probabilities": None if p is None else list(p),
+            "spread": self.spread,
+            "opening_spread": self.opening_spread,
+            "draft": self.draft.to_json(),
+            "why": list(self.why),
+            "model": self.model,
+            "note": self.note,
+        }
+
+
+def _ordinal(i: int) -> str:
+    return {1: "1st", 2: "2nd", 3: "3rd"}.get(i, f"{i}th")
+
+
+def _why(p: FloatArray, seats: tuple[Breakdown, ...], draft: Draft) -> tuple[str, ...]:
+    best, worst = int(np.argmax(p)), int(np.argmin(p))
+    out = [
+        f"seat {best + 1} is favoured ({100 * p[best]:.0f} %), seat {worst + 1} trails "
+        f"({100 * p[worst]:.0f} %): a spread of {100 * (p[best] - p[worst]):.0f} points"
+    ]
+    gap = {t.name: t.contribution - seats[worst][t.name].contribution for t in seats[best]}
+    top = sorted((k for k in gap if k != "intercept"), key=lambda k: -abs(gap[k]))[:3]
+    parts = [f"{k} {gap[k]:+.2f}" for k in top]
+    out.append(f"what separates them (logit contributions, best minus worst): {', '.join(parts)}")
+    for i in (best, worst):
+        a, b = draft.seats[i]
+        prod = {t.name: t.raw for t in seats[i] if t.name in RESOURCE_FEATURES}
+        out.append(
+            f"seat {i + 1} opened on spots {a} and {b}; relative to the table's mean it makes "
+            + ", ".join(f"{k} {v:+.1f}" for k, v in prod.items())
+            + " pips"
+        )
+    return tuple(out)
+
+
+def seat_equity(board: Board, model: SeatModel | None = None) -> SeatEquity:
+    """Seat equity of ``board`` under a strong draft (module docstring). Deterministic."""
+    arrays = draft_arrays(board)
+    picks = draft_picks(arrays)
+    draft = opening_draft(board)
+    opening_values = tuple(a + b for a, b in draft.values)
+    x = draft_features(arrays, picks)
+    n = arrays.seats
+    if board.layout != "base":
+        seats = tuple(
+            Breakdown.from_values(
+                {"first_pick": va, "second_pick": vb},
+                {"first_pick": 1.0, "second_pick": 1.0},
+                label=f"seat {i + 1} opening value",
+                extras={"spots": list(draft.seats[i])},
+            )
+            for i, (va, vb) in enumerate(draft.values)
+        )
+        why = (
+            NO_MAP_NOTE,
+            "opening values (the advisor's values of each seat's two picks): "
+            + ", ".join(f"seat {i + 1} {v:.1f}" for i, v in enumerate(opening_values)),
+        )
+        return SeatEquity(board, draft, None, seats, opening_values, why, {}, NO_MAP_NOTE)
+    m = model or load_seat_model()
+    c = centred(x)
+    p = predict_probabilities(x, m)
+    coef = dict(zip(FEATURES, m.coef, strict=True))
+    order = list(np.argsort(-p, kind="stable"))
+    seats = tuple(
+        Breakdown.from_values(
+            {"intercept": 1.0} | dict(zip(FEATURES, c[i].tolist(), strict=True)),
+            {"intercept": m.intercept} | coef,
+            label=f"seat {i + 1} logit",
+            extras={
+                "spots": list(draft.seats[i]),
+                "pick_order": [k + 1 for k, s in enumerate(snake_order(n)) if s == i],
+                "terms": dict(zip(FEATURES, x[i].tolist(), strict=True)),
+                "win_probability": float(p[i]),
+                "rank": _ordinal(order.index(i) + 1),
+            },
+        )
+        for i in range(n)
+    )
+    info = {k: m.meta[k] for k in ("fitted_on", "held_out_log_loss", "command") if k in m.meta}
+    return SeatEquity(
+        board, draft, tuple(float(v) for v in p), seats, opening_values, _why(p, seats, draft), info
+    )
