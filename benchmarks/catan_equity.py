@@ -52,16 +52,17 @@ def _progress(done: int, total: int, message: str) -> None:
 def play(args: argparse.Namespace) -> bool:
     """Stage 1; True if interrupted."""
     out = Path(args.out)
-    pool = board_jobs(POOL_KINDS, args.boards, args.games, args.seed)
-    print(f"play: pool {len(pool)} boards x {args.games} games ({_load()})", flush=True)
-    r = collect(pool, out / "pool.jsonl", workers=args.workers, address=args.dask, progress=_progress)
-    print(
-        f"play: pool has {len(r.plays)}/{r.planned} boards, {r.played_now} played now in {r.seconds:.0f} s"
-        f"{' (INTERRUPTED: partial)' if r.interrupted else ''} ({_load()})",
-        flush=True,
-    )
-    if r.interrupted:
-        return True
+    if not args.equity_only:
+        pool = board_jobs(POOL_KINDS, args.boards, args.games, args.seed)
+        print(f"play: pool {len(pool)} boards x {args.games} games ({_load()})", flush=True)
+        r = collect(pool, out / "pool.jsonl", workers=args.workers, address=args.dask, progress=_progress)
+        print(
+            f"play: pool has {len(r.plays)}/{r.planned} boards, {r.played_now} played now in "
+            f"{r.seconds:.0f} s{' (INTERRUPTED: partial)' if r.interrupted else ''} ({_load()})",
+            flush=True,
+        )
+        if r.interrupted:
+            return True
     if args.equity_boards:
         jobs = board_jobs((("equity", args.equity_weight),), args.equity_boards, args.games, args.seed + 1)
         r = collect(jobs, out / "equity.jsonl", workers=args.workers, address=args.dask, progress=_progress)
@@ -159,26 +160,37 @@ def _fit_charts(r: Any, plays: list[Any], out: Path) -> None:
     out.mkdir(parents=True, exist_ok=True)
     wins = np.array([p.wins for p in plays], dtype=float)
     rates = wins / wins.sum(axis=1, keepdims=True)
-    fig, axes = plt.subplots(1, 2, figsize=(10, 4.2))
+    from boardeval.catan import Board, board_energy
+
+    fig, axes = plt.subplots(1, 3, figsize=(15, 4.4))
     cal = np.array(r.calibration)
     ax = axes[0]
     ax.plot([0, 0.6], [0, 0.6], color="grey", lw=1, ls="--", label="perfect calibration")
     ax.plot(cal[:, 0], cal[:, 1], "o-", label="held-out seats, binned")
     ax.set_xlabel("predicted seat win rate")
     ax.set_ylabel("measured seat win rate")
-    ax.set_title("calibration", fontsize=10)
+    ax.set_title("calibration (held out)", fontsize=10)
     ax.legend(fontsize=8)
-    ax = axes[1]
-    ps = r.held_out.max(1) - r.held_out.min(1)
-    ms = rates.max(1) - rates.min(1)
-    for kind in sorted({(p.kind, p.level) for p in plays}):
-        m = np.array([(p.kind, p.level) == kind for p in plays])
-        label = "random" if kind[0] == "random" else f"{kind[0]} {kind[1]:g}"
-        ax.scatter(100 * ps[m], 100 * ms[m], s=12, alpha=0.7, label=label)
-    ax.set_xlabel("predicted spread (points, held out)")
-    ax.set_ylabel("measured spread (points)")
-    ax.set_title(f"per board, r = {r.spread_r:.2f}", fontsize=10)
-    ax.legend(fontsize=7)
+    ps = 100 * (r.held_out.max(1) - r.held_out.min(1))
+    ms = 100 * (rates.max(1) - rates.min(1))
+    energy = np.array([board_energy(Board.parse(p.board)).total for p in plays])
+    for ax, x, xlabel in (
+        (axes[1], energy, "board energy (lower is fairer)"),
+        (axes[2], ps, "seat equity: predicted spread, held out (points)"),
+    ):
+        for kind in sorted({(p.kind, p.level) for p in plays}):
+            m = np.array([(p.kind, p.level) == kind for p in plays])
+            label = "random" if kind[0] == "random" else f"fairness {kind[1]:g}"
+            ax.scatter(x[m], ms[m], s=12, alpha=0.7, label=label)
+        slope, icept = np.polyfit(x, ms, 1)
+        xs = np.linspace(x.min(), x.max(), 50)
+        rr = float(np.corrcoef(x, ms)[0, 1])
+        ax.plot(xs, slope * xs + icept, color="black", lw=1, label=f"trend, r = {rr:.2f}")
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel("measured seat spread (points)")
+        ax.legend(fontsize=7)
+    axes[1].set_title("measured spread against energy", fontsize=10)
+    axes[2].set_title("measured spread against seat equity", fontsize=10)
     fig.tight_layout()
     for ext in ("png", "svg"):
         fig.savefig(
@@ -337,6 +349,7 @@ def main() -> None:
     parser.add_argument("--boards", type=int, default=40, help="boards per kind in the pool")
     parser.add_argument("--games", type=int, default=40, help="games per board")
     parser.add_argument("--equity-boards", type=int, default=40)
+    parser.add_argument("--equity-only", action="store_true", help="play only the seat-equity boards")
     parser.add_argument(
         "--equity-weight", type=float, default=0.1, help="energy weight of the seat-equity boards"
     )

@@ -186,7 +186,7 @@ def test_cli_equity_text_and_json(extended: Board) -> None:
     out = runner.invoke(app, ["catan", "equity", CODE, "--json"])
     d = json.loads(out.stdout)
     assert set(d) == {
-        "board",
+        "code",
         "layout",
         "seats",
         "win_probabilities",

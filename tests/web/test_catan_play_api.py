@@ -104,3 +104,16 @@ def test_cancel_keeps_the_finished_games_flagged() -> None:
     result = job["result"]
     assert result["interrupted"] is True and 2 <= result["games"] < result["planned"] == 2000
     assert sum(p["wins"] for p in result["players"]) + result["unfinished"] == result["games"]
+
+
+def test_equity_endpoint_is_the_cli_shape_and_strict(client: TestClient) -> None:
+    from boardeval.catan import seat_equity
+
+    resp = client.post("/api/catan/equity", json={"board": BOARD})
+    assert resp.status_code == 200, resp.text
+    assert resp.json() == seat_equity(Board.parse(BOARD)).to_json()
+    assert client.post("/api/catan/equity", json={"board": BOARD, "seats": 4}).status_code == 422
+    assert client.post("/api/catan/equity", json={"board": "X1"}).status_code in (400, 422)
+    five = Board.random(2, "extended").code()
+    body = client.post("/api/catan/equity", json={"board": five}).json()
+    assert body["win_probabilities"] is None and "5-6 player" in body["note"] and len(body["seats"]) == 6

@@ -213,12 +213,12 @@ class SeatEquity:
         return max(self.opening_values) - min(self.opening_values)
 
     def to_json(self) -> dict[str, Any]:
-        """``{"board", "layout", "seats": [{"seat", "spots", "win_probability", "opening_value",
+        """``{"code", "layout", "seats": [{"seat", "spots", "win_probability", "opening_value",
         "why": breakdown}], "win_probabilities", "spread", "opening_spread", "draft", "why", "model",
         "note"}`` (seats 1-based; win figures ``null`` on a 5-6 player board)."""
         p = self.win_probabilities
         return {
-            "board": self.board.code(),
+            "code": self.board.code(),
             "layout": self.board.layout,
             "seats": [
                 {
@@ -309,7 +309,9 @@ def seat_equity(board: Board, model: SeatModel | None = None) -> SeatEquity:
         )
         for i in range(n)
     )
-    info = {k: m.meta[k] for k in ("fitted_on", "held_out_log_loss", "command") if k in m.meta}
+    info: dict[str, Any] = {
+        k: m.meta[k] for k in ("fitted_on", "held_out_log_loss", "command") if k in m.meta
+    }
     return SeatEquity(
         board, draft, tuple(float(v) for v in p), seats, opening_values, _why(p, seats, draft), info
     )

@@ -244,9 +244,9 @@ def equity_tournament(
 
     t_start = time.perf_counter()
     w = _check_weight(energy_weight)
-    for value, name in ((extra_swaps, "extra swaps"), (candidates, "candidates")):
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise ParamsError(f"{name} must be a non-negative integer, got {value!r}")
+    for count, what in ((extra_swaps, "extra swaps"), (candidates, "candidates")):
+        if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+            raise ParamsError(f"{what} must be a non-negative integer, got {count!r}")
     repaired = tournament(seed, None if rules is None else parse_rules(rules), weights=weights)
     board = repaired.board
     _check_base(board.layout)

@@ -117,9 +117,9 @@ def make_board(kind: str, level: float, seed: int) -> Board:
     if kind == "anneal":
         return generate("anneal", seed, fairness=level).board
     if kind == "equity":
-        from boardeval.catan.equity import equity_anneal
+        from boardeval.catan.equity_generate import equity_anneal
 
-        return equity_anneal(seed, weight=level).board
+        return equity_anneal(seed, energy_weight=level).board
     raise CatanError(f"unknown board kind {kind!r}; known: {', '.join(KINDS)}")
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+from collections.abc import Sequence
 from enum import StrEnum
 from typing import TYPE_CHECKING, Annotated
 
@@ -176,7 +177,7 @@ def generate_cmd(
 def _seat_equity_board(
     method: Method,
     seed: int,
-    rules: list[Rule],
+    rules: Sequence[Rule],
     fairness: float | None,
     ports: str | None,
     layout: str,

@@ -24,7 +24,17 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from boardeval import __version__
 from boardeval.core import BoardevalError
-from boardeval.web import catan, catan_gen, catan_play, diplomacy, glossary, jobs_api, morris, pages
+from boardeval.web import (
+    catan,
+    catan_equity,
+    catan_gen,
+    catan_play,
+    diplomacy,
+    glossary,
+    jobs_api,
+    morris,
+    pages,
+)
 from boardeval.web.common import HERE, MAX_UPLOAD_BYTES, BodySizeLimit, readable_validation_errors, templates
 from boardeval.web.jobs import JobManager
 
@@ -66,7 +76,7 @@ def create_app(
     app.add_middleware(GZipMiddleware, minimum_size=1024)
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
     _add_error_handlers(app)
-    for module in (pages, catan, catan_gen, catan_play, morris, diplomacy, jobs_api, glossary):
+    for module in (pages, catan, catan_gen, catan_play, catan_equity, morris, diplomacy, jobs_api, glossary):
         app.include_router(module.router)
     return app
 
