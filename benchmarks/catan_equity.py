@@ -150,6 +150,21 @@ def fit(args: argparse.Namespace) -> None:
         _fit_charts(r, plays, Path(args.charts))
 
 
+def _save(fig: Any, out: Path, name: str) -> None:
+    """Write a chart as PNG and SVG (the SVG without a date, so reruns diff clean) and close it."""
+    import matplotlib.pyplot as plt
+
+    out.mkdir(parents=True, exist_ok=True)
+    fig.tight_layout()
+    for ext in ("png", "svg"):
+        fig.savefig(
+            out / f"{name}.{ext}",
+            dpi=110 if ext == "png" else None,
+            metadata={"Date": None} if ext == "svg" else None,
+        )
+    plt.close(fig)
+
+
 def _fit_charts(r: Any, plays: list[Any], out: Path) -> None:
     import matplotlib
 
@@ -191,14 +206,7 @@ def _fit_charts(r: Any, plays: list[Any], out: Path) -> None:
         ax.legend(fontsize=7)
     axes[1].set_title("measured spread against energy", fontsize=10)
     axes[2].set_title("measured spread against seat equity", fontsize=10)
-    fig.tight_layout()
-    for ext in ("png", "svg"):
-        fig.savefig(
-            out / f"catan-equity-fit.{ext}",
-            dpi=110 if ext == "png" else None,
-            metadata={"Date": None} if ext == "svg" else None,
-        )
-    plt.close(fig)
+    _save(fig, out, "catan-equity-fit")
     print(f"  charts: {out}/catan-equity-fit.png|svg")
 
 
@@ -228,6 +236,7 @@ def kinds(args: argparse.Namespace) -> None:
         ("seat-equity (anneal on the seat objective)", eq),
     ]
     n = min(len(b) for _, b in groups)
+    per_kind: dict[str, list[float]] = {}
     print(f"kinds: {n} boards each x {g} games, four advisor openers ({_load()})")
     print(
         f"  chance alone (four equal seats, {g} games): mean spread "
@@ -239,6 +248,7 @@ def kinds(args: argparse.Namespace) -> None:
             continue
         boards = [b.truncated(g) if b.games > g else b for b in boards[:n]]
         spreads = [b.spread for b in boards]
+        per_kind[name] = spreads
         iv = mean_interval(spreads)
         wins = np.array([b.wins for b in boards]).sum(axis=0)
         total = int(sum(b.games for b in boards))
@@ -256,11 +266,22 @@ def kinds(args: argparse.Namespace) -> None:
             + f" %  (largest gap from 25 %: {_pct(worst)} points; target <= 2)"
         )
         print(f"    predicted spread (shipped model): {_pct(float(np.mean(pred)))} points")
+    names = [name for name, _ in groups]
+    if all(per_kind.get(k) for k in names):
+        eq = np.array(per_kind[names[2]])
+        for other in names[:2]:
+            o = np.array(per_kind[other])
+            diff = eq.mean() - o.mean()
+            se = float(np.sqrt(eq.var(ddof=1) / len(eq) + o.var(ddof=1) / len(o)))
+            print(
+                f"  seat-equity minus {other.split(' ')[0]}: {_pct(diff)} points "
+                f"[{_pct(diff - 1.96 * se)}, {_pct(diff + 1.96 * se)}] (Welch, 95 %)"
+            )
     if args.charts:
-        _kinds_chart(groups, n, g, Path(args.charts))
+        _kinds_chart(groups, n, g, Path(args.charts), _chance_spread(g, args.seed))
 
 
-def _kinds_chart(groups: list[Any], n: int, g: int, out: Path) -> None:
+def _kinds_chart(groups: list[Any], n: int, g: int, out: Path, chance: float) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -271,18 +292,11 @@ def _kinds_chart(groups: list[Any], n: int, g: int, out: Path) -> None:
     fig, ax = plt.subplots(figsize=(6.4, 4.2))
     ax.boxplot([d for d in data if d], tick_labels=[lab for lab, d in zip(labels, data, strict=True) if d])
     ax.axhline(25, color="black", lw=1, ls="--", label="target 25 points")
+    ax.axhline(100 * chance, color="grey", lw=1, ls=":", label=f"chance alone {100 * chance:.1f} points")
     ax.set_ylabel(f"best minus worst seat, {g} games a board (points)")
     ax.set_title(f"seat spread among four advisor openers, {n} boards each", fontsize=10)
     ax.legend(fontsize=8)
-    fig.tight_layout()
-    out.mkdir(parents=True, exist_ok=True)
-    for ext in ("png", "svg"):
-        fig.savefig(
-            out / f"catan-equity-kinds.{ext}",
-            dpi=110 if ext == "png" else None,
-            metadata={"Date": None} if ext == "svg" else None,
-        )
-    plt.close(fig)
+    _save(fig, out, "catan-equity-kinds")
 
 
 def speed(args: argparse.Namespace) -> None:

@@ -19,6 +19,7 @@ from boardeval.catan.equity_play import BoardJob, BoardPlay, board_jobs, collect
 from boardeval.catan.topology import BASE_TOPOLOGY
 from boardeval.cli.main import app
 from boardeval.core import CatanError
+from tests.cli.json_shapes import assert_same_fields
 
 CODE = "O10-S2-W9-G12-B6-S4-B10-G9-W11-D-W3-O8-W8-O3-G4-S5-B5-G6-S11~3S3W3B3GO"
 runner = CliRunner()
@@ -197,6 +198,7 @@ def test_cli_equity_text_and_json(extended: Board) -> None:
         "model",
         "note",
     }
+    assert_same_fields("catan equity", d)
     assert [s["seat"] for s in d["seats"]] == [1, 2, 3, 4] and d["draft"]["order"] == [1, 2, 3, 4, 4, 3, 2, 1]
     out = runner.invoke(app, ["catan", "equity", extended.code(), "--json"])
     d = json.loads(out.stdout)
@@ -224,6 +226,7 @@ def test_cli_generate_carries_seat_equity_and_refuses_what_it_cannot_do() -> Non
     )
     assert out.exit_code == 0, out.output
     d = json.loads(out.stdout)
+    assert_same_fields("catan generate", d)
     assert d["objective"] == "seat-equity" and d["energy_weight"] == 0.5
     for args, words in (
         (["--method", "cp"], "CP-SAT cannot encode it"),

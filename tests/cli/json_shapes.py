@@ -23,6 +23,9 @@ SOMETIMES: dict[str, frozenset[str]] = {
             "rounds",
             "displaced_min",
             "swaps_proven_minimal",
+            "objective",
+            "energy_weight",
+            "evaluations",
         }
     ),
     "catan blog-model": frozenset({"threshold", "count", "solutions"}),

@@ -147,6 +147,7 @@ CHEAP: list[tuple[str, list[str]]] = [
     ("catan count-boards", ["--limit", "2"]),
     ("catan blog-model", ["markers", "--threshold", "22", "--list", "1"]),
     ("catan advise", [CODE, "--taken", "12"]),
+    ("catan equity", [CODE]),
     ("catan playtest", [CODE, "--games", "1"]),
     ("diplomacy measures", ["--start", "-m", "progress"]),
     ("diplomacy fear", ["--static"]),

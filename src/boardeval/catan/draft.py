@@ -13,9 +13,9 @@ draft is the eight settlement picks; it needs neither catanatron nor a game. On 
 opening that four ``advisor`` players make in every game on that board: with equal advisors the opening is
 a function of the board alone, and only the dice differ from game to game.
 
-:func:`draft_picks` works on plain arrays so that a generator can call it thousands of times a second
-(about 0.1 ms a board, ``benchmarks/catan_equity.py --only speed``); :func:`opening_draft` is the
-explained form.
+:func:`draft_picks` works on plain arrays (a fraction of a millisecond a board through numpy; the
+generators use the same draft compiled, :mod:`boardeval.catan.equity_fast`, about 25 us with the model);
+:func:`opening_draft` is the explained form.
 """
 
 from __future__ import annotations
@@ -213,11 +213,19 @@ class Draft:
 
 
 def opening_draft(
-    board: Board, params: SpotParams | None = None, opening: OpeningParams | None = None
+    board: Board,
+    params: SpotParams | None = None,
+    opening: OpeningParams | None = None,
+    *,
+    arrays: DraftArrays | None = None,
+    picks: npt.NDArray[np.int64] | None = None,
 ) -> Draft:
-    """The advisor-in-every-seat opening draft of ``board`` (deterministic)."""
-    arrays = draft_arrays(board, params, opening)
-    picks = draft_picks(arrays)
+    """The advisor-in-every-seat opening draft of ``board`` (deterministic); ``arrays`` and ``picks``,
+    when the caller has them (:func:`draft_arrays` and :func:`draft_picks` of the same board), are reused."""
+    if arrays is None:
+        arrays = draft_arrays(board, params, opening)
+    if picks is None:
+        picks = draft_picks(arrays)
     n = arrays.seats
     seats = tuple((int(picks[i]), int(picks[2 * n - 1 - i])) for i in range(n))
     values = tuple((float(arrays.first_values[a]), float(second_pick_values(arrays, a)[b])) for a, b in seats)

@@ -269,7 +269,7 @@ def seat_equity(board: Board, model: SeatModel | None = None) -> SeatEquity:
     """Seat equity of ``board`` under a strong draft (module docstring). Deterministic."""
     arrays = draft_arrays(board)
     picks = draft_picks(arrays)
-    draft = opening_draft(board)
+    draft = opening_draft(board, arrays=arrays, picks=picks)
     opening_values = tuple(a + b for a, b in draft.values)
     x = draft_features(arrays, picks)
     n = arrays.seats

@@ -207,6 +207,7 @@ def _result(
         interrupted=interrupted,
         extras=extras,
         swaps=swaps,
+        ports="balanced",  # harbour kinds move like the other tiles
     )
 
 
