@@ -249,3 +249,15 @@ def test_study_strong_opener_setting_and_seat_equity_column(tmp_path: Path) -> N
     assert "seat_equity_mean" in (tmp_path / "study.csv").read_text(encoding="utf-8").splitlines()[0]
     with pytest.raises(CatanError, match="advisor"):
         run_study([0.0], boards=1, games=1, players="pips")
+
+
+def test_collect_serial_equals_dask(tmp_path: Path) -> None:
+    distributed = pytest.importorskip("distributed")
+    jobs = board_jobs([("random", 0.0)], 2, 2, seed=11)
+    serial = collect(jobs, tmp_path / "a.jsonl")
+    with distributed.LocalCluster(
+        n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None
+    ) as cluster:
+        remote = collect(jobs, tmp_path / "b.jsonl", address=cluster.scheduler_address)
+    assert remote.plays == serial.plays and len(serial.plays) == 2
+    assert load_plays(tmp_path / "b.jsonl") == list(serial.plays)
