@@ -8,14 +8,18 @@ map): the draft and each seat's opening value are shown, and the note says so.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import typer
 from rich import box
 from rich.markup import escape
 from rich.table import Table
 
-from boardeval.catan import SeatEquity, seat_equity
 from boardeval.cli.catan import BoardArg, JsonOpt, read_board
 from boardeval.cli.common import console, print_json
+
+if TYPE_CHECKING:
+    from boardeval.catan import SeatEquity
 
 
 def _pct(p: float | None) -> str:
@@ -48,6 +52,8 @@ def equity_table(eq: SeatEquity) -> Table:
 def equity_cmd(board: BoardArg, json_out: JsonOpt = False) -> None:
     """Seat equity: each seat's predicted win rate when all four open with the advisor (snake draft
     1-2-3-4-4-3-2-1), the spread, the draft and why. 5-6 player boards: the draft only."""
+    from boardeval.catan import seat_equity  # loaded when the command runs, not when the group registers
+
     eq = seat_equity(read_board(board))
     if json_out:
         print_json(eq.to_json())
