@@ -23,9 +23,9 @@ position's Zobrist hash; move ordering: the transposition-table move, then mill 
 first), then blocks (moves onto a point where the opponent would close a mill), then the rest; a depth
 and/or time limit; the principal variation and node counts in the result.
 
-Scores are from the side to move's view, in the units of :mod:`._evaluate`. A won position scores
-``WIN_SCORE - plies`` and a lost one ``-(WIN_SCORE - plies)``, so the search prefers the fastest win and
-the slowest loss. One ply here is one *turn* (a placement or move together with its removal).
+Scores are from the side to move's view, in the units of :mod:`boardeval.morris._evaluate`. A won position
+scores ``WIN_SCORE - plies`` and a lost one ``-(WIN_SCORE - plies)``, so the search prefers the fastest win
+and the slowest loss. One ply here is one *turn* (a placement or move together with its removal).
 
 Design choices:
 

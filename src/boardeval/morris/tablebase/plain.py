@@ -337,7 +337,7 @@ def check_position(value: str, distance: int | None, successors: list[tuple[str,
 
 
 def rules_successors(tb: Any, position: Position) -> list[tuple[str, int | None]]:
-    """Every legal turn of ``position`` (by :mod:`.rules`) looked up in ``tb`` from the opponent's side."""
+    """Every legal turn of ``position`` (by the rules) looked up in ``tb`` from the opponent's side."""
     s = position.side
     fresh = Position(list(position.men), (0, 0), s, variant=position.variant)
     out: list[tuple[str, int | None]] = []

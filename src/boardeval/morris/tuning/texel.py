@@ -1,24 +1,15 @@
 """Texel tuning of the Morris evaluation against ground truth (issue 13 section 3).
 
-Data:
+Data: labelled moving/flying positions sampled from our endgame tablebase and placing positions from
+searched self-play games, as feature rows (:mod:`.data`, which says how they are drawn and labelled).
 
-* **moving/flying** positions sampled from our endgame tablebase (:func:`sample_covered`), labelled with the
-  tablebase value for the side to move (win 1, draw 0.5, loss 0). Most random positions are draws, so every
-  sub-database is sampled to a fixed share of decided positions (``decided_share``); positions without a
-  legal turn (losses at distance 0) are left out: the search never evaluates them.
-* **placing** positions from searched self-play games (:func:`placing_positions`): each game opens with two
-  random placements per side, then two depth-1 AIs with the tablebase play on; the game's result labels
-  every placing position of it, and a game that reaches a covered position is resolved there by the
-  tablebase (the value of that position, not the rest of the game).
-
-Model: ``p = sigmoid(k * eval)``, with ``eval`` the evaluation of :mod:`._evaluate` (weights x the seed's
-phase scales / the normalisation). ``k`` is fitted first for the seed weights (one-dimensional, on the
-training set): the "before" figures. Then ``k`` and the weights are fitted together by bounded L-BFGS-B
-(``scipy.optimize``; weights >= 0) on the mean cross-entropy plus a small pull towards the seed weights,
-with ``material`` held at the seed's 10 as the anchor of the scale (:data:`ANCHOR`). Train/validation
-split by position (moving/flying) and by game (placing: the positions of one game are not independent),
-seeded. Figures on the held-out positions: log-loss and sign accuracy (``eval > 0`` <=> the side to move
-wins).
+Model: ``p = sigmoid(k * eval)``, with ``eval`` the evaluation of :mod:`boardeval.morris._evaluate` (weights x
+the seed's phase scales / the normalisation). ``k`` is fitted first for the seed weights (one-dimensional, on
+the training set): the "before" figures. Then ``k`` and the weights are fitted together by bounded L-BFGS-B
+(``scipy.optimize``; weights >= 0) on the mean cross-entropy plus a small pull towards the seed weights, with
+``material`` held at the seed's 10 as the anchor of the scale (:data:`ANCHOR`). Train/validation split by
+position (moving/flying) and by game (placing: the positions of one game are not independent), seeded. Figures
+on the held-out positions: log-loss and sign accuracy (``eval > 0`` <=> the side to move wins).
 
 The seed's open questions (section 7) are answered by refitting with one change at a time
 (:func:`questions`): per-phase weights instead of shared weights x phase scales, a stricter moving-phase
