@@ -16,7 +16,7 @@ from boardeval.catan import METHODS, generate, parse_rule
 from boardeval.core import Progress
 from boardeval.web.catan import MAX_SEED, Layout, board_view, rule_hints
 from boardeval.web.jobs import JobFn
-from boardeval.web.jobs_api import JobView, submit
+from boardeval.web.jobs_api import JobView, job_route, submit
 
 __all__ = ["router"]
 
@@ -72,13 +72,7 @@ def _generate_job(body: GenerateIn) -> JobFn:
     return run
 
 
-@router.post(
-    "/api/jobs/catan/generate",
-    response_model=JobView,
-    status_code=202,
-    tags=["jobs"],
-    summary="Generate a board in the background",
-)
+@job_route(router, "/api/jobs/catan/generate", "Generate a board in the background")
 def api_generate(request: Request, body: GenerateIn) -> JobView:
     """Returns a job; poll ``GET /api/jobs/{id}``. The result is a board view plus ``generation``."""
     return submit(request, "catan.generate", _generate_job(body))

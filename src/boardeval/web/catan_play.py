@@ -24,7 +24,7 @@ from boardeval.catan import Board, PlaytestResult, advise, run_playtest
 from boardeval.core import CatanError, Progress
 from boardeval.web.catan import MAX_SEED
 from boardeval.web.jobs import JobFn
-from boardeval.web.jobs_api import JobView, submit
+from boardeval.web.jobs_api import JobView, job_route, submit
 
 __all__ = ["MAX_GAMES", "router"]
 
@@ -106,13 +106,7 @@ def _playtest_job(body: PlaytestIn) -> JobFn:
     return run
 
 
-@router.post(
-    "/api/jobs/catan/playtest",
-    response_model=JobView,
-    status_code=202,
-    tags=["jobs"],
-    summary="Play-test a board in the background (catanatron games)",
-)
+@job_route(router, "/api/jobs/catan/playtest", "Play-test a board in the background (catanatron games)")
 def api_playtest(request: Request, body: PlaytestIn) -> JobView:
     """Returns a job; poll ``GET /api/jobs/{id}``. The result is ``boardeval catan playtest --json``'s
     shape plus ``turns_ci95``, ``interrupted``, ``planned`` and ``advisor_picks``; cancelling keeps the

@@ -5,14 +5,15 @@ Jobs are created by the game routers (e.g. ``POST /api/jobs/catan/generate``) th
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from fastapi import APIRouter, HTTPException, Request
 from pydantic import BaseModel, Field
 
 from boardeval.web.jobs import Job, JobFn, JobManager, JobsBusyError, JobState, UnknownJobError
 
-__all__ = ["JobView", "manager", "router", "submit"]
+__all__ = ["JobView", "job_route", "manager", "router", "submit"]
 
 router = APIRouter(prefix="/api/jobs", tags=["jobs"])
 
@@ -45,6 +46,15 @@ def submit(request: Request, kind: str, fn: JobFn) -> JobView:
     except JobsBusyError as exc:
         raise HTTPException(status_code=429, detail=str(exc)) from None
     return JobView(**job.view())
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def job_route(game_router: APIRouter, path: str, summary: str) -> Callable[[F], F]:
+    """The ``POST`` route of a game router that starts a job (its handler returns :func:`submit`'s view):
+    202 Accepted with the :class:`JobView` to poll at ``GET /api/jobs/{id}``, listed under "jobs"."""
+    return game_router.post(path, response_model=JobView, status_code=202, tags=["jobs"], summary=summary)
 
 
 def _get(request: Request, job_id: str) -> Job:
