@@ -6,9 +6,12 @@ Test modules import from here, never from conftest.py or from one another.
 from __future__ import annotations
 
 import socket
+import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, Protocol
 
-__all__ = ["CHROMIUM", "CHROMIUM_ARGS", "SCREENSHOTS", "free_port"]
+__all__ = ["CHROMIUM", "CHROMIUM_ARGS", "SCREENSHOTS", "free_port", "job_ended", "wait_for_job"]
 
 CHROMIUM = Path("/usr/bin/chromium")
 """Debian's chromium: the browser tests drive it and never download one."""
@@ -32,3 +35,31 @@ def free_port() -> int:
         s.bind(("127.0.0.1", 0))
         port: int = s.getsockname()[1]
         return port
+
+
+class _Client(Protocol):
+    """A ``TestClient`` or an ``httpx.Client`` with the app's base URL."""
+
+    def get(self, url: str) -> Any: ...
+
+
+def job_ended(job: dict[str, Any]) -> bool:
+    """The job has finished one way or another (done, failed or cancelled)."""
+    return job["state"] in ("done", "failed", "cancelled")
+
+
+def wait_for_job(
+    client: _Client,
+    job_id: str,
+    until: Callable[[dict[str, Any]], bool] = job_ended,
+    timeout: float = 120.0,
+) -> dict[str, Any]:
+    """Poll ``GET /api/jobs/{id}`` until the job's own view says ``until`` (default: it has ended) and
+    return that view. The job's state is the signal; ``timeout`` only turns a hang into a failure."""
+    deadline = time.monotonic() + timeout
+    while True:
+        job: dict[str, Any] = client.get(f"/api/jobs/{job_id}").json()
+        if until(job):
+            return job
+        assert time.monotonic() < deadline, f"job {job_id} did not get there in {timeout:.0f} s: {job}"
+        time.sleep(0.02)

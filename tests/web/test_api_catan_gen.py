@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 import threading
-import time
 from typing import Any
 
 import pytest
@@ -13,16 +12,7 @@ from fastapi.testclient import TestClient
 from boardeval.catan import METHODS, RULES, Board, board_energy, check_rules, optimum, parse_rule
 from boardeval.core import Progress
 from boardeval.web.app import create_app
-
-
-def _wait(client: TestClient, job_id: str, timeout: float = 60) -> dict[str, Any]:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        job: dict[str, Any] = client.get(f"/api/jobs/{job_id}").json()
-        if job["state"] in ("done", "failed", "cancelled"):
-            return job
-        time.sleep(0.02)
-    raise AssertionError(f"job {job_id} did not finish in {timeout} s")
+from tests.web.helpers import wait_for_job
 
 
 def test_rules_listing(client: TestClient) -> None:
@@ -47,7 +37,7 @@ def test_each_method_result_is_rechecked_by_the_library(
     client: TestClient, method: str, rules: list[str], fairness: float | None
 ) -> None:
     body = {"method": method, "seed": 21, "rules": rules, "fairness": fairness}
-    job = _wait(client, client.post("/api/jobs/catan/generate", json=body).json()["id"])
+    job = wait_for_job(client, client.post("/api/jobs/catan/generate", json=body).json()["id"])
     assert job["state"] == "done", job
     res = job["result"]
     board = Board.parse(res["code"])
@@ -64,13 +54,15 @@ def test_each_method_result_is_rechecked_by_the_library(
 
 def test_cp_optimum_is_proven_and_matches_the_library(client: TestClient) -> None:
     body = {"method": "cp", "seed": 1, "fairness": 1.0}
-    res = _wait(client, client.post("/api/jobs/catan/generate", json=body).json()["id"])["result"]
+    res = wait_for_job(client, client.post("/api/jobs/catan/generate", json=body).json()["id"])["result"]
     assert res["generation"]["optimal"] is True
     assert math.isclose(res["energy"]["total"], optimum(()).energy, abs_tol=1e-9)
 
 
 def test_cancel_a_finished_job_is_harmless(client: TestClient) -> None:
-    job = _wait(client, client.post("/api/jobs/catan/generate", json={"method": "random"}).json()["id"])
+    job = wait_for_job(
+        client, client.post("/api/jobs/catan/generate", json={"method": "random"}).json()["id"]
+    )
     r = client.delete(f"/api/jobs/{job['id']}")
     assert r.status_code == 200 and r.json()["state"] == "done" and r.json()["result"] is not None
 
@@ -79,13 +71,13 @@ def test_generate_job_reproducible_and_checked(client: TestClient) -> None:
     body = {"method": "anneal", "seed": 3, "rules": [], "fairness": None}
     r = client.post("/api/jobs/catan/generate", json=body)
     assert r.status_code == 202
-    job = _wait(client, r.json()["id"])
+    job = wait_for_job(client, r.json()["id"])
     assert job["state"] == "done", job
     result = job["result"]
     board = Board.parse(result["code"])
     assert math.isclose(result["energy"]["total"], board_energy(board).total)
     assert result["generation"]["method"] == "anneal" and result["generation"]["seed"] == 3
-    again = _wait(client, client.post("/api/jobs/catan/generate", json=body).json()["id"])
+    again = wait_for_job(client, client.post("/api/jobs/catan/generate", json=body).json()["id"])
     assert again["result"]["code"] == result["code"]
 
 

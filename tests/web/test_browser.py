@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.web.helpers import SCREENSHOTS
+from tests.web.helpers import SCREENSHOTS, wait_for_job
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 SHOWS_CODE = "code => document.getElementById('code').textContent === code"
@@ -123,13 +123,7 @@ def test_api_docs_work_offline(page: Any, live_server: str) -> None:
 
 
 def _wait_job(base: str, job_id: str) -> dict[str, Any]:
-    import time
-
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        job: dict[str, Any] = httpx.get(f"{base}/api/jobs/{job_id}").json()
-        if job["state"] in ("done", "failed", "cancelled"):
-            assert job["state"] == "done", job
-            return job
-        time.sleep(0.05)
-    raise AssertionError("job did not finish")
+    with httpx.Client(base_url=base) as client:
+        job = wait_for_job(client, job_id)
+    assert job["state"] == "done", job
+    return job

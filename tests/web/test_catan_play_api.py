@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import pytest
@@ -11,26 +10,17 @@ from fastapi.testclient import TestClient
 
 from boardeval.catan import Board, advise, run_playtest
 from boardeval.web.app import create_app
+from tests.web.helpers import wait_for_job
 
 BOARD = "O10-S2-W9-G12-B6-S4-B10-G9-W11-D-W3-O8-W8-O3-G4-S5-B5-G6-S11~3S3W3B3GO"
 KEYS = {"code", "board", "games", "players", "seats", "turns", "unfinished", "seconds"}
-
-
-def _wait(client: TestClient, job_id: str, timeout: float = 120) -> dict[str, Any]:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        job: dict[str, Any] = client.get(f"/api/jobs/{job_id}").json()
-        if job["state"] in ("done", "failed", "cancelled"):
-            return job
-        time.sleep(0.05)
-    raise AssertionError(f"job {job_id} did not finish in {timeout} s")
 
 
 def test_playtest_job_matches_the_library(client: TestClient) -> None:
     body = {"board": BOARD, "games": 2, "players": ["advisor", "pips", "weighted", "weighted"], "seed": 4}
     resp = client.post("/api/jobs/catan/playtest", json=body)
     assert resp.status_code == 202, resp.text
-    job = _wait(client, resp.json()["id"])
+    job = wait_for_job(client, resp.json()["id"])
     assert job["state"] == "done", job
     result = job["result"]
     assert set(result) >= KEYS
@@ -94,12 +84,9 @@ def test_cancel_keeps_the_finished_games_flagged() -> None:
     with TestClient(create_app(job_workers=1)) as c:
         resp = c.post("/api/jobs/catan/playtest", json={"board": BOARD, "games": 500, "seed": 1})
         job_id = resp.json()["id"]
-        deadline = time.monotonic() + 120
-        while c.get(f"/api/jobs/{job_id}").json()["done"] < 2:
-            assert time.monotonic() < deadline, "no game finished in 120 s"
-            time.sleep(0.05)
+        wait_for_job(c, job_id, until=lambda job: job["done"] >= 2)  # two games finished
         c.delete(f"/api/jobs/{job_id}")
-        job = _wait(c, job_id)
+        job = wait_for_job(c, job_id)
     assert job["state"] == "cancelled"
     result = job["result"]
     assert result["interrupted"] is True and 2 <= result["games"] < result["planned"] == 2000
