@@ -17,17 +17,17 @@ For seeds 0..N-1 (default 200) it runs our annealer (``anneal``) and the catan-f
 the share of boards at the proven optimum energy, the mean final energy, and the median / p95 / max ms per
 board. Targets for ours: >= 99 % at the optimum, median <= 50 ms. Then the mean energy per fairness dial
 value (0, .25, .5, .75, 1), which must fall monotonically. Energies are re-evaluated with the independent
-``board_energy``. The machine load (``os.getloadavg``) is printed with the figures.
+``board_energy``. The machine load is printed with the figures.
 """
 
 from __future__ import annotations
 
 import argparse
 import itertools
-import os
 import statistics
 import time
 
+from _harness import load_text
 from boardeval.catan import Board, GenerationResult, board_energy, generate, optimum
 from boardeval.catan._generate.anneal import anneal, forge_anneal
 from boardeval.catan._generate.harbours import start_harbours
@@ -53,7 +53,7 @@ def main() -> None:
     ap.add_argument("--no-dial", action="store_true", help="skip the fairness dial means")
     args = ap.parse_args()
     layout = args.layout
-    print(f"layout {layout}; ports {args.ports}; load average before: {os.getloadavg()}")
+    print(f"layout {layout}; ports {args.ports}; before: {load_text()}")
     t0 = time.perf_counter()
     opt = optimum(layout=layout, time_limit=600.0)
     print(f"CP-SAT optimum: energy {opt.energy:.6f} (scaled {opt.scaled}), proven={opt.proven}, "
@@ -90,7 +90,7 @@ def main() -> None:
         print(f"{'':<14} share at the optimum {ci.value:.3f}, 95 % interval [{ci.lo:.3f}, {ci.hi:.3f}]")
     print("target (ours): >= 99 % at the optimum, median <= 50 ms per board")
     if args.no_dial:
-        print(f"load average after: {os.getloadavg()}")
+        print(f"after: {load_text()}")
         return
     print("fairness dial (anneal, same seeds): mean energy")
     means = []
@@ -103,7 +103,7 @@ def main() -> None:
         print(f"  fairness {f:4.2f}: mean energy {means[-1]:9.4f}")
     mono = all(a > b for a, b in itertools.pairwise(means))
     print(f"  monotonically falling: {mono}")
-    print(f"load average after: {os.getloadavg()}")
+    print(f"after: {load_text()}")
 
 
 if __name__ == "__main__":

@@ -17,11 +17,11 @@ from __future__ import annotations
 
 import argparse
 import functools
-import os
 import statistics
 import time
 from collections.abc import Callable
 
+from _harness import add_common_options, load_text
 from boardeval.catan import energy_weights, optimum
 from boardeval.catan._generate.cp import _optimum_cached, satisfy
 from boardeval.core import InfeasibleError
@@ -54,10 +54,9 @@ def _infeasible(rules: list[str]) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeats", type=int, default=3)
+    add_common_options(parser, repeats=3)
     args = parser.parse_args()
-    load = os.getloadavg()
-    print(f"repeats: {args.repeats} (median), cpus: {os.cpu_count()}, load: {load[0]:.2f} {load[1]:.2f}")
+    print(f"repeats: {args.repeats} (median); {load_text()}")
     for rules in INFEASIBLE:
         t = _median(functools.partial(_infeasible, rules), args.repeats)
         print(f"infeasible {' '.join(rules):<40} {t:8.3f} s")
@@ -73,7 +72,7 @@ def main() -> None:
                 f"optimum    {' '.join(rules) or '(no rules)':<40} {t:8.3f} s   harbour weight "
                 f"{harbour_weight:g}: energy {opt.energy:.4f} proven {opt.proven}"
             )
-    print(f"load after: {os.getloadavg()[0]:.2f}")
+    print(f"after: {load_text()}")
 
 
 def _fresh_optimum(rules: list[str], weights: object) -> None:

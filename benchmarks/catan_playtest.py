@@ -26,20 +26,14 @@ from __future__ import annotations
 
 import argparse
 import multiprocessing
-import os
-import resource
 import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
+from _harness import add_common_options, cpu_seconds, load_text
 from boardeval.catan import Board
 from boardeval.catan.playtest import GameSpec, PlaytestResult, game_specs, play_game, run_playtest
 from boardeval.core import mean_interval, spawn_seeds
-
-
-def _load() -> str:
-    one, five, fifteen = os.getloadavg()
-    return f"load average {one:.2f} {five:.2f} {fifteen:.2f} on {os.cpu_count()} CPUs"
 
 
 def _boards(seed: int, n: int) -> list[Board]:
@@ -68,7 +62,7 @@ def strength(seeds: int, workers: int, vp_seeds: int, only_vp: bool = False) -> 
         f"## strength: random base boards, every seed in 4 seatings ({4 * seeds} games per line unless noted)"
     )
     for label, players, target, n in lineups:
-        start_load = _load()
+        start_load = load_text()
         result = run_playtest(boards[:n], players, games=n, seed=11, rotate=True, workers=workers)
         seats = "  ".join(f"{s.name} {100 * s.rate.value:.1f}%" for s in result.seats)
         turns = result.turns_interval
@@ -83,13 +77,6 @@ def strength(seeds: int, workers: int, vp_seeds: int, only_vp: bool = False) -> 
         print(f"{'':28s} by seat (all players): {seats}")
 
 
-def _cpu_seconds() -> float:
-    """CPU time of this process and its finished children (pool workers are reaped at shutdown)."""
-    me = resource.getrusage(resource.RUSAGE_SELF)
-    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
-
-
 def scaling(games: int) -> None:
     boards = _boards(7, games)
     players = ["weighted"] * 4
@@ -97,10 +84,10 @@ def scaling(games: int) -> None:
     rates = {}
     records = {}
     for workers in (1, 2, 1, 2):
-        load = _load()
-        cpu0 = _cpu_seconds()
+        load = load_text()
+        cpu0 = cpu_seconds()
         result = run_playtest(boards, players, games=games, seed=5, workers=workers)
-        cpu = _cpu_seconds() - cpu0
+        cpu = cpu_seconds() - cpu0
         rates.setdefault(workers, []).append(result.games_per_second)
         records[workers] = result.records
         print(
@@ -165,7 +152,7 @@ def overhead(games: int, block: int) -> None:
     wall = {"direct": 0.0, "ours": 0.0}
     turns = {"direct": 0, "ours": 0}
     per_turn: dict[str, list[float]] = {"direct": [], "ours": []}
-    load = _load()
+    load = load_text()
     with (
         ProcessPoolExecutor(1, mp_context=ctx) as direct_pool,
         ProcessPoolExecutor(1, mp_context=ctx) as ours_pool,
@@ -207,7 +194,7 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--seeds", type=int, default=1000, help="game seeds per line (x4 seatings)")
-    parser.add_argument("--workers", type=int, default=2, help="worker processes for the strength runs")
+    add_common_options(parser, workers=2)
     parser.add_argument(
         "--vp-seeds", type=int, default=None, help="seeds of the slow vp line (default --seeds)"
     )
@@ -215,7 +202,7 @@ def main() -> None:
     parser.add_argument("--overhead-games", type=int, default=400)
     parser.add_argument("--only", choices=["strength", "vp", "scaling", "overhead"], default=None)
     args = parser.parse_args()
-    print(_load())
+    print(load_text())
     if args.only in (None, "overhead"):
         overhead(args.overhead_games, 20)
     if args.only in (None, "scaling"):
@@ -223,7 +210,7 @@ def main() -> None:
     vp_seeds = args.seeds if args.vp_seeds is None else args.vp_seeds
     if args.only in (None, "strength", "vp"):
         strength(args.seeds, args.workers, vp_seeds, only_vp=args.only == "vp")
-    print(_load())
+    print(load_text())
 
 
 if __name__ == "__main__":

@@ -25,13 +25,13 @@ spots; issue 16's target: <= 1 ms per board), checked against the pure-Python re
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import time
 from collections.abc import Callable
 
 import numpy as np
 
+from _harness import add_common_options, load_text
 from boardeval.catan import PIPS, Board, SpotParams, evaluate_spots, spot_scores_batch
 from boardeval.catan.spots import evaluate_spot
 from boardeval.catan.topology import (
@@ -100,7 +100,7 @@ def _median_time(fn: Callable[[], object], repeats: int, inner: int) -> float:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--boards", type=int, default=20)
-    ap.add_argument("--repeats", type=int, default=15)
+    add_common_options(ap, repeats=15)
     args = ap.parse_args()
     params = SpotParams.default()
     boards = [Board.random(seed) for seed in range(args.boards)]
@@ -143,9 +143,7 @@ def main() -> None:
 
     view = statistics.median(_median_time(lambda b=b: board_view(b), args.repeats, 5) for b in boards[:5])
 
-    load = os.getloadavg()
-    print(f"boards: {len(boards)}, repeats: {args.repeats} (median of medians), cpus: {os.cpu_count()}")
-    print(f"load average: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+    print(f"boards: {len(boards)}, repeats: {args.repeats} (median of medians); {load_text()}")
     print(f"evaluate_spots (vectorised, 54 spots):   {v * 1e6:9.1f} us per board")
     print(f"  same, fresh Board (arrays not cached): {fresh * 1e6:9.1f} us per board")
     print(f"spot_scores_batch (1000 boards):         {batch * 1e6:9.1f} us per board")
@@ -173,8 +171,7 @@ def _extended(n_boards: int, repeats: int, params: SpotParams) -> None:
     pips = np.stack([b.pips for b in many])
     ports = np.stack([b.port_index for b in many])
     batch = _median_time(lambda: spot_scores_batch(res, pips, ports, params), repeats, 1) / len(many)
-    load = os.getloadavg()
-    print(f"5-6 player board (80 spots), load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}:")
+    print(f"5-6 player board (80 spots), {load_text()}:")
     print(f"evaluate_spots (vectorised, 80 spots):   {v * 1e6:9.1f} us per board")
     print(f"spot_scores_batch (1000 boards):         {batch * 1e6:9.1f} us per board")
     print(f"vectorised time target <= 1 ms: {'met' if v <= 1e-3 else 'NOT met'}")

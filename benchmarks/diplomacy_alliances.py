@@ -15,10 +15,10 @@ detections on the three human games.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
 
+from _harness import add_common_options, load_text
 from boardeval.core import wilson_interval
 from boardeval.diplomacy import load_records, record_from_saved, shipped_game_paths
 from boardeval.diplomacy.alliances import RULES, detect_alliances, score_detection
@@ -32,15 +32,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--games", type=int, default=70, help="games per allied mix")
-    parser.add_argument("--seed", type=int, default=2027)
-    parser.add_argument("--workers", type=int, default=1)
+    add_common_options(parser, games=70, seed=2027, workers=1, games_help="games per allied mix")
     args = parser.parse_args()
-    one, five, _ = os.getloadavg()
-    print(
-        f"alliance detection: {args.games} games per mix, seed {args.seed}; "
-        f"load average {one:.2f} / {five:.2f}"
-    )
+    print(f"alliance detection: {args.games} games per mix, seed {args.seed}; {load_text()}")
     start = time.perf_counter()
     results: dict[str, list] = {rule: [] for rule in RULES}
     broken = 0
@@ -81,7 +75,7 @@ def main() -> None:
             for y in found.years
         )
         print(f"     {record.game_id}: {years}")
-    print(f"   {time.perf_counter() - start:.0f} s; load average after {os.getloadavg()[0]:.2f}")
+    print(f"   {time.perf_counter() - start:.0f} s; after: {load_text()}")
 
 
 if __name__ == "__main__":

@@ -18,13 +18,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+
+from _harness import add_common_options, load_text
 
 
 def _best(fn: Callable[[], object], repeats: int) -> str:
@@ -47,9 +48,8 @@ def build(path: Path, games: int, max_phases: int) -> None:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--games", type=int, default=3000)
+    add_common_options(ap, games=3000, repeats=3)
     ap.add_argument("--max-phases", type=int, default=2)
-    ap.add_argument("--repeats", type=int, default=3)
     args = ap.parse_args()
 
     from boardeval.core.inputs import MAX_DEPTH, _scan_depth, check_depth, loads_json
@@ -63,11 +63,7 @@ def main() -> int:
     text = path.read_text()
     lines = [line for line in text.splitlines() if line.strip()]
     docs = [json.loads(line) for line in lines]
-    load = os.getloadavg()
-    print(
-        f"{path.name}: {len(lines)} games, {path.stat().st_size / 1e6:.1f} MB "
-        f"(loadavg {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}, {os.cpu_count()} cores)"
-    )
+    print(f"{path.name}: {len(lines)} games, {path.stat().st_size / 1e6:.1f} MB ({load_text()})")
     games = load_records(path)
     assert len(games) == len(lines)
 
@@ -94,8 +90,7 @@ def main() -> int:
     print(f"  loads_json (depth check included): {_best(parse, args.repeats)}")
     print(f"  record_from_saved                : {_best(records, args.repeats)}")
     print(f"(depth limit {MAX_DEPTH} levels)")
-    load = os.getloadavg()
-    print(f"loadavg at the end {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+    print(f"at the end: {load_text()}")
     return 0
 
 

@@ -21,14 +21,13 @@ Prints, in one run (every game seeded; the seats rotate across the powers game b
 from __future__ import annotations
 
 import argparse
-import os
-import resource
 import statistics
 import sys
 import time
 
 from scipy import stats
 
+from _harness import add_common_options, cpu_seconds, load_text, print_table
 from boardeval.core import Progress, mean_interval, wilson_interval
 from boardeval.diplomacy.tournament import TournamentResult, run_tournament
 
@@ -39,11 +38,6 @@ def _progress(label: str) -> Progress:
             print(f"  {label}: {done}/{total}", file=sys.stderr, flush=True)
 
     return report
-
-
-def _load() -> str:
-    one, five, _ = os.getloadavg()
-    return f"load average {one:.2f} (1 min) / {five:.2f} (5 min) on {os.cpu_count()} CPUs"
 
 
 def strength(games: int, seed: int, mix: str, max_year: int, workers: int) -> None:
@@ -115,18 +109,18 @@ def throughput(games: int, seed: int, max_year: int, workers: int) -> None:
     print(f"\n3. Throughput: dumb,random*6, {games} games to the end of {max_year}")
     rates = {}
     for k in (1, workers):
-        before = _load()
-        cpu0 = _cpu_seconds()
+        before = load_text()
+        cpu0 = cpu_seconds()
         start = time.perf_counter()
         result = run_tournament("dumb,random*6", games, seed, max_year=max_year, workers=k)
         elapsed = time.perf_counter() - start
-        cpu = _cpu_seconds() - cpu0
+        cpu = cpu_seconds() - cpu0
         phases = sum(len(g.saved["phases"]) - 1 for g in result.games)
         rates[k] = games / elapsed
         print(
             f"   {k} worker(s): {games / elapsed:.2f} games/s, {phases / elapsed:.0f} phases/s "
             f"({elapsed:.1f} s wall; {cpu:.1f} s CPU in this process and its workers = {cpu / games:.3f} "
-            f"CPU s/game, {cpu / elapsed:.2f} cores busy); before: {before}; after: {_load()}"
+            f"CPU s/game, {cpu / elapsed:.2f} cores busy); before: {before}; after: {load_text()}"
         )
     if workers > 1:
         speedup = rates[workers] / rates[1]
@@ -134,38 +128,28 @@ def throughput(games: int, seed: int, max_year: int, workers: int) -> None:
         print(f"   speed-up {workers} workers vs 1: {speedup:.2f}x (target >= 1.8x: {verdict})")
 
 
-def _cpu_seconds() -> float:
-    """CPU time of this process plus its finished child processes (the pool's workers, once joined)."""
-    me = resource.getrusage(resource.RUSAGE_SELF)
-    children = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return me.ru_utime + me.ru_stime + children.ru_utime + children.ru_stime
-
-
 def _summary(result: TournamentResult) -> None:
     if result.interrupted:
         print(f"   (interrupted: {len(result.games)} of {result.requested} games)")
-    for row in result.summary():
-        print(
-            f"   {row.name:<7} seats {row.seats:>5}  mean final SCs {row.mean_final_scs}  "
-            f"solos {row.solos:>4}  survivals {row.survivals}/{row.seats}"
-        )
+    print_table(
+        ("bot", "seats", "mean final SCs", "solos", "survivals"),
+        [(r.name, r.seats, r.mean_final_scs, r.solos, f"{r.survivals}/{r.seats}") for r in result.summary()],
+    )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--games", type=int, default=210, help="games for the strength test")
+    add_common_options(parser, games=210, seed=2026, workers=2, games_help="games for the strength test")
     parser.add_argument("--solo-games", type=int, default=210, help="games for the solo figure")
     parser.add_argument("--speed-games", type=int, default=40, help="games for each throughput run")
-    parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--mix", default="dumb*3,random*4", help="bots of the strength test")
     parser.add_argument("--max-year", type=int, default=1910)
     parser.add_argument("--solo-year", type=int, default=1920)
     parser.add_argument("--skip", action="append", default=[], choices=["strength", "solo", "throughput"])
     args = parser.parse_args()
-    print(f"diplomacy bots benchmark; {_load()}")
+    print(f"diplomacy bots benchmark; {load_text()}")
     if "strength" not in args.skip:
         strength(args.games, args.seed, args.mix, args.max_year, args.workers)
     if "solo" not in args.skip:

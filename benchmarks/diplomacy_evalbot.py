@@ -18,15 +18,13 @@ Ctrl-C stops the run and prints the figures of the finished games (flagged).
 from __future__ import annotations
 
 import argparse
-import json
-import os
 import statistics
-import sys
 import time
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from boardeval.core import JobsInterrupted, Progress, map_jobs, mean_interval, spawn_seeds
+from _harness import add_common_options, load_text, print_table, run_jobs, write_json
+from boardeval.core import mean_interval, spawn_seeds
 from boardeval.diplomacy.bots import DumbBot
 from boardeval.diplomacy.evalbot import EvalBot, EvalBotSettings
 from boardeval.diplomacy.graph import load_map_graph
@@ -91,19 +89,6 @@ def play_pair(job: Job) -> Pair:
     )
 
 
-def _progress() -> Progress:
-    def report(done: int, total: int, message: str = "") -> None:
-        if done == total or done % 10 == 0:
-            print(f"  games: {done}/{total} ({time.strftime('%H:%M:%S')})", file=sys.stderr, flush=True)
-
-    return report
-
-
-def _load() -> str:
-    one, five, _ = os.getloadavg()
-    return f"load average {one:.2f} (1 min) / {five:.2f} (5 min) on {os.cpu_count()} CPUs"
-
-
 def report(pairs: list[Pair], requested: int, interrupted: bool, max_year: int) -> dict[str, Any]:
     """Print the figures and return them as JSON data."""
     from scipy import stats
@@ -137,8 +122,9 @@ def report(pairs: list[Pair], requested: int, interrupted: bool, max_year: int) 
         f"   solos of the seat: eval {sum(p.eval_solo for p in pairs)}/{n}, "
         f"dumb {sum(p.dumb_solo for p in pairs)}/{n}"
     )
-    print("   per power (games, eval mean, dumb mean, mean difference):")
+    print("   per power:")
     per_power = {}
+    rows = []
     for power in load_map_graph("standard").powers:
         mine = [p for p in pairs if p.power == power]
         if not mine:
@@ -147,7 +133,8 @@ def report(pairs: list[Pair], requested: int, interrupted: bool, max_year: int) 
         e = statistics.fmean(p.eval_scs for p in mine)
         b = statistics.fmean(p.dumb_scs for p in mine)
         per_power[power] = {"games": len(mine), "eval": e, "dumb": b, "difference": d.to_list()}
-        print(f"     {power:<8} {len(mine):>4}  {e:5.2f}  {b:5.2f}  {d}")
+        rows.append((power, len(mine), e, b, d))
+    print_table(("power", "games", "eval mean", "dumb mean", "mean difference"), rows, indent="     ")
     phases = sum(p.stats["phases"] for p in pairs)
     cands = sum(p.stats["candidates"] for p in pairs)
     adj = sum(p.stats["adjudications"] for p in pairs)
@@ -191,9 +178,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--games", type=int, default=210)
-    parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--workers", type=int, default=2)
+    add_common_options(parser, games=210, seed=2026, workers=2, json_file=True)
     parser.add_argument("--max-year", type=int, default=1910)
     parser.add_argument("--candidates", type=int, default=EvalBotSettings().candidates)
     parser.add_argument("--opponent-samples", type=int, default=EvalBotSettings().opponent_samples)
@@ -203,34 +188,26 @@ def main() -> None:
         default=EvalBotSettings().evaluation_weight,
         help="weight of the fitted evaluation in the score (0: projected centres only, an ablation)",
     )
-    parser.add_argument("--json", default="", help="also write the figures and every pair to this file")
     args = parser.parse_args()
     print(
         f"EvalBot vs DumbBot: {args.games} paired games to the end of {args.max_year}, seed {args.seed}, "
         f"{args.workers} workers, {args.candidates} candidates, {args.opponent_samples} opponent sample(s), "
         f"evaluation weight {args.evaluation_weight}; "
-        f"{_load()}"
+        f"{load_text()}"
     )
     seeds = spawn_seeds(args.seed, args.games)
     jobs = [
         Job(i, s, i % 7, args.max_year, args.candidates, args.opponent_samples, args.evaluation_weight)
         for i, s in enumerate(seeds)
     ]
-    start = time.perf_counter()
-    interrupted = False
-    try:
-        pairs = map_jobs(play_pair, jobs, workers=args.workers, progress=_progress(), label="games")
-    except JobsInterrupted as exc:
-        pairs = [exc.done[i] for i in sorted(exc.done)]
-        interrupted = True
-    elapsed = time.perf_counter() - start
-    data = report(pairs, args.games, interrupted, args.max_year)
-    print(f"   {elapsed:.0f} s wall for {len(pairs)} pairs; after: {_load()}")
+    done = run_jobs(play_pair, jobs, workers=args.workers, label="games")
+    pairs, elapsed = done.results, done.seconds
+    data = report(pairs, args.games, done.interrupted, args.max_year)
+    print(f"   {elapsed:.0f} s wall for {len(pairs)} pairs; after: {load_text()}")
     if args.json:
         data["elapsed_seconds"] = elapsed
         data["settings"] = vars(args)
-        with open(args.json, "w", encoding="utf-8") as fh:
-            json.dump(data, fh, indent=1)
+        write_json(args.json, data)
 
 
 if __name__ == "__main__":

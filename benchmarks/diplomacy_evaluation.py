@@ -28,6 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
+from _harness import add_common_options, load_text
 from boardeval.diplomacy import compute_measures, load_records, shipped_game_paths
 from boardeval.diplomacy.alliances import CALM_THRESHOLD, detect_alliances, score_detection
 from boardeval.diplomacy.corpus import generate_corpus, iter_corpus, read_manifest
@@ -198,11 +199,14 @@ def main(argv: list[str] | None = None) -> int:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--corpus", type=Path, required=True, help="corpus folder (generated if missing)")
-    parser.add_argument(
-        "--games", type=int, default=2000, help="games to generate when the corpus is missing"
+    add_common_options(
+        parser,
+        games=2000,
+        seed=2026,
+        workers=2,
+        games_help="games to generate when the corpus is missing",
+        seed_help="corpus seed when generating",
     )
-    parser.add_argument("--seed", type=int, default=2026, help="corpus seed when generating")
-    parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--test-fraction", type=float, default=0.2)
     parser.add_argument("--split-seed", type=int, default=0)
     parser.add_argument("--bootstrap", type=int, default=200, help="bootstrap resamples (0: none)")
@@ -256,7 +260,7 @@ def main(argv: list[str] | None = None) -> int:
     if "alliances" not in args.skip:
         keys = {data.games[g] for g in np.flatnonzero(test).tolist()}
         _alliances(args.corpus, keys, human, [0.0, CALM_THRESHOLD, 0.2, 0.3])
-    print(f"\ntotal {time.perf_counter() - t0:.0f} s")
+    print(f"\ntotal {time.perf_counter() - t0:.0f} s ({load_text()})")
     return 0
 
 

@@ -30,6 +30,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from _harness import load_text
+
 ENGINE_LOAD = """
 import sys, time
 t0 = time.perf_counter()
@@ -156,14 +158,12 @@ def main() -> int:
     ap.add_argument("--limit", type=float, default=1800.0, help="stop a build after this many seconds")
     ap.add_argument("--no-engine", action="store_true", help="only the graph loads")
     args = ap.parse_args()
-    load = os.getloadavg()
-    print(f"loadavg {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}, {os.cpu_count()} cores", flush=True)
+    print(load_text(), flush=True)
     for name in args.maps.split(","):
         print(graph_load(name), flush=True)
         if not args.no_engine:
             print(engine_first_load(name, args.limit), flush=True)
-    load = os.getloadavg()
-    print(f"loadavg at the end {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+    print(f"at the end: {load_text()}")
     return 0
 
 

@@ -22,11 +22,11 @@ from __future__ import annotations
 
 import argparse
 import math
-import os
 import statistics
 import time
 from collections.abc import Callable
 
+from _harness import add_common_options, load_text
 from boardeval.diplomacy import (
     GameRecord,
     compute_measures,
@@ -75,7 +75,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--random-games", type=int, default=20)
     parser.add_argument("--max-phases", type=int, default=40)
-    parser.add_argument("--repeats", type=int, default=5)
+    add_common_options(parser, repeats=5)
     args = parser.parse_args()
 
     load_map_graph("standard")
@@ -108,8 +108,7 @@ def main() -> None:
     slow = _best_rate(plain, phases, max(1, args.repeats // 2))
     rows = _agree(games)
 
-    load = os.getloadavg()
-    print(f"machine: {os.cpu_count()} cores, load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+    print(f"machine: {load_text()}")
     print(
         f"workload: 3 human games ({human_phases} phases) + {args.random_games} random games "
         f"= {len(games)} games, {phases} phases"

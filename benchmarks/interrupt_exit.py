@@ -13,12 +13,13 @@ maximum wall-clock seconds, with the load average, for docs/reliability.md.
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import sys
 import tempfile
 from pathlib import Path
 from typing import Any
+
+from _harness import load_text
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests.interrupts.helpers
 
@@ -112,7 +113,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--only", default=None, help="Only the commands whose name contains this.")
     args = parser.parse_args()
-    print(f"load average before: {os.getloadavg()[0]:.1f}")
+    print(f"before: {load_text()}")
     for name, argv, wait in CASES:
         if args.only and args.only not in name:
             continue
@@ -127,7 +128,7 @@ def main() -> None:
             f"{name:34s} exit {sorted(codes)}  median {statistics.median(times):.2f} s  "
             f"max {max(times):.2f} s   {kept[:90]}"
         )
-    print(f"load average after: {os.getloadavg()[0]:.1f}")
+    print(f"after: {load_text()}")
 
 
 if __name__ == "__main__":

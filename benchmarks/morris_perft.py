@@ -22,13 +22,13 @@ Counting methods (stated because they decide the figures):
 from __future__ import annotations
 
 import argparse
-import os
 import time
 from collections.abc import Callable
 from typing import Any
 
 import pyspiel
 
+from _harness import load_text
 from boardeval.morris import OPENSPIEL, Position, perft
 from boardeval.morris._perft import perft_generic  # the reference implementation (not public API)
 
@@ -75,7 +75,7 @@ def main() -> None:
     args = parser.parse_args()
     depth = args.depth
     game = pyspiel.load_game("nine_mens_morris")
-    print(f"perft({depth}) from the start; load average before: {os.getloadavg()[0]:.2f} (2 cores)")
+    print(f"perft({depth}) from the start; before: {load_text()}")
     head = f"{'convention':<14} {'engine':<28} {'leaves':>12} {'seconds':>9} {'leaves/s':>13}"
     print(f"{head} {'vs OpenSpiel':>13}")
     start = Position.start(OPENSPIEL)
@@ -96,7 +96,7 @@ def main() -> None:
             ok = "" if n == GOLDEN[removal_plies].get(depth, n) else "  WRONG COUNT"
             rate = n / secs
             print(f"{conv:<14} {name:<28} {n:>12,} {secs:>9.3f} {rate:>13,.0f} {rate / os_rate:>12.1f}x{ok}")
-    print(f"load average after: {os.getloadavg()[0]:.2f}")
+    print(f"after: {load_text()}")
     print("target: ours >= 3x OpenSpiel's leaves/s at depth 5 (both conventions)")
 
 

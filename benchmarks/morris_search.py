@@ -30,13 +30,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
 import statistics
 import time
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 
+from _harness import add_common_options, load_text
 from boardeval.morris import BASE_WEIGHTS, STANDARD, Position, Searcher, Variant
 from boardeval.morris._evaluate import NORM, PHASE_SCALE
 from boardeval.morris._search.compiled.engine import (
@@ -52,10 +53,7 @@ from boardeval.morris._search.compiled.state import encode, state_of, turn_of
 GOLDEN = Path(__file__).resolve().parents[1] / "tests" / "data" / "morris_perft.json"
 COEF = coefficients(BASE_WEIGHTS, PHASE_SCALE, NORM)
 
-
-def load() -> str:
-    """The 1-minute load average, for printing beside a timing."""
-    return f"load {os.getloadavg()[0]:.2f}"
+load = partial(load_text, short=True)  # the load beside each timing, short
 
 
 def placing_positions(count: int, seed: int) -> list[Position]:
@@ -300,7 +298,7 @@ def section_split(positions: list[Position], depth: int) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sections", default="compile,speed,depth,techniques,perft,games,searcher,split")
-    ap.add_argument("--seed", type=int, default=12)
+    add_common_options(ap, seed=12)
     ap.add_argument("--positions-placing", type=int, default=20)
     ap.add_argument("--time", type=float, default=1.0, help="seconds per position for the depth section")
     ap.add_argument("--target-depth", type=int, default=12)
@@ -314,7 +312,7 @@ def main() -> None:
     sections = set(args.sections.split(","))
     placing = placing_positions(args.positions_placing, args.seed)
     options = EngineOptions()
-    print(f"boardeval morris_search: {os.cpu_count()} CPUs, {load()}")
+    print(f"boardeval morris_search: {load_text()}")
     if "compile" in sections:
         section_compile()
     if "speed" in sections:

@@ -40,17 +40,15 @@ from __future__ import annotations
 
 import argparse
 import signal
-import sys
 import time
-from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 import pyspiel
 from open_spiel.python.algorithms import mcts
 
-from boardeval.core import JobsInterrupted, make_rng, map_jobs, score_interval, spawn_seeds
+from _harness import add_common_options, load_text, print_endings, run_jobs, score_line
+from boardeval.core import make_rng, spawn_seeds
 from boardeval.morris import OPENSPIEL, AlphaBetaPlayer, Evaluator, Position, Searcher, Turn, load_weights
 
 
@@ -278,60 +276,19 @@ def versus_old(args: argparse.Namespace) -> None:
         )
         for i in range(args.games)
     ]
-    start = time.perf_counter()
-
-    def progress(done: int, total: int, _msg: str) -> None:
-        if done % 10 == 0 or done == total:
-            el = time.perf_counter() - start
-            print(f"  [{label}] {done}/{total} games, {el:.0f} s, {load()}", file=sys.stderr, flush=True)
-
-    try:
-        results = map_jobs(play_versus_old, jobs, workers=args.workers, progress=progress, label="versus")
-        interrupted = False
-    except JobsInterrupted as exc:
-        results = [exc.done[i] for i in sorted(exc.done)]
-        interrupted = True
-    note = " (interrupted)" if interrupted else ""
+    done = run_jobs(play_versus_old, jobs, workers=args.workers, label=label, show_load=True)
+    results = done.results
     blocked = sum(early_blockade(r[0], r[1], r[2]) for r in results)
     print(
-        f"{label} (standard rules, profile {args.profile}): {len(results)} games{note} in "
-        f"{time.perf_counter() - start:.0f} s ({load()}): {tally(results)}"
+        f"{label} (standard rules, profile {args.profile}): {len(results)} games{done.note} in "
+        f"{done.seconds:.0f} s ({load_text()}): {score_line(results)}"
         f"; new {np.mean([r[3] for r in results]) if results else 0:.3f} s/move (mean depth "
         f"{np.mean([r[5] for r in results]) / 100 if results else 0:.1f}), old "
         f"{np.mean([r[4] for r in results]) if results else 0:.3f} s/move; blockade losses of the new AI "
         f"within 10 turns after placing: {blocked}",
         flush=True,
     )
-    print_reasons(results)
-
-
-def tally(results: Sequence[tuple[Any, ...]]) -> str:
-    """``W w / D d / L l, score s [lo, hi] (95%); mean turns t`` of (result, reason, turns, ...) rows."""
-    w = sum(r[0] == "win" for r in results)
-    d = sum(r[0] == "draw" for r in results)
-    lo = sum(r[0] == "loss" for r in results)
-    iv = score_interval(w, d, lo)
-    turns = np.mean([r[2] for r in results]) if results else 0.0
-    return (
-        f"W {w} / D {d} / L {lo}, score {iv.value:.3f} [{iv.lo:.3f}, {iv.hi:.3f}] (95%); "
-        f"mean turns {turns:.1f}"
-    )
-
-
-def print_reasons(results: Sequence[tuple[Any, ...]]) -> None:
-    """How the games ended: one line per (result, reason) with its count."""
-    reasons: dict[str, int] = {}
-    for r in results:
-        reasons[f"{r[0]}: {r[1]}"] = reasons.get(f"{r[0]}: {r[1]}", 0) + 1
-    for k, v in sorted(reasons.items()):
-        print(f"    {v:3d} x {k}")
-
-
-def load() -> str:
-    """The 1-minute load average (printed beside every timing: the machine may be shared)."""
-    import os
-
-    return f"load {os.getloadavg()[0]:.2f}"
+    print_endings(results)
 
 
 # ------------------------------------------------------------------------ issue 13: tuned vs seed weights
@@ -377,27 +334,15 @@ def tuned_match(args: argparse.Namespace) -> None:
             PairJob(seeds[i // 2], i % 2 == 0, depth, limit, args.tuned_profile, args.profile)
             for i in range(args.games)
         ]
-        start = time.perf_counter()
-
-        def progress(done: int, total: int, _msg: str, label: str = label, start: float = start) -> None:
-            if done % 20 == 0 or done == total:
-                el = time.perf_counter() - start
-                print(f"  [{label}] {done}/{total} games, {el:.0f} s", file=sys.stderr, flush=True)
-
-        try:
-            results = map_jobs(play_pair_game, jobs, workers=args.workers, progress=progress, label=label)
-            interrupted = False
-        except JobsInterrupted as exc:
-            results = [exc.done[i] for i in sorted(exc.done)]
-            interrupted = True
+        done = run_jobs(play_pair_game, jobs, workers=args.workers, label=label, every=20)
+        results = done.results
         budget = f"depth {depth}" if depth is not None else f"{limit} s/move"
-        note = " (interrupted)" if interrupted else ""
         print(
-            f"{args.tuned_profile} vs {args.profile}, {label} ({budget}): {len(results)} games{note} in "
-            f"{time.perf_counter() - start:.0f} s: {tally(results)}",
+            f"{args.tuned_profile} vs {args.profile}, {label} ({budget}): {len(results)} games{done.note} "
+            f"in {done.seconds:.0f} s ({load_text()}): {score_line(results)}",
             flush=True,
         )
-        print_reasons(results)
+        print_endings(results)
 
 
 # ------------------------------------------------------------------ issue 13: perfect covered endgames
@@ -454,32 +399,17 @@ def tb_check(args: argparse.Namespace) -> None:
         texts += [p.text() for p in sample_covered(tb, key, per, seed=args.seed + i, decided_share=0.7)]
     seeds = spawn_seeds(args.seed, len(texts))
     jobs = [TBJob(t, s, str(args.tablebase), args.depth) for t, s in zip(texts, seeds, strict=True)]
-    start = time.perf_counter()
-
-    def progress(done: int, total: int, _msg: str) -> None:
-        if done % 100 == 0 or done == total:
-            print(
-                f"  [tb-check] {done}/{total}, {time.perf_counter() - start:.0f} s",
-                file=sys.stderr,
-                flush=True,
-            )
-
-    try:
-        results = map_jobs(tb_play_out, jobs, workers=args.workers, progress=progress, label="tb-check")
-        interrupted = False
-    except JobsInterrupted as exc:
-        results = [exc.done[i] for i in sorted(exc.done)]
-        interrupted = True
+    done = run_jobs(tb_play_out, jobs, workers=args.workers, label="tb-check", every=100)
+    results = done.results
     by_value: dict[str, dict[str, int]] = {}
     for value, _changed, _n, final in results:
         by_value.setdefault(value, {"win": 0, "draw": 0, "loss": 0})[final] += 1
     changed = sum(r[1] for r in results)
     ai_turns = sum(r[2] for r in results)
-    note = " (interrupted)" if interrupted else ""
     print(
         f"tablebase check ({', '.join(f'{a}v{b}' for a, b in keys)}; AI depth {args.depth} with the "
-        f"tablebase vs the tablebase's best defence): {len(results)} positions{note} in "
-        f"{time.perf_counter() - start:.0f} s; {ai_turns} AI turns, {changed} changed the game's value"
+        f"tablebase vs the tablebase's best defence): {len(results)} positions{done.note} in "
+        f"{done.seconds:.0f} s ({load_text()}); {ai_turns} AI turns, {changed} changed the game's value"
     )
     for value, tally in sorted(by_value.items()):
         print(f"  start {value:4s}: AI won {tally['win']}, drew {tally['draw']}, lost {tally['loss']}")
@@ -491,13 +421,11 @@ def main() -> None:
     signal.signal(signal.SIGINT, signal.default_int_handler)
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--opponent", choices=["mcts", "random", "both"], default="both")
-    ap.add_argument("--games", type=int, default=100)
-    ap.add_argument("--workers", type=int, default=2)
+    add_common_options(ap, games=100, seed=2026, workers=2)
     ap.add_argument("--depth", type=int, default=5)
     ap.add_argument("--time", type=float, default=None, help="seconds per AI move (instead of a depth)")
     ap.add_argument("--sims", type=int, default=1000)
     ap.add_argument("--profile", default="base")
-    ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--measure", action="store_true", help="only measure per-move times")
     ap.add_argument("--tuned", action="store_true", help="issue 13: tuned vs seed weights (standard rules)")
     ap.add_argument("--tuned-profile", default="tuned")
@@ -548,42 +476,23 @@ def main() -> None:
             Job(opp, i % 2 == 0, s, depth, args.time, args.sims, args.profile, args.engine)
             for i, s in enumerate(seeds)
         ]
-        tally = {"win": 0, "draw": 0, "loss": 0}
-        start = time.perf_counter()
-        finished: list[GameOutcome] = []
-
-        def progress(done: int, total: int, _msg: str, opp: str = opp, start: float = start) -> None:
-            el = time.perf_counter() - start
-            print(f"  [{opp}] {done}/{total} games, {el:.0f} s elapsed", file=sys.stderr, flush=True)
-
-        try:
-            finished = map_jobs(play, jobs, workers=args.workers, progress=progress, label=opp)
-            interrupted = False
-        except JobsInterrupted as exc:
-            finished = [exc.done[i] for i in sorted(exc.done)]
-            interrupted = True
-        for o in finished:
-            tally[o.result] += 1
+        done = run_jobs(play, jobs, workers=args.workers, label=opp, every=1)
+        finished = done.results
+        rows = [(o.result, o.reason, o.turns) for o in finished]
         n = len(finished)
-        el = time.perf_counter() - start
         label = f"MCTS ({args.sims} simulations, random rollouts)" if opp == "mcts" else "random play"
-        print(f"vs {label}: {n} games{' (interrupted)' if interrupted else ''} in {el:.0f} s")
+        print(f"vs {label}: {n} games{done.note} in {done.seconds:.0f} s")
         if n:
             ai_t = sum(o.ai_seconds for o in finished) / max(1, sum(o.ai_moves for o in finished))
             op_t = sum(o.opp_seconds for o in finished) / max(1, sum(o.opp_moves for o in finished))
+            wins = sum(o.result == "win" for o in finished)
             print(
-                f"  wins {tally['win']} ({100 * tally['win'] / n:.1f}%), draws {tally['draw']}, "
-                f"losses {tally['loss']}; mean turns {np.mean([o.turns for o in finished]):.1f}; "
+                f"  {score_line(rows)}; wins {100 * wins / n:.1f}%; "
                 f"AI {ai_t:.3f} s/move, opponent {op_t:.3f} s/move"
             )
-            reasons: dict[str, int] = {}
-            for o in finished:
-                key = f"{o.result}: {o.reason}"
-                reasons[key] = reasons.get(key, 0) + 1
-            for k, v in sorted(reasons.items()):
-                print(f"    {v:3d} x {k}")
+            print_endings(rows)
             blocked = sum(early_blockade(o.result, o.reason, o.turns) for o in finished)
-            print(f"  blockade losses within 10 turns after placing: {blocked}; {load()}")
+            print(f"  blockade losses within 10 turns after placing: {blocked}; {load_text()}")
         print(flush=True)
 
 

@@ -24,37 +24,30 @@ Checks (``--check``):
 from __future__ import annotations
 
 import argparse
-import os
 import resource
 import shutil
 import tempfile
 import time
+from functools import partial
 from math import comb
 from pathlib import Path
 
 import numpy as np
 
+from _harness import add_common_options, cpu_seconds, load_text
 from boardeval.morris.board import POINT_NAMES
 from boardeval.morris.rules import Position
 from boardeval.morris.tablebase import Tablebase, build_tablebase
 from boardeval.morris.tablebase.index import combos
 from boardeval.morris.tablebase.plain import check_all, check_position, plain_solve, rules_successors
 
-
-def load() -> str:
-    return f"load {os.getloadavg()[0]:.2f}"
-
-
-def cpu() -> float:
-    usage = resource.getrusage(resource.RUSAGE_SELF)
-    children = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime + children.ru_utime + children.ru_stime
+load = partial(load_text, short=True)  # the load beside each timing, short
 
 
 def timed_build(max_men: int, folder: Path, workers: int) -> tuple[float, float, list[str]]:
-    c0, t0 = cpu(), time.perf_counter()
+    c0, t0 = cpu_seconds(), time.perf_counter()
     report = build_tablebase(max_men, folder, workers=workers)
-    return time.perf_counter() - t0, cpu() - c0, report.built
+    return time.perf_counter() - t0, cpu_seconds() - c0, report.built
 
 
 def expand(tb: Tablebase, a: int, b: int) -> np.ndarray:
@@ -105,11 +98,10 @@ def main() -> None:
     )
     parser.add_argument("--max-men", type=int, default=4)
     parser.add_argument("--dir", type=Path, default=None, help="build here (default: a temporary folder)")
-    parser.add_argument("--workers", type=int, default=1)
+    add_common_options(parser, workers=1, seed=13)
     parser.add_argument("--check", action="store_true")
     parser.add_argument("--samples", type=int, default=100_000)
     parser.add_argument("--samples5", type=int, default=10_000, help="rules-checked samples of K = 5 tables")
-    parser.add_argument("--seed", type=int, default=13)
     args = parser.parse_args()
 
     scratch = Path(tempfile.mkdtemp(prefix="tb-bench-"))

@@ -38,12 +38,8 @@ machine's load: the load average is printed beside them.
 from __future__ import annotations
 
 import argparse
-import os
 import re
-import socket
 import statistics
-import subprocess
-import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -51,14 +47,13 @@ from typing import Any
 
 import httpx
 
-ROOT = Path(__file__).resolve().parents[1]
+from _harness import CHROMIUM, CHROMIUM_ARGS, ROOT, add_server_options, app_server, load_text
+
 DOC = ROOT / "docs" / "web.md"
 MARKER = "<!-- web-budget baseline -->"
 PAGES = ("/", "/catan", "/morris", "/diplomacy")
 KINDS = ("html", "js", "css", "svg", "json")
 TOLERANCE = 0.20
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
 
 
 @dataclass
@@ -91,36 +86,6 @@ def _kind(url: str, content_type: str) -> str:
     if "html" in content_type:
         return "html"
     return "json"
-
-
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-def start_server(src: str | None) -> tuple[subprocess.Popen[bytes], str]:
-    """uvicorn serving the app on a free loopback port (from ``src``/src when given)."""
-    port = _free_port()
-    env = dict(os.environ)
-    if src:
-        env["PYTHONPATH"] = str(Path(src) / "src")
-    code = (
-        "import uvicorn\nfrom boardeval.web.app import create_app\n"
-        f"uvicorn.run(create_app(), host='127.0.0.1', port={port}, log_level='warning')"
-    )
-    proc = subprocess.Popen([sys.executable, "-c", code], env=env)
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(base + "/api/health", timeout=1).status_code == 200:
-                return proc, base
-        except httpx.HTTPError:
-            time.sleep(0.1)
-    proc.terminate()
-    raise SystemExit("the app did not start within 60 s")
 
 
 _SIZES: dict[str, tuple[int, int]] = {}
@@ -207,15 +172,11 @@ def first_answers(src: str | None, runs: int) -> dict[str, float]:
     for page_path in PAGES:
         times = []
         for _ in range(runs):
-            proc, base = start_server(src)
-            try:
+            with app_server(src) as base:
                 start = time.perf_counter()
                 r = httpx.get(base + page_path, headers={"Accept": "text/html"}, timeout=60)
                 times.append((time.perf_counter() - start) * 1000)
                 r.raise_for_status()
-            finally:
-                proc.terminate()
-                proc.wait(timeout=10)
         out[page_path] = statistics.median(times)
     return out
 
@@ -284,8 +245,7 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--loads", type=int, default=5, help="page loads per page (median timings)")
-    parser.add_argument("--src", default=None, help="serve the app from this source tree (DIR/src)")
-    parser.add_argument("--url", default=None, help="measure an app already running at this base URL")
+    add_server_options(parser)
     parser.add_argument("--slack-ms", type=float, default=20.0)
     parser.add_argument("--no-check", action="store_true", help="print only; exit 0")
     parser.add_argument("--markdown", action="store_true", help="print the table as Markdown")
@@ -293,26 +253,16 @@ def main() -> None:
     args = parser.parse_args()
     first: dict[str, float] = {}
     if not args.url and args.first_runs > 0:
-        load_first = os.getloadavg()[0]
+        load_first = load_text()
         first = first_answers(args.src, args.first_runs)
         cells = ", ".join(f"{p} {ms:.0f} ms" for p, ms in first.items())
-        print(f"first answer (median of {args.first_runs} fresh servers, load {load_first:.2f}): {cells}")
-    proc = None
-    if args.url:
-        base = args.url.rstrip("/")
-    else:
-        proc, base = start_server(args.src)
-    try:
-        before = os.getloadavg()[0]
+        print(f"first answer (median of {args.first_runs} fresh servers; {load_first}): {cells}")
+    with app_server(args.src, args.url) as base:
+        before = load_text()
         figures = measure(base, args.loads)
-        after = os.getloadavg()[0]
-    finally:
-        if proc is not None:
-            proc.terminate()
-            proc.wait(timeout=10)
     print(
         f"web budget: {len(PAGES)} pages, {args.loads} loads each, chromium at 1400 px; "
-        f"load average {before:.2f} before, {after:.2f} after, {os.cpu_count()} CPUs"
+        f"before: {before}; after: {load_text()}"
     )
     print(markdown(figures) if args.markdown else _plain(figures))
     if args.no_check:

@@ -1,7 +1,7 @@
 """Bounded load run against the web app on 127.0.0.1: requests/s, p95 latency, count of 5xx (must be 0).
 
-Starts ``uvicorn boardeval.web.app:create_app`` in a subprocess on a free loopback port, then a few client
-threads (httpx) send a fixed, seeded mix of good and bad requests over the main endpoints (Catan board
+Starts the app with uvicorn in a subprocess on a free loopback port (``_harness.app_server``), then a few
+client threads (httpx) send a fixed, seeded mix of good and bad requests over the main endpoints (Catan board
 views and edits, Morris replay and AI turns, Diplomacy game views, uploads, jobs, pages). The run stops by
 itself after ``--requests`` requests or ``--seconds`` seconds, whichever comes first, and stops the server.
 
@@ -14,31 +14,21 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
-import socket
 import statistics
-import subprocess
 import sys
 import threading
 import time
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
 import httpx
 
-HOST = "127.0.0.1"
+from _harness import add_common_options, app_server, load_text
+
 SEED_CODE = "O10-S2-W9-G12-B6-S4-B10-G9-W11-D-W3-O8-W8-O3-G4-S5-B5-G6-S11~3S3W3B3GO"
 
 Request = tuple[str, str, dict[str, Any], int]  # name, method, httpx kwargs, expected status class (2 or 4)
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind((HOST, 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 def request_mix(rng: random.Random, has_generate: bool) -> list[tuple[float, Any]]:
@@ -168,55 +158,17 @@ def main() -> int:
     )
     ap.add_argument("--threads", type=int, default=4, help="concurrent client threads")
     ap.add_argument("--seconds", type=float, default=120.0, help="stop after this many seconds in any case")
-    ap.add_argument("--seed", type=int, default=1, help="seed of the request mix")
+    add_common_options(ap, seed=1, seed_help="seed of the request mix")
     args = ap.parse_args()
     if args.requests < 1 or args.threads < 1 or args.seconds <= 0:
         ap.error("--requests, --threads and --seconds must be positive")
 
-    port = free_port()
-    base = f"http://{HOST}:{port}"
-    env = dict(os.environ, PYTHONUNBUFFERED="1")
-    server = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "uvicorn",
-            "boardeval.web.app:create_app",
-            "--factory",
-            "--host",
-            HOST,
-            "--port",
-            str(port),
-            "--log-level",
-            "warning",
-            "--no-access-log",
-        ],
-        env=env,
-        cwd=str(Path(__file__).resolve().parents[1]),
-    )
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                if httpx.get(base + "/api/health", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if time.monotonic() > deadline or server.poll() is not None:
-                print("error: the server did not start", file=sys.stderr)
-                return 1
-            time.sleep(0.1)
+    with app_server() as base:
         has_generate = "/api/jobs/catan/generate" in httpx.get(base + "/openapi.json").json()["paths"]
         # warm the caches (diplomacy game views, first-import costs) so the figures show steady state
         for gid in "123":
             httpx.get(f"{base}/api/diplomacy/games/{gid}", timeout=60)
         return run(base, args, has_generate)
-    finally:
-        server.terminate()
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.kill()
 
 
 def run(base: str, args: argparse.Namespace, has_generate: bool) -> int:
@@ -268,10 +220,9 @@ def run(base: str, args: argparse.Namespace, has_generate: bool) -> int:
     n = len(latencies)
     five = sum(c for s, c in statuses.items() if s >= 500)
     q = statistics.quantiles(latencies, n=100) if n >= 2 else [0.0] * 99
-    load = os.getloadavg()
     print(
         f"web load run: {n} requests in {elapsed:.1f} s with {args.threads} client threads "
-        f"against {base} (loadavg {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}, {os.cpu_count()} cores)"
+        f"against {base} ({load_text()})"
     )
     print(f"requests per second : {n / elapsed:.1f}")
     print(

@@ -13,12 +13,9 @@ content is drawn (network idle, then the page's own marker element), and saves t
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from web_budget import CHROMIUM, CHROMIUM_ARGS, ROOT, start_server
+from _harness import CHROMIUM, CHROMIUM_ARGS, ROOT, add_server_options, app_server
 
 LIMIT = 200 * 1024
 PAGES = {
@@ -70,20 +67,10 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--out", default=str(ROOT / "docs" / "img"))
-    parser.add_argument("--src", default=None, help="serve the app from this source tree (DIR/src)")
-    parser.add_argument("--url", default=None, help="use an app already running at this base URL")
+    add_server_options(parser)
     args = parser.parse_args()
-    proc = None
-    if args.url:
-        base = args.url.rstrip("/")
-    else:
-        proc, base = start_server(args.src)
-    try:
+    with app_server(args.src, args.url) as base:
         done = shoot(base, Path(args.out))
-    finally:
-        if proc is not None:
-            proc.terminate()
-            proc.wait(timeout=10)
     over = False
     for file, size in done:
         flag = "" if size <= LIMIT else "  OVER 200 KB"
