@@ -8,13 +8,17 @@ odd spellings, and the issue's own examples run through the root command. Names:
 
 from __future__ import annotations
 
+import json
 import math
 import re
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from fastapi.testclient import TestClient
 from hypothesis import given
 from hypothesis import strategies as st
+from pydantic import BaseModel
 from typer._click.exceptions import UsageError
 from typer.testing import CliRunner
 
@@ -24,6 +28,7 @@ from boardeval.cli.options import NumberReader
 from boardeval.core import BoardevalError, parse_float, pick_name
 from boardeval.diplomacy import MEASURES
 from boardeval.morris import STRENGTHS
+from boardeval.web.app import create_app
 from tests.cli.test_number_options import NUMERIC
 from tests.fuzz.strategies import assert_quotes_input, mutated_text, odd_decimals, odd_numbers
 
@@ -219,3 +224,248 @@ def test_issue_24_cli_names_are_refused(args: list[str], fragment: str) -> None:
     """Issue 24's list of names folded by some options and not others: now refused everywhere."""
     line = _one_error_line(args)
     assert fragment in line, line
+
+
+# -- the web API ----------------------------------------------------------------------------------------
+
+# One accepted body per JSON operation (a test checks that they are accepted and that every JSON
+# operation of the schema has one), mutated below into the refused forms.
+BODIES: dict[str, dict[str, Any]] = {
+    "/api/catan/parse": {"text": SPEC_CODE},
+    "/api/catan/swap": {"board": SPEC_CODE, "kind": "hexes", "a": 1, "b": 4},
+    "/api/jobs/catan/generate": {
+        "method": "random",
+        "seed": 1,
+        "rules": [],
+        "fairness": None,
+        "layout": "base",
+    },
+    "/api/jobs/catan/playtest": {
+        "board": SPEC_CODE,
+        "games": 1,
+        "players": ["weighted", "pips"],
+        "rotate": False,
+    },
+    "/api/catan/advise": {"board": SPEC_CODE, "taken": [12]},
+    "/api/catan/equity": {"board": SPEC_CODE},
+    "/api/morris/state": {
+        "position": "........................ w 9 9",
+        "moves": ["d2"],
+        "variant": "standard",
+    },
+    "/api/morris/ai": {"moves": ["d2"], "strength": "easy", "candidates": 2},
+    "/api/morris/why": {"moves": [], "strength": "easy", "candidates": 1},
+    "/api/morris/evals": {"moves": ["d2", "f4"], "from_ply": 1},
+}
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[TestClient]:
+    # one job worker and a short queue; every job a request starts is cancelled at once (see _post)
+    with TestClient(create_app(job_workers=1, max_pending_jobs=4), raise_server_exceptions=False) as c:
+        yield c
+
+
+def _post(client: TestClient, path: str, text: str) -> Any:
+    r = client.post(path, content=text.encode(), headers={"content-type": "application/json"})
+    if r.status_code == 202:
+        client.delete(f"/api/jobs/{r.json()['id']}")
+    assert r.status_code < 500 and "Traceback" not in r.text, (path, text, r.text[:300])
+    return r
+
+
+def test_every_json_operation_has_an_accepted_sample() -> None:
+    """The samples are valid bodies of their routes' models (so each mutation below is what is refused),
+    and every JSON operation of the app has one."""
+    from tests.web.test_strict_inputs import ROUTES
+
+    models = {r.path: p.field_info.annotation for r in ROUTES for p in r.dependant.body_params}
+    json_models = {path: m for path, m in models.items() if isinstance(m, type) and issubclass(m, BaseModel)}
+    assert set(json_models) == set(BODIES)
+    for path, body in BODIES.items():
+        json_models[path].model_validate_json(json.dumps(body))  # raises if the sample is not valid
+
+
+def _int_fields(body: dict[str, Any]) -> list[str]:
+    return [k for k, v in body.items() if isinstance(v, int) and not isinstance(v, bool)]
+
+
+@given(st.sampled_from(sorted(BODIES)), st.data())
+def test_json_bodies_refuse_duplicates_coercion_and_unknown_keys(
+    client: TestClient, path: str, data: st.DataObject
+) -> None:
+    """Duplicate keys (last used to win), strings/floats/booleans for integers (``a: true`` swapped hexes
+    1 and 4), misspelled keys (``fairnes`` queued the job): each a 422 naming the problem."""
+    body = dict(BODIES[path])
+    how = data.draw(
+        st.sampled_from(["duplicate", "coerce", "unknown"] if _int_fields(body) else ["duplicate", "unknown"])
+    )
+    if how == "duplicate":
+        key = data.draw(st.sampled_from(sorted(body)))
+        other = data.draw(st.sampled_from([body[key], "garbage", 0, None, [], SPEC_CODE]))
+        first, second = (other, body[key]) if data.draw(st.booleans()) else (body[key], other)
+        rest = {k: v for k, v in body.items() if k != key}
+        text = json.dumps(rest)[:-1] + (", " if rest else "") + f"{json.dumps(key)}: {json.dumps(first)}, "
+        text += f"{json.dumps(key)}: {json.dumps(second)}}}"
+        r = _post(client, path, text)
+        assert r.status_code == 422 and f"key {key!r} appears twice" in r.json()["detail"], (text, r.text)
+        return
+    if how == "coerce":
+        key = data.draw(st.sampled_from(_int_fields(body)))
+        value = body[key]
+        body[key] = data.draw(st.sampled_from([str(value), float(value), value == 1, f" {value}", [value]]))
+        r = _post(client, path, json.dumps(body))
+        assert r.status_code == 422 and key in r.json()["detail"], (body, r.text)
+        return
+    key = data.draw(st.sampled_from(sorted(body)))
+    wrong = data.draw(st.sampled_from([key[:-1], key.upper(), key + "s", key.replace("_", "-"), "extra"]))
+    if wrong in body:
+        return
+    body[wrong] = body[key]
+    r = _post(client, path, json.dumps(body))
+    assert r.status_code == 422 and "Extra inputs are not permitted" in r.json()["detail"], (body, r.text)
+
+
+# (path, parameter, extra parameters): the integer and boolean query and form fields
+TEXT_PARAMETERS = [
+    ("/api/catan/random", "seed", {}),
+    ("/", "seed", {}),
+    ("/morris", "ply", {}),
+    ("/morris", "why", {}),
+    ("/api/catan/board.svg", "heatmap", {"board": SPEC_CODE}),
+    ("/api/diplomacy/games/1/map.svg", "orders", {"phase": "S1901M"}),
+]
+FORM_PARAMETERS = [
+    ("/api/diplomacy/upload", "game_index"),
+    ("/api/diplomacy/upload.csv", "game_index"),
+    ("/api/diplomacy/upload/evaluation", "game_index"),
+    ("/api/diplomacy/upload/map.svg", "orders"),
+    ("/api/diplomacy/upload/chart.svg", "game_index"),
+]
+
+
+@given(st.sampled_from(TEXT_PARAMETERS + [(p, n, {}) for p, n in FORM_PARAMETERS]), st.data())
+def test_query_and_form_numbers_and_flags_are_read_exactly(
+    client: TestClient, case: tuple[str, str, dict[str, str]], data: st.DataObject
+) -> None:
+    """``?seed=1_0`` was seed 10's board, ``+3``, `` 3``, ``-0`` were read, ``game_index=0_0`` was 0: a
+    parameter's text is accepted exactly when the shared reader's grammar says so."""
+    path, name, extra = case
+    flag = name in ("heatmap", "orders")
+    pool = (
+        st.sampled_from(["true", "false", "True", "TRUE", "1", "0", "yes", "on", "t", " true", ""])
+        if flag
+        else odd_numbers()
+    )
+    text = data.draw(pool | mutated_text("true" if flag else "3"))
+    text = text.replace("\x00", "").encode("utf-8", "replace").decode("utf-8")
+    if path.startswith("/api/diplomacy/upload"):
+        form = {
+            name: text,
+            **({"phase": "S1901M"} if path.endswith("map.svg") else {}),
+            **({"measure": "tempi"} if path.endswith("chart.svg") else {}),
+        }
+        r = client.post(path, files={"file": ("g.json", b"{}")}, data=form)
+    else:
+        r = client.get(path, params={name: text, **extra})
+    assert r.status_code < 500, (path, name, text, r.text[:300])
+    canonical = text in ("true", "false") if flag else _INTEGER.fullmatch(text) is not None
+    if text == "" and path.startswith("/api/diplomacy/upload"):
+        canonical = True  # an empty form field is the field left out (HTML forms send empty inputs)
+    if not canonical:
+        assert r.status_code == 422, (path, name, text, r.status_code)
+        assert_quotes_input(r.json()["detail"], text, extra=(f"{name}: ''",))
+    elif r.status_code == 422 and r.headers.get("content-type", "").startswith("application/json"):
+        assert not r.json()["detail"].startswith(f"{name}: {text!r} is not"), (path, text, r.text[:300])
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "kwargs", "fragment"),
+    [
+        (
+            "POST",
+            "/api/catan/parse",
+            {"content": '{"text":"garbage","text":"' + SPEC_CODE + '"}'},
+            "'text' appears twice",
+        ),
+        (
+            "POST",
+            "/api/jobs/catan/generate",
+            {"content": '{"method":"random","method":"anneal"}'},
+            "'method' appears twice",
+        ),
+        ("POST", "/api/morris/state", {"content": '{"moves":["d2"],"moves":[]}'}, "'moves' appears twice"),
+        (
+            "POST",
+            "/api/catan/swap",
+            {"json": {"board": SPEC_CODE, "a": "3", "b": 4}},
+            "a: Input should be a valid integer",
+        ),
+        (
+            "POST",
+            "/api/catan/swap",
+            {"json": {"board": SPEC_CODE, "a": 3.0, "b": 4}},
+            "a: Input should be a valid integer",
+        ),
+        (
+            "POST",
+            "/api/catan/swap",
+            {"json": {"board": SPEC_CODE, "a": True, "b": 4}},
+            "a: Input should be a valid integer",
+        ),
+        (
+            "POST",
+            "/api/jobs/catan/generate",
+            {"json": {"seed": "1"}},
+            "seed: Input should be a valid integer",
+        ),
+        (
+            "POST",
+            "/api/jobs/catan/generate",
+            {"json": {"seed": 1.0}},
+            "seed: Input should be a valid integer",
+        ),
+        (
+            "POST",
+            "/api/jobs/catan/generate",
+            {"json": {"seed": True}},
+            "seed: Input should be a valid integer",
+        ),
+        (
+            "POST",
+            "/api/jobs/catan/generate",
+            {"json": {"fairnes": 0.5}},
+            "fairnes: Extra inputs are not permitted",
+        ),
+        (
+            "POST",
+            "/api/morris/ai",
+            {"json": {"candidates": "3"}},
+            "candidates: Input should be a valid integer",
+        ),
+        ("GET", "/api/catan/random?seed=1_0", {}, "seed: '1_0' is not an integer"),
+        ("GET", "/api/catan/random?seed=%2B3", {}, "seed: '+3' is not an integer"),
+        ("GET", "/api/catan/random?seed=%203", {}, "seed: ' 3' is not an integer"),
+        ("GET", "/api/catan/random?seed=-0", {}, "seed: '-0' is not an integer"),
+        (
+            "POST",
+            "/api/diplomacy/upload",
+            {"files": {"file": ("g.json", b"{}")}, "data": {"game_index": "0_0"}},
+            "game_index: '0_0'",
+        ),
+        ("GET", "/api/diplomacy/games/1/chart.svg?measure=TEMPI", {}, "did you mean 'tempi'"),
+        ("POST", "/api/catan/parse", {"content": '{"text": NaN}'}, "NaN is not JSON"),
+    ],
+)
+def test_issue_24_api_fixups_are_refused(
+    client: TestClient, method: str, path: str, kwargs: dict[str, Any], fragment: str
+) -> None:
+    """The issue's list, each once accepted (``{"text":"garbage","text":CODE}`` -> 200; ``fairnes``
+    queued the job; ``seed=1_0`` drew seed 10's board): now a 422 whose detail names the problem."""
+    if "content" in kwargs:
+        kwargs = {**kwargs, "headers": {"content-type": "application/json"}}
+    jobs_before = len(client.get("/api/jobs").json())
+    r = client.request(method, path, **kwargs)
+    assert r.status_code == 422, (path, r.status_code, r.text[:300])
+    assert fragment in r.json()["detail"], r.json()["detail"]
+    assert len(client.get("/api/jobs").json()) == jobs_before  # nothing was queued

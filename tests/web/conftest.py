@@ -41,9 +41,10 @@ class _Server(uvicorn.Server):
 def live_server() -> Iterator[str]:
     """Base URL of the app served by uvicorn in a background thread on 127.0.0.1."""
     from boardeval.web.app import create_app
+    from boardeval.web.common import UVICORN_OPTIONS
 
     port = free_port()
-    config = uvicorn.Config(create_app(), host="127.0.0.1", port=port, log_level="warning")
+    config = uvicorn.Config(create_app(), host="127.0.0.1", port=port, log_level="warning", **UVICORN_OPTIONS)
     server = _Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

@@ -19,6 +19,7 @@ def test_web_runs_uvicorn_with_the_factory(monkeypatch: pytest.MonkeyPatch) -> N
     ((args, kwargs),) = calls
     assert args == ("boardeval.web.app:create_app",)
     assert kwargs["factory"] is True and kwargs["host"] == "127.0.0.1" and kwargs["port"] == 8123
+    assert kwargs["h11_max_incomplete_event_size"] >= 1024 * 1024  # a 200 KB header is a 431, not a reset
 
 
 @pytest.mark.parametrize("port", ["0", "70000", "-1"])

@@ -33,4 +33,13 @@ def register(app: typer.Typer) -> None:
             )
         import uvicorn
 
-        uvicorn.run("boardeval.web.app:create_app", factory=True, host=host, port=port, log_level="info")
+        from boardeval.web.common import UVICORN_OPTIONS  # h11's head buffer: a 200 KB header is a 431
+
+        uvicorn.run(
+            "boardeval.web.app:create_app",
+            factory=True,
+            host=host,
+            port=port,
+            log_level="info",
+            **UVICORN_OPTIONS,
+        )

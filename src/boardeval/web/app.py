@@ -35,7 +35,14 @@ from boardeval.web import (
     morris,
     pages,
 )
-from boardeval.web.common import HERE, MAX_UPLOAD_BYTES, BodySizeLimit, readable_validation_errors, templates
+from boardeval.web.common import (
+    HERE,
+    MAX_UPLOAD_BYTES,
+    BodySizeLimit,
+    HeaderSizeLimit,
+    readable_validation_errors,
+    templates,
+)
 from boardeval.web.jobs import JobManager
 
 __all__ = ["create_app"]
@@ -74,6 +81,7 @@ def create_app(
     app.add_middleware(BodySizeLimit, limit=max_upload_bytes)
     # Pages, scripts, SVG maps and JSON compress 3-5x: what a browser downloads stays small.
     app.add_middleware(GZipMiddleware, minimum_size=1024)
+    app.add_middleware(HeaderSizeLimit)  # outermost: a 200 KB header is a 431 before anything else
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
     _add_error_handlers(app)
     for module in (pages, catan, catan_gen, catan_play, catan_equity, morris, diplomacy, jobs_api, glossary):

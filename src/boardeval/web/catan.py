@@ -10,10 +10,10 @@ CP-SAT optimum and long annealing runs can take seconds; fast methods finish in 
 from __future__ import annotations
 
 import json
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 from urllib.parse import quote
 
-from fastapi import APIRouter, Query, Request
+from fastapi import Query, Request
 from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel, Field
 
@@ -27,12 +27,12 @@ from boardeval.catan import (
     evaluate_spots,
 )
 from boardeval.core import BoardevalError
-from boardeval.web.common import templates
+from boardeval.web.common import StrictModel, api_router, templates, text_bool, text_int
 from boardeval.web.glossary import GLOSSARY
 
 __all__ = ["board_view", "router"]
 
-router = APIRouter(tags=["catan"])
+router = api_router(tags=["catan"])
 
 MAX_SEED = 2**32 - 1
 CodeQuery = Query(..., min_length=1, max_length=200, description="board share code")
@@ -58,7 +58,7 @@ class BoardView(BaseModel):
     board: dict[str, Any] = Field(description="the board as named JSON (hexes, ports)")
 
 
-class SwapIn(BaseModel):
+class SwapIn(StrictModel):
     """Swap two hexes (resource and number move together), two resources, two numbers, or two ports
     (the board's swap vocabulary; ``Board`` checks the indices)."""
 
@@ -68,7 +68,7 @@ class SwapIn(BaseModel):
     b: int = Field(..., ge=0, le=29)
 
 
-class ParseIn(BaseModel):
+class ParseIn(StrictModel):
     """A pasted board: a share code or the board JSON."""
 
     text: str = Field(..., min_length=1, max_length=100_000)
@@ -135,7 +135,7 @@ def api_board(board: str = CodeQuery) -> BoardView:
 
 @router.get("/api/catan/random", response_model=BoardView, summary="A uniformly random board")
 def api_random(
-    seed: int = Query(0, ge=0, le=MAX_SEED),
+    seed: Annotated[int, Query(ge=0, le=MAX_SEED), text_int("seed", 0, MAX_SEED)] = 0,
     layout: Layout = Query("base", description="base, or extended: the 5-6 player board"),
 ) -> BoardView:
     """Same seed (and layout), same board."""
@@ -163,7 +163,9 @@ def api_swap(body: SwapIn) -> BoardView:
 
 
 @router.get("/api/catan/board.svg", summary="Download the board as SVG")
-def api_svg(board: str = CodeQuery, heatmap: bool = True) -> Response:
+def api_svg(
+    board: str = CodeQuery, heatmap: Annotated[bool, Query(), text_bool("heatmap")] = True
+) -> Response:
     b = Board.parse(board)
     svg = board_svg(b, heatmap=evaluate_spots(b) if heatmap else None)
     return Response(

@@ -10,20 +10,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from boardeval.catan import Board, seat_equity
+from boardeval.web.common import StrictModel, api_router
 
 __all__ = ["router"]
 
-router = APIRouter(tags=["catan"])
+router = api_router(tags=["catan"])
 
 
-class EquityIn(BaseModel):
+class EquityIn(StrictModel):
     """The board to evaluate (its share code)."""
-
-    model_config = ConfigDict(extra="forbid")
 
     board: str = Field(..., min_length=1, max_length=300, description="board share code")
 

@@ -9,23 +9,24 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from fastapi import APIRouter, Request
-from pydantic import BaseModel, Field
+from fastapi import Request
+from pydantic import Field
 
 from boardeval.catan import METHODS, generate, parse_rule
 from boardeval.core import Progress
 from boardeval.web.catan import MAX_SEED, Layout, board_view, rule_hints
+from boardeval.web.common import StrictModel, api_router
 from boardeval.web.jobs import JobFn
 from boardeval.web.jobs_api import JobView, job_route, submit
 
 __all__ = ["router"]
 
-router = APIRouter(tags=["catan"])
+router = api_router(tags=["catan"])
 
 Method = Literal["random", "anneal", "tournament", "cp"]
 
 
-class GenerateIn(BaseModel):
+class GenerateIn(StrictModel):
     """What the generate form sends."""
 
     method: Method = "anneal"

@@ -17,18 +17,19 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Literal
 
-from fastapi import APIRouter, Request
-from pydantic import BaseModel, Field
+from fastapi import Request
+from pydantic import Field
 
 from boardeval.catan import Board, PlaytestResult, advise, run_playtest
 from boardeval.core import CatanError, Progress
 from boardeval.web.catan import MAX_SEED
+from boardeval.web.common import StrictModel, api_router
 from boardeval.web.jobs import JobFn
 from boardeval.web.jobs_api import JobView, job_route, submit
 
 __all__ = ["MAX_GAMES", "router"]
 
-router = APIRouter(tags=["catan"])
+router = api_router(tags=["catan"])
 
 MAX_GAMES = 2000
 """Most games one play-test job may play (``games`` x seats with ``rotate``)."""
@@ -37,7 +38,7 @@ PlayerName = Literal["advisor", "pips", "weighted", "random", "vp"]
 DEFAULT_LINEUP: tuple[PlayerName, ...] = ("advisor", "weighted", "weighted", "weighted")
 
 
-class PlaytestIn(BaseModel):
+class PlaytestIn(StrictModel):
     """What the play-test panel sends (the CLI's options)."""
 
     board: str = Field(..., min_length=1, max_length=200, description="board share code")
@@ -52,7 +53,7 @@ class PlaytestIn(BaseModel):
     seed: int = Field(0, ge=0, le=MAX_SEED)
 
 
-class AdviseIn(BaseModel):
+class AdviseIn(StrictModel):
     """A board and the opening settlements placed so far (snake order 1-2-3-4-4-3-2-1)."""
 
     board: str = Field(..., min_length=1, max_length=200, description="board share code")

@@ -1,25 +1,47 @@
-"""Shared pieces of the web app: templates, readable errors, the upload size limit, small helpers."""
+"""Shared pieces of the web app: templates, readable errors, the upload size limit, strict input readers.
+
+Strict input (issue 24): every request body is a :class:`StrictModel` (strict types: ``"3"``, ``3.0``
+and ``true`` are not integers; unknown keys refused, so a misspelled ``"fairnes"`` never queues a job);
+every JSON body is parsed by :func:`boardeval.core.loads_json` through :class:`StrictJSONRoute` (duplicate
+keys refused: ``{"text": "garbage", "text": CODE}`` is a 422, not the last value silently); every
+numeric or boolean query and form field reads its text through :func:`text_int` / :func:`text_bool` (the
+shared number reader: ``?seed=1_0``, ``+3``, `` 3``, ``-0``, ``game_index=0_0`` are refused). Each
+router is made by :func:`api_router`; ``tests/web/test_strict_inputs.py`` walks the app and fails on a
+route, body model or parameter that bypasses these.
+"""
 
 from __future__ import annotations
 
 import json
 import urllib.parse
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections.abc import Awaitable, Callable, Coroutine, MutableMapping
 from pathlib import Path
 from typing import Any
 
-from fastapi import HTTPException
+from fastapi import APIRouter, HTTPException, Request, Response
 from fastapi.exceptions import RequestValidationError
+from fastapi.routing import APIRoute
 from fastapi.templating import Jinja2Templates
+from pydantic import BaseModel, BeforeValidator, ConfigDict
+
+from boardeval.core import BoardevalError, ParamsError, check_int, loads_json, parse_int, quote
 
 __all__ = [
     "HERE",
+    "MAX_HEADER_BYTES",
     "MAX_UPLOAD_BYTES",
+    "UVICORN_OPTIONS",
     "BodySizeLimit",
+    "HeaderSizeLimit",
     "PayloadTooLarge",
+    "StrictJSONRoute",
+    "StrictModel",
+    "api_router",
     "content_disposition",
     "readable_validation_errors",
     "templates",
+    "text_bool",
+    "text_int",
 ]
 
 HERE = Path(__file__).resolve().parent
@@ -28,6 +50,19 @@ templates.env.filters["tojson_compact"] = lambda v: json.dumps(v, separators=(",
 
 MAX_UPLOAD_BYTES = 5 * 1024 * 1024
 """Largest request body the app accepts (uploads of saved Diplomacy games, pasted boards): 5 MB."""
+
+MAX_HEADER_BYTES = 64 * 1024
+"""Largest request head (request line and headers) the app answers; more is a 431. Browsers send a few
+KB; 64 KB is also the most a header block may take under most servers' defaults."""
+
+H11_MAX_HEAD_BYTES = 1024 * 1024
+"""uvicorn's h11 buffer for an incomplete request head (its default is 16 KB). A head larger than h11's
+buffer gets h11's 400 and the connection is closed while the client still sends, which the client sees
+as a reset (issue 24: a 200 KB header); with 1 MB the head arrives whole and :class:`HeaderSizeLimit`
+answers 431."""
+
+UVICORN_OPTIONS: dict[str, Any] = {"http": "h11", "h11_max_incomplete_event_size": H11_MAX_HEAD_BYTES}
+"""Options every uvicorn that serves the app gets (``boardeval web``, the tests' live server)."""
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -75,16 +110,44 @@ def readable_validation_errors(exc: RequestValidationError) -> dict[str, Any]:
     offending input is echoed only when it is short, so a broken upload is never copied back whole.
     """
     items: list[dict[str, str]] = []
+    sentences: list[str] = []
     for err in exc.errors():
         loc = [str(p) for p in err.get("loc", ()) if p not in ("body", "query", "path", "form")]
         field = ".".join(loc) or "request"
-        msg = str(err.get("msg", "invalid value"))
+        msg = str(err.get("msg", "invalid value")).removeprefix("Value error, ")
+        if err.get("type") == "value_error" and msg.startswith(f"{field}: "):
+            # one of our readers (text_int, text_bool): it names the field and quotes the input itself
+            items.append({"field": field, "message": msg.removeprefix(f"{field}: ")})
+            sentences.append(msg)
+            continue
         bad = err.get("input")
         if isinstance(bad, str | int | float) and not isinstance(bad, bool) and len(repr(bad)) <= 60:
             msg += f" (got {bad!r})"
         items.append({"field": field, "message": msg})
-    detail = "; ".join(f"{i['field']}: {i['message']}" for i in items) or "invalid request"
+        sentences.append(f"{field}: {msg}")
+    detail = "; ".join(sentences) or "invalid request"
     return {"detail": detail, "errors": items}
+
+
+class HeaderSizeLimit:
+    """ASGI middleware: a request whose head (method, path, query and headers) is over ``limit`` bytes
+    is answered 431 ("Request Header Fields Too Large") before the app sees it."""
+
+    def __init__(self, app: ASGIApp, limit: int = MAX_HEADER_BYTES) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            size = len(scope.get("raw_path") or b"") + len(scope.get("query_string") or b"")
+            size += sum(len(k) + len(v) + 4 for k, v in scope.get("headers") or [])
+            if size > self.limit:
+                message = (
+                    f"request headers are {size // 1024} KB, more than the {self.limit // 1024} KB limit"
+                )
+                await BodySizeLimit._refuse(send, 431, message)
+                return
+        await self.app(scope, receive, send)
 
 
 class BodySizeLimit:
@@ -162,3 +225,79 @@ class BodySizeLimit:
             }
         )
         await send({"type": "http.response.body", "body": body})
+
+
+class StrictModel(BaseModel):
+    """Base of every request body: strict types (no ``"3"``, ``3.0`` or ``true`` for an integer, no
+    ``"1.5"`` for a number), unknown keys refused. Response models stay plain :class:`BaseModel`."""
+
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+
+class StrictJSONRequest(Request):
+    """A request whose JSON body is read by :func:`~boardeval.core.loads_json`: UTF-8 only, duplicate
+    keys refused, no ``NaN``/``Infinity``, bounded nesting and integer literals; a problem is a 422 whose
+    ``detail`` names it (``request body: key 'text' appears twice in one object``)."""
+
+    async def json(self) -> Any:
+        if not hasattr(self, "_json"):
+            raw = await self.body()
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise HTTPException(
+                    status_code=422, detail=f"request body is not UTF-8 text (byte {exc.start})"
+                ) from None
+            try:
+                self._json = loads_json(text, "request body", max_chars=MAX_UPLOAD_BYTES)
+            except BoardevalError as exc:
+                raise HTTPException(status_code=422, detail=str(exc)) from None
+        return self._json
+
+
+class StrictJSONRoute(APIRoute):
+    """The route class of every router (:func:`api_router`): FastAPI parses a JSON body with
+    ``request.json()``, which here is :class:`StrictJSONRequest`'s."""
+
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+        handler = super().get_route_handler()
+
+        async def strict_handler(request: Request) -> Response:
+            return await handler(StrictJSONRequest(request.scope, request.receive))
+
+        return strict_handler
+
+
+def api_router(**kwargs: Any) -> APIRouter:
+    """An :class:`APIRouter` whose routes read JSON bodies strictly (:class:`StrictJSONRoute`)."""
+    return APIRouter(route_class=StrictJSONRoute, **kwargs)
+
+
+def text_int(where: str, lo: int, hi: int) -> BeforeValidator:
+    """``Annotated[int, Query(...), text_int("seed", 0, N)]``: a query or form field's text through the
+    shared number reader (``parse_int``: ASCII digits, no ``_``, ``+``, spaces or ``-0``), ``lo..hi``."""
+
+    def read(value: Any) -> int:
+        if isinstance(value, str):
+            return parse_int(value, where, lo=lo, hi=hi)
+        return check_int(value, where, lo=lo, hi=hi)  # a default
+
+    read.__qualname__ = f"text_int({where!r})"
+    return BeforeValidator(read)
+
+
+def text_bool(where: str) -> BeforeValidator:
+    """``Annotated[bool, Query(...), text_bool("orders")]``: exactly ``true`` or ``false`` (pydantic's own
+    reading also takes ``1``, ``yes``, ``on``, ``T``, ``TRUE`` ...)."""
+
+    def read(value: Any) -> bool:
+        if isinstance(value, bool):
+            return value
+        if value == "true":
+            return True
+        if value == "false":
+            return False
+        raise ParamsError(f"{where}: {quote(value)} is not a boolean; write true or false")
+
+    read.__qualname__ = f"text_bool({where!r})"
+    return BeforeValidator(read)

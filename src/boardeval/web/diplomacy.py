@@ -14,10 +14,10 @@ import re
 import threading
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
-from typing import Any
+from typing import Annotated, Any
 
 import numpy as np
-from fastapi import APIRouter, File, Form, HTTPException, Path, Query, Request, UploadFile
+from fastapi import File, Form, HTTPException, Path, Query, Request, UploadFile
 from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
@@ -38,12 +38,27 @@ from boardeval.diplomacy import (
     shipped_game_paths,
     validate_measures,
 )
-from boardeval.web.common import PayloadTooLarge, content_disposition, templates
+from boardeval.web.common import (
+    PayloadTooLarge,
+    api_router,
+    content_disposition,
+    templates,
+    text_bool,
+    text_int,
+)
 from boardeval.web.glossary import GLOSSARY
 
 __all__ = ["router"]
 
-router = APIRouter(tags=["diplomacy"])
+router = api_router(tags=["diplomacy"])
+
+MAX_GAME_INDEX = 10_000
+GameIndexForm = Annotated[
+    int,
+    Form(ge=0, le=MAX_GAME_INDEX, description="which game of a JSONL file (0 = first)"),
+    text_int("game_index", 0, MAX_GAME_INDEX),
+]
+"""An upload's ``game_index`` form field, read by the shared number reader (``0_0`` is refused)."""
 
 
 class GameInfo(BaseModel):
@@ -403,7 +418,7 @@ def player_words(name: str, exc: RecordError) -> str:
 async def api_upload(
     request: Request,
     file: UploadFile = File(..., description="the engine's saved-game JSON, or JSONL with one game a line"),
-    game_index: int = Form(0, ge=0, le=10_000, description="which game of a JSONL file (0 = first)"),
+    game_index: GameIndexForm = 0,
 ) -> GameView:
     name, gm = await _uploaded(request, file, game_index)
     return _game_view(name, gm)
@@ -413,7 +428,7 @@ async def api_upload(
 async def api_upload_csv(
     request: Request,
     file: UploadFile = File(...),
-    game_index: int = Form(0, ge=0, le=10_000),
+    game_index: GameIndexForm = 0,
 ) -> Response:
     _, gm = await _uploaded(request, file, game_index)
     stem = os.path.splitext(_file_name(file))[0] or "game"
@@ -482,7 +497,9 @@ PhaseQuery = Query(..., max_length=12, description="phase name, e.g. F1901M")
 def api_game_map(
     game_id: str = GameId,
     phase: str = PhaseQuery,
-    orders: bool = Query(True, description="draw the orders given in that phase"),
+    orders: Annotated[
+        bool, Query(description="draw the orders given in that phase"), text_bool("orders")
+    ] = True,
 ) -> Response:
     """Units (dislodged ones offset), supply-centre owners and the phase's orders, in our power colours."""
     _, gm = _shipped_measures(game_id)
@@ -498,9 +515,9 @@ def api_game_map(
 async def api_upload_map(
     request: Request,
     file: UploadFile = File(...),
-    game_index: int = Form(0, ge=0, le=10_000),
+    game_index: GameIndexForm = 0,
     phase: str = Form(..., max_length=12),
-    orders: bool = Form(True),
+    orders: Annotated[bool, Form(), text_bool("orders")] = True,
 ) -> Response:
     _, _, data = await _uploaded_record(request, file, game_index)
     fname = _file_name(file)
@@ -517,7 +534,7 @@ async def api_upload_map(
 async def api_upload_chart(
     request: Request,
     file: UploadFile = File(...),
-    game_index: int = Form(0, ge=0, le=10_000),
+    game_index: GameIndexForm = 0,
     measure: str = Form(..., max_length=40),
     phase: str | None = Form(None, max_length=12),
 ) -> Response:
@@ -682,7 +699,7 @@ def api_game_evaluation(
 async def api_upload_evaluation(
     request: Request,
     file: UploadFile = File(...),
-    game_index: int = Form(0, ge=0, le=10_000),
+    game_index: GameIndexForm = 0,
     phase: str | None = Form(None, max_length=12),
 ) -> EvaluationView:
     """The same answer as ``GET /api/diplomacy/games/{id}/evaluation``, for an uploaded game."""

@@ -12,9 +12,9 @@ from __future__ import annotations
 import re
 from typing import Final, Literal
 
-from fastapi import APIRouter, Query
+from fastapi import Query
 
-from boardeval.web.common import templates
+from boardeval.web.common import api_router, templates
 
 __all__ = ["GLOSSARY", "Game", "markdown", "morris_terms", "router", "term_id"]
 
@@ -253,7 +253,7 @@ def term_id(key: str) -> str:
 
 templates.env.filters["gloss_id"] = term_id
 
-router = APIRouter(tags=["glossary"])
+router = api_router(tags=["glossary"])
 
 
 def morris_terms() -> dict[str, str]:

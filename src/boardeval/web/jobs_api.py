@@ -11,11 +11,12 @@ from typing import Any, TypeVar
 from fastapi import APIRouter, HTTPException, Request
 from pydantic import BaseModel, Field
 
+from boardeval.web.common import api_router
 from boardeval.web.jobs import Job, JobFn, JobManager, JobsBusyError, JobState, UnknownJobError
 
 __all__ = ["JobView", "job_route", "manager", "router", "submit"]
 
-router = APIRouter(prefix="/api/jobs", tags=["jobs"])
+router = api_router(prefix="/api/jobs", tags=["jobs"])
 
 
 class JobView(BaseModel):

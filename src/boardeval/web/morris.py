@@ -21,9 +21,9 @@ import functools
 import os
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from fastapi import APIRouter, Query, Request
+from fastapi import Query, Request
 from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, Field
 
@@ -41,7 +41,7 @@ from boardeval.morris import (
     Searcher,
     Variant,
 )
-from boardeval.web.common import templates
+from boardeval.web.common import StrictModel, api_router, templates, text_int
 from boardeval.web.glossary import morris_terms
 
 if TYPE_CHECKING:
@@ -49,7 +49,7 @@ if TYPE_CHECKING:
 
 __all__ = ["router"]
 
-router = APIRouter(tags=["morris"])
+router = api_router(tags=["morris"])
 
 START_TEXT = "........................ w 9 9"
 MAX_MOVES = 1000
@@ -66,7 +66,7 @@ TABLEBASE_ENV = "BOARDEVAL_TABLEBASE"
 BUILD_COMMAND = "boardeval morris tablebase build --max-men 4"
 
 
-class GameIn(BaseModel):
+class GameIn(StrictModel):
     """A game as the page holds it: where it started and the turns played since."""
 
     position: str = Field(START_TEXT, max_length=64, description="starting position text, e.g. the start")
@@ -178,8 +178,16 @@ def morris_page(
     colour: Mode = "white",
     variant: VariantName = "standard",
     start: str = Query(START_TEXT, max_length=64, description="starting position text (a set-up position)"),
-    ply: int | None = Query(None, ge=0, le=MAX_MOVES, description="the position shown (turns played)"),
-    why: int | None = Query(None, ge=0, le=MAX_MOVES, description="show the why-panel of this position"),
+    ply: Annotated[
+        int | None,
+        Query(ge=0, le=MAX_MOVES, description="the position shown (turns played)"),
+        text_int("ply", 0, MAX_MOVES),
+    ] = None,
+    why: Annotated[
+        int | None,
+        Query(ge=0, le=MAX_MOVES, description="show the why-panel of this position"),
+        text_int("why", 0, MAX_MOVES),
+    ] = None,
     strength: Strength = "medium",
 ) -> HTMLResponse:
     """The game page; ``?moves=...&colour=black&variant=openspiel`` resumes a game (the URL follows it).
@@ -199,7 +207,7 @@ def morris_page(
                 "moves": moves,
                 "colour": colour,
                 "variant": variant,
-                "start": " ".join(start.split()),
+                "start": start,
                 "ply": ply,
                 "why": why,
                 "strength": strength,

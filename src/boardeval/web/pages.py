@@ -3,23 +3,27 @@
 from __future__ import annotations
 
 import secrets
+from typing import Annotated
 
-from fastapi import APIRouter, Query, Request
+from fastapi import Query, Request
 from fastapi.responses import HTMLResponse
 
 from boardeval import __version__
 from boardeval.catan import Board
 from boardeval.web.catan import MAX_SEED, board_view
-from boardeval.web.common import templates
+from boardeval.web.common import api_router, templates, text_int
 from boardeval.web.glossary import GLOSSARY
 
 __all__ = ["prepare", "router"]
 
-router = APIRouter()
+router = api_router()
 
 
 @router.get("/", response_class=HTMLResponse, include_in_schema=False)
-def index(request: Request, seed: int | None = Query(None, ge=0, le=MAX_SEED)) -> HTMLResponse:
+def index(
+    request: Request,
+    seed: Annotated[int | None, Query(ge=0, le=MAX_SEED), text_int("seed", 0, MAX_SEED)] = None,
+) -> HTMLResponse:
     """A fresh random board on every visit (its seed is shown, and ``/?seed=N`` shows that one again)."""
     if seed is None:
         seed = secrets.randbelow(1_000_000)
