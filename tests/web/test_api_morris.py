@@ -169,7 +169,7 @@ def test_page_takes_a_share_link(client: TestClient) -> None:
         '"ply": 1',
         '"why": 1',
         '"strength": "easy"',
-        '"start": "........................ w 9 9"',
+        '"start": "........................  w 9 9"',  # as given: no silent fix-up (issue 24)
     ):
         assert fragment in r.text
     assert client.get("/morris", params={"strength": "godlike"}).status_code == 422
