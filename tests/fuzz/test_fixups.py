@@ -26,7 +26,8 @@ from boardeval.catan import PLAYER_NAMES, Board
 from boardeval.cli.main import app
 from boardeval.cli.options import NumberReader
 from boardeval.core import BoardevalError, parse_float, pick_name
-from boardeval.diplomacy import MEASURES
+from boardeval.diplomacy import MEASURES, load_map_graph
+from boardeval.diplomacy.records import record_from_saved
 from boardeval.morris import STRENGTHS
 from boardeval.web.app import create_app
 from tests.cli.test_number_options import NUMERIC
@@ -36,7 +37,7 @@ runner = CliRunner()
 SPEC_CODE = "O10-S2-W9-G12-B6-S4-B10-G9-W11-D-W3-O8-W8-O3-G4-S5-B5-G6-S11~3S3W3B3GO"
 
 _DECIMAL = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE]-?[0-9]{1,3})?")
-_INTEGER = re.compile(r"-?(?:0|[1-9][0-9]*)")
+_INTEGER = re.compile(r"0|-?[1-9][0-9]*")  # "-0" is refused
 
 
 def _one_error_line(args: list[str]) -> str:
@@ -469,3 +470,80 @@ def test_issue_24_api_fixups_are_refused(
     assert r.status_code == 422, (path, r.status_code, r.text[:300])
     assert fragment in r.json()["detail"], r.json()["detail"]
     assert len(client.get("/api/jobs").json()) == jobs_before  # nothing was queued
+
+
+# -- Diplomacy records ----------------------------------------------------------------------------------
+
+_GRAPH = load_map_graph("standard")
+_ARMY_SPOTS = [p for i, p in enumerate(_GRAPH.provinces) if _GRAPH.army_provinces[i]]
+
+
+def _one_phase(units: dict[str, list[str]], centers: dict[str, list[str]]) -> dict[str, Any]:
+    return {
+        "id": "g",
+        "map": "standard",
+        "phases": [{"name": "S1901M", "state": {"units": units, "centers": centers}}],
+    }
+
+
+@st.composite
+def centre_spellings(draw: st.DrawFn) -> str:
+    """A supply centre as the map names it, or re-cased, padded, with a coast, or mutated."""
+    name = draw(st.sampled_from(_GRAPH.sc_names))
+    how = draw(st.sampled_from(["exact", "lower", "title", "swap", "coast", "pad", "mutate"]))
+    if how == "lower":
+        return name.lower()
+    if how == "title":
+        return name.title()
+    if how == "swap":
+        return name[0] + name[1:].lower()
+    if how == "coast":
+        return name + draw(st.sampled_from(["/SC", "/NC", "/EC", "/sc"]))
+    if how == "pad":
+        return draw(st.sampled_from([" ", "\t"])) + name
+    if how == "mutate":
+        return draw(mutated_text(name))
+    return name
+
+
+@given(centre_spellings())
+def test_record_centres_are_exact(centre: str) -> None:
+    """``'bud'`` became BUD, ``'STP/SC'`` became STP, ``'rom'``, ``'SwE'`` were read: now only the map's
+    own names; a near miss names the spelling meant."""
+    try:
+        record = record_from_saved(_one_phase({"AUSTRIA": []}, {"AUSTRIA": [centre]}))
+    except BoardevalError as exc:
+        assert centre not in _GRAPH.sc_index, (centre, exc)
+        assert_quotes_input(str(exc), centre, extra=("centers.AUSTRIA[0]",))
+        near = centre.strip().split("/")[0].upper()
+        if near in _GRAPH.sc_index:
+            assert f"write {near!r}" in str(exc), str(exc)
+        return
+    assert centre in _GRAPH.sc_index and record.phases[0].centers[0] == (centre,)
+
+
+@given(st.integers(0, 60), st.sampled_from(_GRAPH.powers))
+def test_a_power_never_has_more_units_than_the_map_has_centres(n: int, power: str) -> None:
+    """AUSTRIA with 35 units loaded (the standard map has 34 supply centres)."""
+    units = [f"A {p}" for p in _ARMY_SPOTS[:n]]
+    n = len(units)  # the map has 56 places for armies
+    try:
+        record = record_from_saved(_one_phase({power: units}, {}))
+    except BoardevalError as exc:
+        assert n > len(_GRAPH.sc_names) and f"{power} has {n} units, more than the 34" in str(exc), str(exc)
+        return
+    assert n <= len(_GRAPH.sc_names) and len(record.phases[0].units[_GRAPH.power_index[power]]) == n
+
+
+@pytest.mark.parametrize(
+    ("centre", "fragment"),
+    [
+        ("bud", "write 'BUD'"),
+        ("STP/SC", "write 'STP' (a supply centre is written as the map names it, without a coast)"),
+        ("rom", "write 'ROM'"),
+        ("SwE", "write 'SWE'"),
+    ],
+)
+def test_issue_24_record_centres_are_refused(centre: str, fragment: str) -> None:
+    with pytest.raises(BoardevalError, match=re.escape(fragment)):
+        record_from_saved(_one_phase({"AUSTRIA": ["A VIE"]}, {"AUSTRIA": [centre]}))

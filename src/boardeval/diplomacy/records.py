@@ -287,16 +287,39 @@ def _check_one_unit_a_province(
 
 
 def _centre(graph: MapGraph, centre: str, *, game: str, phase: str, field: str) -> str:
-    """One owned centre of a record (a coast is dropped), checked against the map's supply centres."""
-    name = province_of(centre)
-    if name not in graph.sc_index:
-        raise UnknownProvinceError(
-            f"{quote(centre)} is not a supply centre on map {graph.name!r}",
-            game=game,
-            phase=phase,
-            field=field,
-        )
-    return name
+    """One owned centre of a record, exactly as the map names it (``'BUD'``): a supply centre is a province,
+    so ``'STP/SC'`` is refused, and so are ``'bud'``, ``'SwE'``, ``' BUD'`` (issue 24: they were upper-cased
+    and their coast dropped silently); the message names the spelling meant."""
+    if isinstance(centre, str) and centre in graph.sc_index:
+        return centre
+    near = province_of(centre.strip()) if isinstance(centre, str) else None
+    if near is not None and near in graph.sc_index:
+        why = "without a coast" if "/" in centre else "upper case, without spaces"
+        hint = f": write {near!r} (a supply centre is written as the map names it, {why})"
+    else:
+        hint = ""
+    raise UnknownProvinceError(
+        f"{quote(centre)} is not a supply centre on map {graph.name!r}{hint}",
+        game=game,
+        phase=phase,
+        field=field,
+    )
+
+
+def _check_unit_counts(graph: MapGraph, units: Mapping[int, list[str]], *, game: str, phase: str) -> None:
+    """Raise :class:`RecordStateError` when a power has more units than the map has supply centres (a unit
+    needs a centre at the adjustment that built it; issue 24: AUSTRIA with 35 units loaded). Checked on
+    the raw lists, before any unit is read."""
+    limit = len(graph.sc_names)
+    for p, owned in units.items():
+        if len(owned) > limit:
+            raise RecordStateError(
+                f"{graph.powers[p]} has {len(owned)} units, more than the {limit} supply centres of map "
+                f"{graph.name!r}",
+                game=game,
+                phase=phase,
+                field=f"state.units.{graph.powers[p]}",
+            )
 
 
 def _state_model(state: Any, *, game: str, phase: str) -> _StateModel:
@@ -333,6 +356,7 @@ def _position(graph: MapGraph, phase: str, state: Any, *, game: str) -> Position
     model = _state_model(state, game=game, phase=phase)
     raw_units = _power_lists(model.units, graph, game=game, phase=phase, field="state.units")
     raw_centers = _power_lists(model.centers, graph, game=game, phase=phase, field="state.centers")
+    _check_unit_counts(graph, raw_units, game=game, phase=phase)
     units: list[tuple[Unit, ...]] = []
     centers: list[tuple[str, ...]] = []
     good_units, good_centres = _checked(graph.name)
