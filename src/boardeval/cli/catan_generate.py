@@ -162,10 +162,10 @@ def generate_cmd(
                 ports=mode,
                 layout=board_layout,
             )
-        if not result.interrupted:
-            result = dataclasses.replace(
-                result, extras={**result.extras, "seat_equity": equity_summary(result.board)}
-            )
+        # the board kept after a Ctrl-C has a seat equity too (a few ms), so the document keeps its fields
+        result = dataclasses.replace(
+            result, extras={**result.extras, "seat_equity": equity_summary(result.board)}
+        )
     if json_out:
         print_json(result.to_json())
     else:
