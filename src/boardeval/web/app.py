@@ -64,7 +64,7 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        pages.prepare()  # before "Application startup complete": each page's first answer is fast (issue 23)
+        pages.prepare(app)  # before "Application startup complete": first answers are fast (issue 23)
         yield
         manager.shutdown()
 
