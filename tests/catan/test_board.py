@@ -288,3 +288,15 @@ def test_from_text_reads_codes_and_json(tmp_path: Path) -> None:
     path.write_text('{"hexes": []}', encoding="utf-8")
     with pytest.raises(BoardParseError, match=r"board file .*board\.json.*\$\.hexes has 0 entries"):
         Board.load(path)
+
+
+def test_names_a_player_reads() -> None:
+    """Issue 23: hexes by what they hold, spots by what they touch (hexes in id order, then the harbour)."""
+    board = Board.parse("O10-S2-W9-G12-B6-S4-B10-G9-W11-D-W3-O8-W8-O3-G4-S5-B5-G6-S11~3S3W3B3GO")
+    assert board.hex_name(0) == "ore 10" and board.hex_name(9) == "desert"
+    assert board.spot_name(9) == "ore 10 · grain 12 · brick 6"  # spot 9 touches hexes 0, 3, 4
+    assert board.spot_name(20) == "brick 6 · wood 11 · desert"
+    assert board.spot_name(0) == "ore 10 · 3:1 harbour"
+    assert board.port_name(1) == "2:1 sheep harbour"
+    with pytest.raises(BoardError, match=r"spot must be an integer 0\.\.53, got 54"):
+        board.spot_name(54)

@@ -187,7 +187,7 @@ def test_extended_svg() -> None:
     b = Board.parse(HAND)
     svg = board_svg(b, evaluate_spots(b))
     assert svg.count('class="hex"') == 30
-    assert svg.count('<circle class="spot"') == 80
+    assert svg.count('<g class="spot"') == 80
     assert svg.count('class="port"') == 11
     assert 'data-layout="extended"' in svg
 

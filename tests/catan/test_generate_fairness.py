@@ -53,12 +53,12 @@ def test_random_method_is_board_random_and_reports_rules() -> None:
         ({"method": "anneal", "seed": 1, "fairness": float("nan")}, "fairness must be a number"),
         ({"method": "random", "seed": 1, "fairness": 0.5}, "needs --method anneal"),
         ({"method": "tournament", "seed": 1, "fairness": 0.5}, "does not apply"),
+        ({"method": "cp", "seed": 1, "fairness": 0.5}, "cp takes 0 = any board meeting the rules"),
     ],
 )
 def test_bad_arguments(kwargs: dict, fragment: str) -> None:  # type: ignore[type-arg]
     with pytest.raises(ParamsError, match=fragment):
         generate(**kwargs)
-
 
 
 def test_generate_passes_progress_to_cp_sat(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -83,3 +83,17 @@ def test_generate_passes_progress_to_cp_sat(monkeypatch: pytest.MonkeyPatch) -> 
         handed.clear()
         generate(method, 2, ["max-spot-pips=10", "min-spot-pips=8"], fairness, progress)
         assert handed == [progress], (method, fairness)
+
+
+def test_dial_ends_mean_the_same_for_every_method() -> None:
+    """Issue 23: fairness 0 is "no balancing beyond the rules" for every method (cp: any board meeting
+    them, the same as no dial; tournament: its repair), 1 is the fairest board for anneal and cp."""
+    rules = ["no-68-neighbours"]
+    cp0 = generate("cp", 3, rules=rules, fairness=0.0)
+    assert cp0.board == generate("cp", 3, rules=rules).board
+    assert cp0.fairness == 0.0 and cp0.optimal is not True
+    tour0 = generate("tournament", 3, fairness=0.0)
+    assert tour0.board == generate("tournament", 3).board and tour0.fairness == 0.0
+    best = generate("cp", 3, rules=rules, fairness=1.0)
+    assert best.optimal is True
+    assert generate("anneal", 3, rules=rules, fairness=1.0).energy.total == pytest.approx(best.energy.total)

@@ -37,8 +37,9 @@ def test_structure(seed: int) -> None:
     root = _parse(board_svg(board))
     hexes = [g for g in _all(root, "g", "hex")]
     assert sorted(int(g.get("data-hex", -1)) for g in hexes) == list(range(19))
-    spots = _all(root, "circle", "spot")
-    assert sorted(int(c.get("data-spot", -1)) for c in spots) == list(range(54))
+    spots = _all(root, "g", "spot")
+    assert sorted(int(g.get("data-spot", -1)) for g in spots) == list(range(54))
+    assert all(len(_all(g, "circle", "spot-hit")) == len(_all(g, "circle", "spot-dot")) == 1 for g in spots)
     assert len(_all(root, "g", "port")) == 9
     assert len(_all(root, "circle", "token")) == 18
     assert len(_all(root, "circle", "pip")) == 58
@@ -62,8 +63,9 @@ def test_port_and_spot_geometry_agree() -> None:
     board = Board.parse(SPEC_CODE)
     root = _parse(board_svg(board))
     spot_xy = {
-        int(c.get("data-spot", -1)): (float(c.get("cx", 0)), float(c.get("cy", 0)))
-        for c in _all(root, "circle", "spot")
+        int(g.get("data-spot", -1)): (float(c.get("cx", 0)), float(c.get("cy", 0)))
+        for g in _all(root, "g", "spot")
+        for c in _all(g, "circle", "spot-dot")
     }
     for g in _all(root, "g", "port"):
         slot = int(g.get("data-port", -1))
@@ -71,6 +73,16 @@ def test_port_and_spot_geometry_agree() -> None:
         want = sorted(spot_xy[s] for s in PORT_SPOTS[slot])
         for (x1, y1), (x2, y2) in zip(ends, want, strict=True):
             assert math.hypot(x1 - x2, y1 - y2) < 0.2
+    # touch targets: neighbouring spots' hit circles never overlap (spots are one circumradius apart)
+    hit = {
+        int(g.get("data-spot", -1)): float(c.get("r", 0))
+        for g in _all(root, "g", "spot")
+        for c in _all(g, "circle", "spot-hit")
+    }
+    for s, (x, y) in spot_xy.items():
+        for t, (u, v) in spot_xy.items():
+            if s < t:
+                assert math.hypot(x - u, y - v) >= hit[s] + hit[t] - 0.2
     # spot 9 touches hexes 0, 3, 4: it is a vertex of each of their polygons (within rounding)
     polys = {int(g.get("data-hex", -1)): g.find(NS + "polygon") for g in _all(root, "g", "hex")}
     x9, y9 = spot_xy[9]
@@ -85,11 +97,12 @@ def test_heatmap_colours_and_labels() -> None:
     board = Board.parse(SPEC_CODE)
     table = evaluate_spots(board)
     root = _parse(board_svg(board, table, label_top=4))
-    circles = {int(c.get("data-spot", -1)): c for c in _all(root, "circle", "spot")}
+    groups = {int(g.get("data-spot", -1)): g for g in _all(root, "g", "spot")}
+    circles = {s: _all(g, "circle", "spot-dot")[0] for s, g in groups.items()}
     best, worst = table.ranked()[0], table.ranked()[-1]
     assert circles[best].get("fill") == "#fde725"  # top of the gradient
     assert circles[worst].get("fill") == "#313695"  # bottom
-    assert float(circles[best].get("data-score", 0)) == pytest.approx(float(table.scores[best]), abs=1e-3)
+    assert float(groups[best].get("data-score", 0)) == pytest.approx(float(table.scores[best]), abs=1e-3)
     ranks = {int(t.get("data-spot", -1)): t.text for t in _all(root, "text", "spot-rank")}
     assert ranks == {s: str(k + 1) for k, s in enumerate(table.top(4))}
     assert len(_all(root, "g", "legend")) == 1
@@ -100,12 +113,24 @@ def test_heatmap_of_another_board_rejected() -> None:
         board_svg(Board.random(1), evaluate_spots(Board.random(2)))
 
 
-def test_tooltips_name_hexes() -> None:
+def test_tooltips_name_what_a_player_sees() -> None:
+    """Issue 23: a hex, a spot and a harbour are named by what they hold or touch, the id after it."""
     board = Board.parse(SPEC_CODE)
-    root = _parse(board_svg(board))
-    g0 = next(g for g in _all(root, "g", "hex") if g.get("data-hex") == "0")
-    title = g0.find(NS + "title")
-    assert title is not None and title.text == f"hex 0: ore 10 ({PIPS[10]} pips)"
+    table = evaluate_spots(board)
+    root = _parse(board_svg(board, table))
+
+    def title(tag: str, cls: str, key: str, value: int) -> str:
+        g = next(g for g in _all(root, tag, cls) if g.get(key) == str(value))
+        t = g.find(NS + "title")
+        assert t is not None and t.text is not None
+        return t.text
+
+    assert title("g", "hex", "data-hex", 0) == f"ore 10 ({PIPS[10]} pips) · hex 0"
+    score = f"{table.scores[9]:.2f}"
+    assert title("g", "spot", "data-spot", 9) == f"ore 10 · grain 12 · brick 6: score {score} · spot 9"
+    assert title("g", "port", "data-port", 0) == "3:1 harbour (harbour 0; spots 26, 37)"
+    # no id is drawn on the board itself (the web page draws them on demand)
+    assert not [t.text for t in root.iter(NS + "text") if (t.text or "").startswith("hex ")]
 
 
 def test_terminal_renderable() -> None:

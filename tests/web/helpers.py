@@ -11,7 +11,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol
 
-__all__ = ["CHROMIUM", "CHROMIUM_ARGS", "SCREENSHOTS", "free_port", "job_ended", "wait_for_job"]
+__all__ = [
+    "CHROMIUM",
+    "CHROMIUM_ARGS",
+    "SCREENSHOTS",
+    "free_port",
+    "job_ended",
+    "page_number",
+    "wait_for_job",
+]
 
 CHROMIUM = Path("/usr/bin/chromium")
 """Debian's chromium: the browser tests drive it and never download one."""
@@ -63,3 +71,9 @@ def wait_for_job(
             return job
         assert time.monotonic() < deadline, f"job {job_id} did not get there in {timeout:.0f} s: {job}"
         time.sleep(0.02)
+
+
+def page_number(x: float, digits: int) -> str:
+    """A number as the pages print it (``BE.fmt`` in common.js): an integer without decimals, anything
+    else with ``digits`` decimals (the Catan page takes them from ``DISPLAY_DIGITS``)."""
+    return str(int(x)) if float(x).is_integer() else f"{x:.{digits}f}"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import math
 import threading
 from typing import Any
@@ -115,3 +116,45 @@ def test_full_job_queue_is_429_then_recovers() -> None:
         assert r.status_code == 202
         listed = c.get("/api/jobs").json()
         assert {j["kind"] for j in listed} >= {"blocker", "catan.generate"}
+
+
+def test_generate_takes_the_harbours_mode_and_says_its_swaps(client: TestClient) -> None:
+    """Issue 23: the form's harbours control (``ports``) reaches the generator; a tournament's swaps come
+    described in the board's language; unknown or mistyped fields are a 422, not silently dropped."""
+    from boardeval.catan import generate
+
+    body = {"method": "random", "seed": 5, "ports": "random", "fairness": 0.0}
+    res = wait_for_job(client, client.post("/api/jobs/catan/generate", json=body).json()["id"])["result"]
+    assert res["code"] == generate("random", 5, ports="random").board.code()
+    assert res["generation"]["ports"] == "random" and res["generation"]["fairness"] == 0.0
+    body = {"method": "tournament", "seed": 2, "rules": [], "fairness": 0.0}
+    g = wait_for_job(client, client.post("/api/jobs/catan/generate", json=body).json()["id"])["result"][
+        "generation"
+    ]
+    assert len(g["swaps_said"]) == g["swaps"] and g["rules_asked"] == []
+    assert all("↔" in s for s in g["swaps_said"])
+    for bad in (
+        {"method": "random", "harbours": "random"},
+        {"method": "random", "ports": "shuffled"},
+        {"method": "anneal", "seed": "3"},
+    ):
+        assert client.post("/api/jobs/catan/generate", json=bad).status_code == 422, bad
+
+
+def test_describe_swap_reads_the_board() -> None:
+    from boardeval.web.catan import describe_swap
+
+    board = Board.parse("O10-S2-W9-G12-B6-S4-B10-G9-W11-D-W3-O8-W8-O3-G4-S5-B5-G6-S11~3S3W3B3GO")
+    assert describe_swap(board, "hexes", 0, 9) == "ore 10 ↔ desert"
+    assert describe_swap(board, "numbers", 0, 1) == "10 ↔ 2 (numbers, on ore and sheep)"
+    assert describe_swap(board, "resources", 0, 9) == "ore ↔ desert (resources, under the 10 and the desert)"
+    assert describe_swap(board, "ports", 1, 8) == "harbours 1 ↔ 8"
+
+
+def test_rule_presets_parse_and_are_offered(client: TestClient) -> None:
+    from boardeval.web.catan import RULE_PRESETS
+
+    page = client.get("/catan").text
+    for key, (label, _what, rules) in RULE_PRESETS.items():
+        assert all(parse_rule(r) for r in rules)
+        assert f'value="{key}" data-rules="{", ".join(rules)}"' in page and html.escape(label) in page

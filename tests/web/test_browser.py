@@ -11,10 +11,16 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.web.helpers import SCREENSHOTS, wait_for_job
+from boardeval.catan import DISPLAY_DIGITS
+from tests.web.helpers import SCREENSHOTS, page_number, wait_for_job
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 SHOWS_CODE = "code => document.getElementById('code').textContent === code"
+
+
+def energy(view: dict[str, Any]) -> str:
+    """A board view's energy as the Catan page prints it."""
+    return page_number(view["energy"]["total"], DISPLAY_DIGITS["energy"])
 
 
 def _clean(page: Any) -> None:
@@ -26,7 +32,7 @@ def test_index_shows_a_board_with_heatmap_and_energy(page: Any, live_server: str
     page.goto(live_server + "/?seed=42")
     assert page.locator("#home-board svg .spot").count() == 54
     view = httpx.get(live_server + "/api/catan/random", params={"seed": 42}).json()
-    assert page.locator("#home-energy").inner_text() == f"{view['energy']['total']:.1f}"
+    assert page.locator("#home-energy").inner_text() == page_number(view["energy"]["total"], 2)
     page.screenshot(path=str(SCREENSHOTS / "index.png"), full_page=True)
     for link in ("/catan", "/morris", "/diplomacy"):
         assert page.locator(f'a.game-card[href="{link}"]').count() == 1
@@ -37,24 +43,28 @@ def test_catan_hover_swap_share(page: Any, live_server: str) -> None:
     expected = httpx.get(live_server + "/api/catan/random", params={"seed": 7}).json()
     page.goto(live_server + expected["share_url"])
     page.wait_for_function(SHOWS_CODE, arg=expected["code"])
-    assert page.inner_text("#energy-total") == f"{expected['energy']['total']:.1f}"
+    assert page.inner_text("#energy-total") == page_number(
+        expected["energy"]["total"], DISPLAY_DIGITS["energy"]
+    )
 
     # Hover a spot: its breakdown (five metrics) appears, with the API's numbers.
-    page.hover('#board [data-spot="20"]')
-    page.wait_for_function("() => document.getElementById('spot-id').textContent === '20'")
+    page.hover('#board g.spot[data-spot="20"]')
+    page.wait_for_function("() => document.getElementById('spot-card').dataset.spot === '20'")
+    assert page.inner_text("#spot-name") == expected["spots"][20]["name"]
     rows = page.locator("#spot table.breakdown tr[data-term]")
     assert rows.count() == 5
     spot = expected["spots"][20]
     names = [t["name"] for t in spot["breakdown"]["terms"]]
     assert rows.evaluate_all("rs => rs.map(r => r.dataset.term)") == names
     total = page.locator("#spot table.breakdown tr.total td.num").inner_text()
-    assert total == f"{spot['breakdown']['total']:.2f}"
+    assert total == page_number(spot["breakdown"]["total"], DISPLAY_DIGITS["spot_score"])
     page.screenshot(path=str(SCREENSHOTS / "catan-hover.png"), full_page=True)
 
     # Edit: swap two hexes by clicking them; the numbers update.
     page.check('input[name="edit"][value="hexes"]')
     page.click('#board [data-hex="0"]', position={"x": 20, "y": 30})
-    assert "hex 0 picked" in page.inner_text("#edit-hint")
+    first = expected["board"]["hexes"][0]
+    assert f"{first['resource']} {first['number'] or ''}".strip() + " picked" in page.inner_text("#edit-hint")
     page.click('#board [data-hex="1"]', position={"x": 20, "y": 30})
     swapped = httpx.post(
         live_server + "/api/catan/swap", json={"board": expected["code"], "kind": "hexes", "a": 0, "b": 1}
@@ -62,7 +72,9 @@ def test_catan_hover_swap_share(page: Any, live_server: str) -> None:
     page.wait_for_function(
         "code => document.getElementById('code').textContent === code", arg=swapped["code"]
     )
-    assert page.inner_text("#energy-total") == f"{swapped['energy']['total']:.1f}"
+    assert page.inner_text("#energy-total") == page_number(
+        swapped["energy"]["total"], DISPLAY_DIGITS["energy"]
+    )
 
     # Share: the URL now names the edited board and reloads it.
     page.goto(page.url)
@@ -85,13 +97,15 @@ def test_catan_generate_with_rules_and_fairness(page: Any, live_server: str) -> 
     info = page.inner_text("#gen-info")
     assert "tournament, seed 7" in info and "max-spot-pips=12 ✓" in info
     assert f"{expected['generation']['swaps']} swaps" in info
-    assert page.inner_text("#energy-total") == f"{expected['energy']['total']:.1f}"
+    assert page.inner_text("#energy-total") == page_number(
+        expected["energy"]["total"], DISPLAY_DIGITS["energy"]
+    )
     assert page.locator("#top-spots tr[data-spot-row]").count() == 6
     # the fairness dial, with annealing
     page.select_option("#method", "anneal")
     page.fill("#rules", "")
     page.locator("#fairness").fill("0.5")
-    assert page.is_checked("#use-fairness")
+    assert page.inner_text("#fairness-value") == "0.50"
     page.click("#generate")
     api = httpx.post(
         live_server + "/api/jobs/catan/generate", json={"method": "anneal", "seed": 7, "fairness": 0.5}

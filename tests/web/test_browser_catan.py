@@ -56,21 +56,23 @@ def test_clicked_spot_stays_selected_and_keyboard_selects(page: Any, live_server
     expected = httpx.get(live_server + "/api/catan/random", params={"seed": 7}).json()
     page.goto(live_server + expected["share_url"])
     page.wait_for_function(SHOWS_CODE, arg=expected["code"])
-    page.click('#board circle[data-spot="12"]')
-    page.hover('#board circle[data-spot="13"]')
+    page.click('#board g.spot[data-spot="12"]')
+    page.hover('#board g.spot[data-spot="13"]')
     page.hover("#spot-card")
-    assert page.inner_text("#spot-id") == "12"
-    assert page.locator('#board circle.spot.selected[data-spot="12"]').count() == 1
+    assert page.get_attribute("#spot-card", "data-spot") == "12"
+    assert page.inner_text("#spot-name") == expected["spots"][12]["name"]
+    assert page.locator('#board g.spot.selected[data-spot="12"]').count() == 1
     # the same spot again releases it: hover previews again
-    page.click('#board circle[data-spot="12"]')
-    page.hover('#board circle[data-spot="13"]')
-    page.wait_for_function("() => document.getElementById('spot-id').textContent === '13'")
+    page.click('#board g.spot[data-spot="12"]')
+    page.hover('#board g.spot[data-spot="13"]')
+    page.wait_for_function("() => document.getElementById('spot-card').dataset.spot === '13'")
     # keyboard: every spot is focusable; Enter on a focused spot selects and keeps it
-    assert page.locator('#board circle.spot[tabindex="0"]').count() == 54
-    page.focus('#board circle[data-spot="30"]')
+    assert page.locator('#board g.spot[tabindex="0"]').count() == 54
+    page.focus('#board g.spot[data-spot="30"]')
     page.keyboard.press("Enter")
-    page.hover('#board circle[data-spot="31"]')
-    assert page.inner_text("#spot-id") == "30" and "selected" in page.inner_text("#spot-rank")
+    page.hover('#board g.spot[data-spot="31"]')
+    assert page.get_attribute("#spot-card", "data-spot") == "30"
+    assert "selected" in page.inner_text("#spot-rank")
     # glossary definitions (popovers, issue 23 §4) on the spot and energy terms
     page.wait_for_selector('#energy tr[data-term="pip_variance"] td[data-def]')
     title = page.get_attribute('#spot tr[data-term="scarcity_production"] td', "data-def")
@@ -88,13 +90,13 @@ def _gen_seed(page: Any) -> int:
 
 def test_new_board_seed_fairness_timing_and_share_link(page: Any, live_server: str) -> None:
     """Defect 9: "New board" draws a fresh seed each time, the seed box names the board's own seed, the
-    fairness dial reads "off" unless used, dial runs report a real time, and a share link carries method,
-    seed, rules and fairness and restores them."""
+    fairness dial reads its value (issue 23: one dial, no off switch), dial runs report a real time, and a
+    share link carries method, seed, rules and fairness and restores them."""
     page.goto(live_server + "/catan")
     page.wait_for_selector("#board svg .spot")
     first = _gen_seed(page)
-    assert page.input_value("#seed") == str(first)  # the random board's own seed
-    assert page.inner_text("#fairness-value") == "off" and not page.is_checked("#use-fairness")
+    assert page.input_value("#seed") == str(first)  # the first board's own seed
+    assert page.inner_text("#fairness-value") == page.input_value("#fairness") == "1"
     page.select_option("#method", "random")
     codes, seeds = set(), set()
     for _ in range(2):
@@ -117,7 +119,7 @@ def test_new_board_seed_fairness_timing_and_share_link(page: Any, live_server: s
     page.select_option("#method", "anneal")
     page.fill("#rules", "max-cluster=2")
     page.locator("#fairness").fill("0.5")
-    assert page.is_checked("#use-fairness") and page.inner_text("#fairness-value") == "0.50"
+    assert page.inner_text("#fairness-value") == "0.50"
     page.fill("#seed", "11")
     page.click("#generate")
     page.wait_for_function("() => document.getElementById('gen-info').textContent.includes('fairness 0.5')")
@@ -195,7 +197,7 @@ def test_layout_switch_generates_a_five_six_player_board(page: Any, live_server:
     board = Board.parse(page.inner_text("#code"))
     assert board.layout == "extended"
     assert page.locator("#board svg .hex").count() == 30
-    assert page.locator("#board svg circle.spot").count() == 80
+    assert page.locator("#board svg g.spot").count() == 80
     assert page.locator("#board svg .port").count() == 11
     link = page.evaluate("() => location.pathname + location.search")
     assert parse_qs(urlparse(link).query).get("layout") == ["extended"]

@@ -42,6 +42,8 @@ def test_playtest_panel_shows_rates_picks_and_cancel(page: Any, live_server: str
     expected = run_playtest(Board.parse(BOARD), LINEUP, games=3, seed=2, rotate=True)
     rows = page.locator("#pt-players tbody tr").all_inner_texts()
     assert len(rows) == 4 and rows[0].startswith("advisor")
+    # issue 23: each player's row names the seat it is listed in, and the count was said before the run
+    assert [r.split("\t")[0] for r in rows] == [f"{n} (listed seat {k})" for k, n in enumerate(LINEUP, 1)]
     for row, stats in zip(rows, expected.players, strict=True):
         cells = row.split("\t")
         assert cells[1:4] == [str(stats.games), str(stats.wins), f"{100 * stats.rate.value:.1f}%"]
@@ -66,9 +68,9 @@ def test_playtest_panel_shows_rates_picks_and_cancel(page: Any, live_server: str
     first = advise(Board.parse(BOARD)).spot
     marker = page.locator("#advice-marker")
     assert marker.text_content() == "A"
-    dot = page.locator(f'#board circle[data-spot="{first}"]')
+    dot = page.locator(f'#board g.spot[data-spot="{first}"] circle.spot-dot')
     assert float(marker.get_attribute("x") or 0) == pytest.approx(float(dot.get_attribute("cx") or 0) + 9)
-    assert f"spot {first}" in page.inner_text("#pt-picks")
+    assert f"({Board.parse(BOARD).spot_name(first)})" in page.inner_text("#pt-picks")  # named, as everywhere
     page.screenshot(path=str(SCREENSHOTS / "catan-playtest.png"), full_page=True)
 
     # cancel: the finished games stay, flagged

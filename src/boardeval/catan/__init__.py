@@ -33,7 +33,7 @@ from boardeval.catan.spots import SpotTable, evaluate_spots, spot_scores_batch
 from boardeval.catan.topology import BASE_TOPOLOGY, Topology
 
 if TYPE_CHECKING:
-    from boardeval.catan._generate.common import METHODS, GenerationResult, Swap
+    from boardeval.catan._generate.common import DEFAULT_TOURNAMENT_RULES, METHODS, GenerationResult, Swap
     from boardeval.catan._generate.cp import CountInterrupted, Optimum, count_boards, optimum
     from boardeval.catan._generate.fairness import check_fairness, generate
     from boardeval.catan._generate.harbours import PORTS_MODES, check_ports_mode
@@ -67,7 +67,7 @@ if TYPE_CHECKING:
     from boardeval.catan.equity import SeatEquity, seat_equity
     from boardeval.catan.equity_generate import OBJECTIVES, equity_anneal, equity_summary, equity_tournament
     from boardeval.catan.playtest import PlaytestResult, RateStats, run_playtest
-    from boardeval.catan.render import board_svg
+    from boardeval.catan.render import DISPLAY_DIGITS, board_svg
     from boardeval.catan.spot_tuning import TuneResult, load_named_params, tune_spots, write_tuned
     from boardeval.catan.study import StudyResult, run_study, write_study
 
@@ -99,6 +99,7 @@ __all__ = [
     "parse_rules",
     "rule_violations",
     # generation
+    "DEFAULT_TOURNAMENT_RULES",
     "METHODS",
     "GenerationResult",
     "Optimum",
@@ -148,6 +149,7 @@ __all__ = [
     "BoardParseError",
     "RuleError",
     # formats and rendering
+    "DISPLAY_DIGITS",
     "board_svg",
     "from_catanatron_map",
     "node_to_spot",
@@ -156,7 +158,7 @@ __all__ = [
 ]
 
 _LAZY_MODULES: dict[str, tuple[str, ...]] = {
-    "boardeval.catan._generate.common": ("METHODS", "GenerationResult", "Swap"),
+    "boardeval.catan._generate.common": ("DEFAULT_TOURNAMENT_RULES", "METHODS", "GenerationResult", "Swap"),
     "boardeval.catan._generate.cp": ("CountInterrupted", "Optimum", "count_boards", "optimum"),
     "boardeval.catan._generate.fairness": ("check_fairness", "generate"),
     "boardeval.catan._generate.harbours": ("PORTS_MODES", "check_ports_mode"),
@@ -197,7 +199,7 @@ _LAZY_MODULES: dict[str, tuple[str, ...]] = {
         "parse_rules",
         "rule_violations",
     ),
-    "boardeval.catan.render": ("board_svg",),
+    "boardeval.catan.render": ("DISPLAY_DIGITS", "board_svg"),
 }
 _LAZY: dict[str, str] = {name: module for module, names in _LAZY_MODULES.items() for name in names}
 """Exported names loaded on first access, not with the package: the generators (OR-Tools, for ``optimum``

@@ -581,6 +581,30 @@ class Board:
         slot = int(self.topology.spot_port[_check_index(spot, self.n_spots, "spot")])
         return None if slot < 0 else self.ports[slot]
 
+    # names a player reads: a hex by what it holds, a spot by what it touches (issue 23: one board
+    # language; the ids stay available, but a player should not need them)
+
+    def hex_name(self, hex_id: int) -> str:
+        """What a hex holds: ``"wood 8"``, ``"desert"``."""
+        h = _check_index(hex_id, self.n_hexes, "hex")
+        number = self.numbers[h]
+        return RESOURCE_NAMES[self.resources[h]] + ("" if number is None else f" {number}")
+
+    def port_name(self, slot: int) -> str:
+        """What a harbour trades: ``"3:1 harbour"``, ``"2:1 wood harbour"``."""
+        kind = self.ports[_check_index(slot, self.n_ports, "port slot")]
+        return "3:1 harbour" if kind == "3" else f"2:1 {RESOURCE_NAMES[kind]} harbour"
+
+    def spot_name(self, spot: int) -> str:
+        """What a settlement spot touches, hexes in id order then its harbour:
+        ``"sheep 6 · ore 5 · wood 8"``, ``"wood 8 · 3:1 harbour"``."""
+        s = _check_index(spot, self.n_spots, "spot")
+        parts = [self.hex_name(h) for h in self.topology.spot_hexes[s]]
+        slot = int(self.topology.spot_port[s])
+        if slot >= 0:
+            parts.append(self.port_name(slot))
+        return " · ".join(parts)
+
 
 def _check_index(value: int, n: int, what: str) -> int:
     """``value`` as an int in ``0..n-1``; anything else (negative, too large, not an integer) raises

@@ -3,8 +3,13 @@
 Both layouts (the base board and the 5-6 player board: the topology comes from ``board.topology``).
 Pointy-top hexes in terrain colours, number tokens with pip dots (6 and 8 in red), the 9 ports on their
 slots (coloured by resource, labelled ``3:1`` / ``2:1``, with lines to the two spots they serve), and a
-circle on every spot. Hooks for the web app: each hex is a ``<g class="hex" data-hex="N">`` and each spot a
-``<circle class="spot" data-spot="N">``, both with a ``<title>`` tooltip. No external fonts, CSS or images.
+dot on every spot. Hooks for the web app: each hex is a ``<g class="hex" data-hex="N">``, each harbour a
+``<g class="port" data-port="K">`` and each spot a ``<g class="spot" data-spot="N">`` holding its visible
+``circle.spot-dot`` and a transparent ``circle.spot-hit`` of radius :data:`SPOT_HIT_RADIUS` hexes, the
+touch target (24 CSS px on a 390 px phone; issue 23; a harbour has its ``circle.port-hit``). Each has a
+``<title>`` naming it the way a player reads it (``"sheep 6 · ore 5 · wood 8"``) with its id. No ids are
+drawn: the web page draws them on demand. Numbers are printed with :data:`DISPLAY_DIGITS`, the
+precision the web page uses for the same quantities. No external fonts, CSS or images.
 """
 
 from __future__ import annotations
@@ -26,7 +31,25 @@ from boardeval.catan.spots import SpotTable
 from boardeval.catan.topology import Topology
 from boardeval.core import CatanError
 
-__all__ = ["PORT_COLOURS", "TERRAIN_COLOURS", "board_svg"]
+__all__ = ["DISPLAY_DIGITS", "PORT_COLOURS", "SPOT_HIT_RADIUS", "TERRAIN_COLOURS", "board_svg"]
+
+DISPLAY_DIGITS: dict[str, int] = {
+    "energy": 2,
+    "pip_variance": 3,
+    "region_pips": 2,
+    "spot_score": 2,
+    "metric": 2,
+    "pips": 0,
+}
+"""Decimals per quantity wherever a number is shown (the SVG here, the web page through
+``/catan``'s ``CATAN_DIGITS``): one precision per quantity, so a header and a table never disagree.
+``energy``: the energy and its terms' contributions (2: a proven optimum of 0.02 must not read 0.0);
+``pip_variance``: its raw value; ``spot_score``: a spot's score and its metrics' contributions;
+``metric``: a spot metric's raw value; ``region_pips``: mean pips per hex of a region."""
+
+SPOT_HIT_RADIUS = 0.48
+"""Radius of a spot's touch target in hex circumradii: neighbouring spots are one circumradius apart, so
+the targets never overlap; 0.96 x 56 px = 53.8 SVG px, 25 CSS px when the base board is 340 px wide."""
 
 TERRAIN_COLOURS: dict[str, str] = {
     "W": "#3a7d44",  # forest
@@ -128,7 +151,7 @@ def board_svg(
         _coast_svg(board, frame),
         *_ports_svg(board, frame),
         *_hexes_svg(board, frame),
-        *_spots_svg(heatmap, label_top, frame),
+        *_spots_svg(board, heatmap, label_top, frame),
     ]
     if heatmap is not None:
         lo, hi = _score_range(heatmap)
@@ -160,7 +183,7 @@ def _ports_svg(board: Board, frame: _Frame) -> list[str]:
         mx, my = mx0 + (ex - mx0) * 0.25, my0 + (ey - my0) * 0.25
         label = "3:1" if kind == "3" else "2:1"
         name = "any" if kind == "3" else RESOURCE_NAMES[kind]
-        tip = f"port slot {slot}: {label} {name} (spots {a}, {b})"
+        tip = f"{board.port_name(slot)} (harbour {slot}; spots {a}, {b})"
         out.append(f'<g class="port" data-port="{slot}"><title>{escape(tip)}</title>')
         for sx, sy in ((ax, ay), (bx, by)):
             out.append(
@@ -169,6 +192,8 @@ def _ports_svg(board: Board, frame: _Frame) -> list[str]:
             )
         pr = r * 0.36
         out.append(
+            f'<circle class="port-hit" cx="{_f(mx)}" cy="{_f(my)}" r="{_f(r * SPOT_HIT_RADIUS)}" fill="none" '
+            'pointer-events="all"/>'
             f'<circle cx="{_f(mx)}" cy="{_f(my)}" r="{_f(pr)}" fill="{PORT_COLOURS[kind]}" '
             f'stroke="{_INK}" stroke-width="1.5"/>'
         )
@@ -197,7 +222,7 @@ def _hexes_svg(board: Board, frame: _Frame) -> list[str]:
 def _hex_svg(h: int, res: str, num: int | None, frame: _Frame) -> list[str]:
     r = frame.r
     cx, cy = frame.hex(h)
-    tip = f"hex {h}: {RESOURCE_NAMES[res]}" + ("" if num is None else f" {num} ({PIPS[num]} pips)")
+    tip = (RESOURCE_NAMES[res] + ("" if num is None else f" {num} ({PIPS[num]} pips)")) + f" · hex {h}"
     label_fill = "#ffffff" if res in ("W", "B", "O") else "#4a3b1c"
     out = [
         f'<g class="hex" data-hex="{h}"><title>{escape(tip)}</title>',
@@ -206,17 +231,8 @@ def _hex_svg(h: int, res: str, num: int | None, frame: _Frame) -> list[str]:
         f'<text x="{_f(cx)}" y="{_f(cy - r * 0.52)}" text-anchor="middle" font-size="{_f(r * 0.2)}" '
         f'fill="{label_fill}" opacity="0.9">{RESOURCE_NAMES[res]}</text>',
     ]
-    if num is None:
-        out.append(
-            f'<text x="{_f(cx)}" y="{_f(cy + r * 0.08)}" text-anchor="middle" font-size="{_f(r * 0.2)}" '
-            f'fill="#8a7140">hex {h}</text>'
-        )
-    else:
+    if num is not None:
         out.extend(_token_svg(num, cx, cy, r))
-        out.append(
-            f'<text x="{_f(cx)}" y="{_f(cy + r * 0.66)}" text-anchor="middle" font-size="{_f(r * 0.15)}" '
-            f'fill="{label_fill}" opacity="0.75">{h}</text>'
-        )
     out.append("</g>")
     return out
 
@@ -246,10 +262,12 @@ def _score_range(heatmap: SpotTable) -> tuple[float, float]:
     return float(np.min(heatmap.scores)), float(np.max(heatmap.scores))
 
 
-def _spots_svg(heatmap: SpotTable | None, label_top: int, frame: _Frame) -> list[str]:
-    """The spots (54, or 80 on the 5-6 player board): plain markers (port spots in white), or coloured by
-    score with the best ranked."""
+def _spots_svg(board: Board, heatmap: SpotTable | None, label_top: int, frame: _Frame) -> list[str]:
+    """The spots (54, or 80 on the 5-6 player board): plain dots (port spots in white), or coloured by
+    score with the best ranked; each in a ``g.spot`` with its touch target ``circle.spot-hit``."""
     r = frame.r
+    digits = DISPLAY_DIGITS["spot_score"]
+    hit = f'r="{_f(r * SPOT_HIT_RADIUS)}" fill="none" pointer-events="all"'
     out = ['<g class="spots">']
     ranks: dict[int, int] = {}
     lo = hi = 0.0
@@ -259,26 +277,26 @@ def _spots_svg(heatmap: SpotTable | None, label_top: int, frame: _Frame) -> list
     port_spots = {s for pair in frame.topo.port_spots for s in pair}
     for s in range(frame.topo.n_spots):
         x, y = frame.spot(s)
-        hexes = ", ".join(str(h) for h in frame.topo.spot_hexes[s])
+        at = f'cx="{_f(x)}" cy="{_f(y)}"'
+        name = board.spot_name(s)
         if heatmap is not None:
             score = float(heatmap.scores[s])
             t = (score - lo) / (hi - lo) if hi > lo else 0.5
             rad = r * (0.13 + 0.07 * t)
-            tip = f"spot {s}: score {score:.2f} (hexes {hexes})"
+            tip = f"{name}: score {score:.{digits}f} · spot {s}"
             stroke, sw = ("#ffffff", 2.2) if s in ranks else (_INK, 1.0)
-            out.append(
-                f'<circle class="spot" data-spot="{s}" data-score="{score:.4f}" cx="{_f(x)}" cy="{_f(y)}" '
-                f'r="{_f(rad)}" fill="{_heat(t)}" stroke="{stroke}" stroke-width="{sw}">'
-                f"<title>{escape(tip)}</title></circle>"
-            )
+            head = f'<g class="spot" data-spot="{s}" data-score="{score:.4f}">'
+            dot = f'r="{_f(rad)}" fill="{_heat(t)}" stroke="{stroke}" stroke-width="{sw}"'
         else:
+            tip = f"{name} · spot {s}"
             fill = "#ffffff" if s in port_spots else "#f5f0e0"
             stroke = "#6b4f2a" if s in port_spots else "#7a6a48"
-            out.append(
-                f'<circle class="spot" data-spot="{s}" cx="{_f(x)}" cy="{_f(y)}" r="{_f(r * 0.085)}" '
-                f'fill="{fill}" fill-opacity="0.85" stroke="{stroke}" stroke-width="1">'
-                f"<title>spot {s} (hexes {hexes})</title></circle>"
-            )
+            head = f'<g class="spot" data-spot="{s}">'
+            dot = f'r="{_f(r * 0.085)}" fill="{fill}" fill-opacity="0.85" stroke="{stroke}" stroke-width="1"'
+        out.append(
+            f'{head}<title>{escape(tip)}</title><circle class="spot-hit" {at} {hit}/>'
+            f'<circle class="spot-dot" {at} {dot}/></g>'
+        )
     for s, k in ranks.items():
         x, y = frame.spot(s)
         out.append(
@@ -306,6 +324,7 @@ def _legend(lo: float, hi: float, width: float, top: float, r: float) -> str:
         f'<stop offset="{int(t * 100)}%" stop-color="{_heat(t)}"/>' for t in (0.0, 0.25, 0.5, 0.75, 1.0)
     )
     fs = _f(r * 0.2)
+    d = DISPLAY_DIGITS["spot_score"]
     return (
         '<g class="legend">'
         f'<defs><linearGradient id="heat" x1="0" x2="1" y1="0" y2="0">{stops}</linearGradient></defs>'
@@ -314,8 +333,8 @@ def _legend(lo: float, hi: float, width: float, top: float, r: float) -> str:
         f'<rect x="{_f(x0)}" y="{_f(y0 + 8)}" width="{_f(bar_w)}" height="12" rx="3" fill="url(#heat)" '
         'stroke="#ffffff" stroke-width="1"/>'
         f'<text x="{_f(x0 - 6)}" y="{_f(y0 + 19)}" text-anchor="end" font-size="{fs}" fill="#ffffff">'
-        f"{lo:.1f}</text>"
-        f'<text x="{_f(x0 + bar_w + 6)}" y="{_f(y0 + 19)}" font-size="{fs}" fill="#ffffff">{hi:.1f}</text>'
+        f"{lo:.{d}f}</text>"
+        f'<text x="{_f(x0 + bar_w + 6)}" y="{_f(y0 + 19)}" font-size="{fs}" fill="#ffffff">{hi:.{d}f}</text>'
         "</g>"
     )
 

@@ -112,7 +112,8 @@ def generate_cmd(
         typer.Option(
             "--fairness",
             parser=float_option("--fairness", 0.0, 1.0),
-            help="0 = random .. 1 = optimal energy (anneal; cp takes 1).",
+            help="0 = no balancing beyond the rules .. 1 = the optimal energy the rules allow (anneal: "
+            "any value; cp: 0 or 1; random and tournament: 0).",
         ),
     ] = None,
     ports: PortsOpt = None,

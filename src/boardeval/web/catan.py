@@ -19,18 +19,23 @@ from pydantic import BaseModel, Field
 
 from boardeval import __version__
 from boardeval.catan import (
+    DEFAULT_TOURNAMENT_RULES,
+    DISPLAY_DIGITS,
     METHODS,
+    PORTS_MODES,
+    RESOURCE_NAMES,
     RULES,
     Board,
     board_energy,
     board_svg,
     evaluate_spots,
+    parse_rule,
 )
 from boardeval.core import BoardevalError
 from boardeval.web.common import StrictModel, api_router, templates, text_bool, text_int
 from boardeval.web.glossary import GLOSSARY
 
-__all__ = ["board_view", "router"]
+__all__ = ["RULE_PRESETS", "board_view", "describe_swap", "router"]
 
 router = api_router(tags=["catan"])
 
@@ -39,8 +44,40 @@ CodeQuery = Query(..., min_length=1, max_length=200, description="board share co
 Layout = Literal["base", "extended"]
 
 
+RULE_PRESETS: dict[str, tuple[str, str, tuple[str, ...]]] = {
+    "none": ("no rules", "any board: the method alone decides", ()),
+    "tournament": (
+        "tournament style",
+        "no 6-8-5 spot (at most 12 pips), no cluster of 3 hexes of one resource: the tournament defaults",
+        DEFAULT_TOURNAMENT_RULES,
+    ),
+    "no-hot-spots": (
+        "no hot spots",
+        "no 6/8 side by side, no spot over 12 pips, the 2 and 12 apart",
+        ("no-68-neighbours", "max-spot-pips=12", "2-12-apart"),
+    ),
+    "blog": (
+        "fully balanced (the CP blog)",
+        "the constraint-programming blog's rules: no same resource side by side, wood and brick apart, "
+        "6/8 apart and on four resources",
+        ("no-same-resource-neighbours", "wood-brick-apart", "no-68-neighbours", "68-different-resources"),
+    ),
+    "harbours": (
+        "fair harbours",
+        "no 2:1 harbour on its own resource, each reached by 3 pips of it within two roads",
+        ("no-port-own-resource", "port-min-pips=3"),
+    ),
+}
+"""Rule sets a player can pick without typing rule names: key -> (label, what it does, rules). The page's
+preset menu fills the Rules box with them (still editable); a test parses every rule."""
+for _label, _what, _rules in RULE_PRESETS.values():
+    for _rule in _rules:
+        parse_rule(_rule)  # a preset with a mistyped rule fails at import, not on a player's click
+
+
 class SpotView(BaseModel):
     spot: int
+    name: str = Field(description='what the spot touches: "sheep 6 · ore 5 · wood 8 · 3:1 harbour"')
     score: float
     rank: int = Field(description="1 = best spot on the board")
     breakdown: dict[str, Any] = Field(description="the five metrics, weights and contributions")
@@ -87,11 +124,32 @@ def board_view(board: Board) -> BoardView:
         svg=board_svg(board, heatmap=table),
         energy=board_energy(board).to_dict(),
         spots=[
-            SpotView(spot=s, score=scores[s], rank=rank[s], breakdown=table.breakdown(s).to_dict())
+            SpotView(
+                spot=s,
+                name=board.spot_name(s),
+                score=scores[s],
+                rank=rank[s],
+                breakdown=table.breakdown(s).to_dict(),
+            )
             for s in range(len(scores))
         ],
         board=board.to_json(),
     )
+
+
+def describe_swap(board: Board, kind: str, a: int, b: int) -> str:
+    """A swap in the board's own language, read on ``board`` (the board after it): ``"wood 8 ↔ brick 5"``
+    (whole tiles), ``"8 ↔ 5 (numbers, on wood and brick)"``, ``"wood ↔ brick (resources, under the 8 and
+    the 5)"``, ``"harbours 1 ↔ 8"`` (harbour slots: the page numbers them on the board)."""
+    res, num = board.resources, board.numbers
+    if kind == "ports":
+        return f"harbours {a} ↔ {b}"
+    if kind == "numbers":
+        return f"{num[a]} ↔ {num[b]} (numbers, on {RESOURCE_NAMES[res[a]]} and {RESOURCE_NAMES[res[b]]})"
+    if kind == "resources":
+        under = " and ".join("the desert" if num[h] is None else f"the {num[h]}" for h in (a, b))
+        return f"{RESOURCE_NAMES[res[a]]} ↔ {RESOURCE_NAMES[res[b]]} (resources, under {under})"
+    return f"{board.hex_name(a)} ↔ {board.hex_name(b)}"
 
 
 def rule_hints() -> list[dict[str, str]]:
@@ -122,6 +180,10 @@ def catan_page(request: Request, board: str | None = Query(None, max_length=200)
             "error": error,
             "methods": METHODS,
             "rules": rule_hints(),
+            "presets": RULE_PRESETS,
+            "ports_modes": PORTS_MODES,
+            "tournament_rules": DEFAULT_TOURNAMENT_RULES,
+            "digits": DISPLAY_DIGITS,
             "glossary": GLOSSARY["catan"],
         },
         status_code=status,

@@ -14,7 +14,7 @@ from pydantic import Field
 
 from boardeval.catan import METHODS, generate, parse_rule
 from boardeval.core import Progress
-from boardeval.web.catan import MAX_SEED, Layout, board_view, rule_hints
+from boardeval.web.catan import MAX_SEED, Layout, board_view, describe_swap, rule_hints
 from boardeval.web.common import StrictModel, api_router
 from boardeval.web.jobs import JobFn
 from boardeval.web.jobs_api import JobView, job_route, submit
@@ -27,15 +27,26 @@ Method = Literal["random", "anneal", "tournament", "cp"]
 
 
 class GenerateIn(StrictModel):
-    """What the generate form sends."""
+    """What the generate form sends (strict: no unknown keys, no type coercion)."""
 
     method: Method = "anneal"
     seed: int = Field(0, ge=0, le=MAX_SEED)
     rules: list[str] = Field(
         default_factory=list, max_length=20, description="rule texts, e.g. 'max-spot-pips=12'"
     )
-    fairness: float | None = Field(None, ge=0.0, le=1.0, description="0 = random .. 1 = optimal energy")
+    fairness: float | None = Field(
+        None,
+        ge=0.0,
+        le=1.0,
+        description="0 = no balancing beyond the rules .. 1 = the optimal energy they allow (anneal: any "
+        "value; cp: 0 or 1; random, tournament: 0); null: the method's default",
+    )
     layout: Layout = Field("base", description="base, or extended: the 5-6 player board (30 hexes)")
+    ports: Literal["random", "fixed", "balanced"] | None = Field(
+        None,
+        description="harbours: random (reshuffled from the seed), fixed (as drawn) or balanced (placed by "
+        "the energy's harbour term); null: the method's default (fixed for random, else balanced)",
+    )
 
 
 @router.get("/api/catan/rules", summary="Generator methods and rule families")
@@ -55,6 +66,7 @@ def _generate_job(body: GenerateIn) -> JobFn:
             fairness=body.fairness,
             progress=progress,
             layout=body.layout,
+            ports=body.ports,
         )
         view = board_view(result.board).model_dump()
         meta = {k: v for k, v in result.to_json().items() if k not in ("code", "board", "energy")}
@@ -66,6 +78,8 @@ def _generate_job(body: GenerateIn) -> JobFn:
             fairness=body.fairness,
             interrupted=result.interrupted,
             layout=body.layout,
+            rules_asked=list(body.rules),
+            swaps_said=[describe_swap(result.board, s.kind, s.a, s.b) for s in result.swaps or ()],
         )
         view["generation"] = meta
         return view

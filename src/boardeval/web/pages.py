@@ -10,7 +10,7 @@ from fastapi.responses import HTMLResponse
 from starlette.applications import Starlette
 
 from boardeval import __version__
-from boardeval.catan import Board
+from boardeval.catan import DISPLAY_DIGITS, Board
 from boardeval.web.catan import MAX_SEED, board_view
 from boardeval.web.common import api_router, templates, text_int
 from boardeval.web.glossary import GLOSSARY
@@ -39,6 +39,7 @@ def index(
             "view": view,
             "seed": seed,
             "top": top,
+            "digits": DISPLAY_DIGITS,
             "glossary": GLOSSARY["catan"],
         },
     )

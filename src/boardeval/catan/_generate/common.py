@@ -66,6 +66,9 @@ __all__ = [
 ]
 
 METHODS: tuple[str, ...] = ("random", "anneal", "cp", "tournament")
+DEFAULT_TOURNAMENT_RULES: tuple[str, ...] = ("max-spot-pips=12", "max-cluster=2")
+"""The rules ``tournament`` repairs when none are given (here, not in the tournament module, so that
+naming them loads no OR-Tools)."""
 ENERGY_SCALE = 1296
 """``ENERGY_SCALE * pip_variance`` is an integer (see the module docstring)."""
 

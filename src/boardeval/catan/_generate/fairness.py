@@ -111,11 +111,15 @@ def generate(
     on ``layout``'s board (``"base"``, or ``"extended"``: the 5-6 player board; every method works on
     both, with the energy, rules and bounds of the layout).
 
-    * ``random``: uniform shuffle; rules are reported, not enforced.
+    * ``random``: uniform shuffle; rules are reported, not enforced (``fairness`` 0 or None).
     * ``anneal``: our annealer with the rules as penalties; ``fairness`` sets the dial (default: 1).
-    * ``cp``: a seeded board satisfying the rules (CP-SAT); ``fairness=1`` minimises the energy exactly.
+    * ``cp``: a seeded board satisfying the rules (CP-SAT); ``fairness=1`` minimises the energy exactly,
+      ``0`` (or None) does not balance beyond the rules.
     * ``tournament``: random, then repaired with the fewest swaps (default rules: max-spot-pips=12,
-      max-cluster=2 when no rule is given).
+      max-cluster=2 when no rule is given); it does not balance the energy (``fairness`` 0 or None).
+
+    The dial's ends mean the same for every method: 0 = no balancing beyond the rules, 1 = the fairest
+    board the rules allow (the proven minimum energy); values between are anneal's alone.
 
     ``ports`` (:mod:`.harbours`): ``random``, ``fixed`` or ``balanced``; None = the method's default
     (``fixed`` for random, ``balanced`` for the others).
@@ -140,14 +144,21 @@ def generate(
     if method == "cp":
         from boardeval.catan._generate.cp import cp_generate  # OR-Tools: loaded when used
 
-        if f not in (None, 1.0):
-            raise ParamsError(f"fairness {f} needs --method anneal (cp gives any solution, or 1 = optimal)")
+        if f not in (None, 0.0, 1.0):
+            raise ParamsError(
+                f"fairness {f} needs --method anneal (cp takes 0 = any board meeting the rules, 1 = optimal)"
+            )
         result = cp_generate(
             seed, rule_list, minimise=f == 1.0, weights=weights, progress=progress, ports=mode, layout=layout
         )
         return result if f is None else _with(result, method, f)
-    if f is not None:
-        raise ParamsError("fairness does not apply to --method tournament (use anneal)")
+    if f not in (None, 0.0):
+        raise ParamsError(
+            f"fairness {f} does not apply to --method tournament (it repairs the rules only: 0; use anneal)"
+        )
     from boardeval.catan._generate.tournament import tournament  # OR-Tools: loaded when used
 
-    return tournament(seed, rule_list or None, weights=weights, progress=progress, ports=mode, layout=layout)
+    result = tournament(
+        seed, rule_list or None, weights=weights, progress=progress, ports=mode, layout=layout
+    )
+    return result if f is None else _with(result, method, f)

@@ -36,7 +36,13 @@ from typing import Any
 
 from ortools.sat.python import cp_model
 
-from boardeval.catan._generate.common import GenerationResult, Swap, make_result, solve_stoppable
+from boardeval.catan._generate.common import (
+    DEFAULT_TOURNAMENT_RULES,
+    GenerationResult,
+    Swap,
+    make_result,
+    solve_stoppable,
+)
 from boardeval.catan._generate.harbours import best_harbours, start_harbours
 from boardeval.catan.board import (
     DESERT_INDEX,
@@ -47,8 +53,6 @@ from boardeval.catan.energy import energy_weights
 from boardeval.core import CatanError, InfeasibleError, Progress, WeightSet, make_rng, report
 
 __all__ = ["DEFAULT_TOURNAMENT_RULES", "plan_swaps", "tournament"]
-
-DEFAULT_TOURNAMENT_RULES: tuple[str, ...] = ("max-spot-pips=12", "max-cluster=2")
 
 
 def plan_swaps(current: Sequence[object], target: Sequence[object], kind: str) -> list[Swap]:

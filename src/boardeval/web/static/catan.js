@@ -1,21 +1,40 @@
 /* Catan page: shows a board view (SVG + spot breakdowns + energy) from the API, generates boards as
-   background jobs with a progress bar, swaps hexes or numbers by clicking, and keeps the URL shareable.
-   The URL carries the board and, for a generated board, the method, seed, rules and fairness that made it
-   (an edited or pasted board has no seed, and the seed box then says so). A clicked spot stays selected
-   (hover only previews while none is); spots (and hexes in edit mode) are focusable, Enter acts.
-   Every term carries its glossary definition (CATAN_GLOSSARY, from boardeval.web.glossary) as a tooltip. */
+   background jobs with a progress bar, swaps hexes, numbers or harbours by clicking, and keeps the URL
+   shareable.
+
+   One board language (issue 23): a spot is named by what it touches ("sheep 6 · ore 5 · wood 8"), a hex
+   by what it holds, a harbour by its number; the ids are drawn on the board and written in the text only
+   when "show ids" is on (harbour numbers also whenever a swap, an edit or a rule names harbours).
+   The info line (#gen-info) always tells the board's own story (`made`): method, seed, fairness,
+   harbours, rules and what the generator proved, then "edited by hand (n swaps)" once it was edited (the
+   generator's claims are dropped until the edits are undone). The form always holds what made the
+   board shown, so "Generate with this seed" makes it again. The fairness dial means the same for every
+   method (0 = no balancing beyond the rules, 1 = the fairest board they allow) and says so.
+   Numbers: one precision per quantity (CATAN_DIGITS, the server's DISPLAY_DIGITS).
+   Every board shown fires a "catan:board" event on document (detail: the board view) for the other
+   panels (play-test; seat equity later). */
 "use strict";
 (() => {
   let view = null;
-  let picked = null;       // first hex picked in swap mode
+  let picked = null;        // first hex (or harbour) picked in swap mode
   let currentJob = null;
   let selectedSpot = null;  // the spot shown in the panel
   let pinnedSpot = null;    // the spot the user clicked (hover does not move the panel away from it)
-  let made = null;          // {method, seed, rules, fairness} that made the board shown, or null
+  let made = null;          // the board's provenance (see provenance())
+  let legacyDial = false;   // an old link without fairness: anneal's own default until the dial moves
+  let portsTouched = false; // the player chose the harbours: a method change keeps them
+  let again = false;        // the Board select changed during a run: draw a new board when it ends
   const GLOSS = (typeof CATAN_GLOSSARY !== "undefined" && CATAN_GLOSSARY) || {};
+  const DIGITS = (typeof CATAN_DIGITS !== "undefined" && CATAN_DIGITS) || {};
+  const DEFAULT_RULES = (typeof CATAN_TOURNAMENT_RULES !== "undefined" && CATAN_TOURNAMENT_RULES) || [];
+  const PORT_RULES = ["no-port-own-resource", "port-min-pips"];
+  const SVG_NS = "http://www.w3.org/2000/svg";
   const $ = id => document.getElementById(id);
+  const num = (x, quantity) => BE.fmt(x, DIGITS[quantity]);
+  const idText = text => `<span class="catan-id"> (${BE.esc(text)})</span>`;
 
   function editMode() { return document.querySelector('input[name="edit"]:checked').value; }
+  function formRules() { return $("rules").value.split(",").map(s => s.trim()).filter(Boolean); }
 
   /** Tooltips from the glossary on the term cells of a breakdown table inside ``root``. */
   function glossTerms(root) {
@@ -28,54 +47,205 @@
     if (total && GLOSS[total.textContent.trim()]) total.title = GLOSS[total.textContent.trim()];
   }
 
-  /** The share link of the board shown: the board, plus what made it when it was generated. */
+  /** A breakdown table with this page's precision: ``kind`` "energy" or "spot". */
+  function breakdown(bd, kind) {
+    const total = kind === "energy" ? "energy" : "spot_score";
+    const raw = t => kind === "energy" ? (t.name === "pip_variance" ? num(t.raw, "pip_variance") : BE.fmt(t.raw, 0))
+      : num(t.raw, "metric");
+    return BE.breakdownTable(bd, { totalLabel: kind === "energy" ? "energy" : "score", raw, value: x => num(x, total) });
+  }
+
+  // ---- the fairness dial: one meaning for every method ----
+
+  /** What the dial does for the method chosen, and whether it can move. */
+  function dialRules(method) {
+    if (method === "random") return { fixed: 0, says: "random boards are never balanced: fairness 0 (pick anneal or cp to balance)" };
+    if (method === "tournament") return { fixed: 0, says: "tournament repairs only what the rules forbid, with the fewest swaps: fairness 0" };
+    if (method === "cp") return { step: 1, says: "cp: 0 = any board meeting the rules, 1 = the fairest board meeting them (proven)" };
+    return { step: 0.05, says: "anneal: how much of the random board's excess energy to shed (0 = none, 1 = all: the fairest board)" };
+  }
+
+  function dialMeaning(f) {
+    if (f === null) return "anneal's default: the fairest board";
+    if (f === 0) return "no balancing beyond the rules";
+    if (f === 1) return "the fairest board the rules allow";
+    return `sheds ${Math.round(100 * f)} % of the random board's excess energy`;
+  }
+
+  /** The value the form sends: fixed by the method, or the dial's (null: an old link's anneal default). */
+  function dialValue() {
+    const r = dialRules($("method").value);
+    if (r.fixed !== undefined) return r.fixed;
+    if (legacyDial) return null;
+    return Number($("fairness").value);
+  }
+
+  function showDial() {
+    const method = $("method").value, r = dialRules(method), dial = $("fairness");
+    dial.step = String(r.step || 1);
+    if (r.fixed !== undefined) dial.value = String(r.fixed);
+    else if (method === "cp") dial.value = Number(dial.value) >= 0.5 ? "1" : "0";
+    dial.disabled = r.fixed !== undefined;
+    const f = dialValue();
+    $("fairness-value").textContent = f === null ? "default" : BE.fmt(f, 2);
+    $("fairness-says").textContent = `Fairness ${f === null ? "(default)" : BE.fmt(f, 2)}: ${dialMeaning(f)}. ${r.says}.`;
+  }
+
+  // ---- harbours, rule presets, tournament defaults ----
+
+  function methodDefaultPorts(method) { return method === "random" ? "fixed" : "balanced"; }
+
+  function syncPreset() {
+    const text = formRules().join(", ");
+    const match = [...$("preset").options].find(o => o.value !== "custom" && o.dataset.rules === text);
+    $("preset").value = match ? match.value : "custom";
+  }
+
+  function showRulesNote() {
+    const empty = formRules().length === 0;
+    $("rules-note").textContent = $("method").value === "tournament" && empty ?
+      `No rules given: tournament repairs its defaults, ${DEFAULT_RULES.join(" and ")}.` : "";
+  }
+
+  function onMethodChange() {
+    if (!portsTouched) $("ports").value = methodDefaultPorts($("method").value);
+    showDial(); showRulesNote();
+  }
+
+  // ---- provenance: the info line and the form ----
+
+  /** The info line: the board's own story, never the form's. */
+  function provenance() {
+    if (!made) return "";
+    const edited = made.edits > 0 ? ` · edited by hand (${made.edits} swap${made.edits === 1 ? "" : "s"})` : "";
+    if (made.source === "pasted") return "a pasted board (no seed)" + edited;
+    if (made.source === "shared") return "a shared board (no seed)" + edited;
+    const parts = [`${made.method}, seed ${made.seed}`];
+    if (made.layout === "extended") parts.push("5-6 players");
+    if (made.fairness !== undefined) parts.push(`fairness ${made.fairness === null ? "default" : BE.fmt(made.fairness, 2)}`);
+    if (made.ports) parts.push(`harbours ${made.ports}`);
+    const fresh = made.edits === 0;
+    const status = made.rulesStatus || {};
+    const names = Object.keys(status);
+    if (names.length) {
+      const defaults = made.rules.length === 0 && made.method === "tournament" ? "tournament defaults: " : "rules: ";
+      parts.push(defaults + names.map(k => fresh ? `${k} ${status[k] ? "✓" : "✗"}` : k).join(", ") +
+        (fresh ? "" : " (not re-checked after the edits)"));
+    } else if (made.rules.length) {
+      parts.push("rules: " + made.rules.join(", "));
+    }
+    if (made.swapsSaid && made.swapsSaid.length) parts.push(`${made.swapsSaid.length} swap${made.swapsSaid.length === 1 ? "" : "s"} (${made.swapsSaid.join(", ")})`);
+    else if (made.swapsSaid) parts.push("0 swaps");
+    if (made.ms !== undefined) parts.push(`${BE.fmt(made.ms, 0)} ms`);
+    if (made.optimal && fresh) parts.push("proven optimal");
+    if (made.stopped) parts.push("stopped early: best so far");
+    if (made.source === "link") parts.push("from the link");
+    return parts.join(" · ") + edited;
+  }
+
+  function showProvenance() { $("gen-info").textContent = provenance(); }
+
+  /** The seed box names the seed that made the board shown; empty after an edit or for a pasted board. */
+  function showMade() {
+    const seeded = made && made.seed !== undefined && made.edits === 0;
+    $("seed").value = seeded ? String(made.seed) : "";
+    $("seed").placeholder = seeded ? "" : "none";
+    $("seed-note").textContent = seeded ? "" :
+      (made && made.edits > 0 ? "(edited by hand: no seed makes this board; Generate draws a fresh one)" :
+        "(this board has no seed: pasted or shared; Generate draws a fresh one)");
+  }
+
+  /** The share link of the board shown: the board, plus what made it while it is unedited. */
   function shareUrl(v) {
-    if (!made) return v.share_url;
+    if (!made || made.seed === undefined || made.edits > 0) return v.share_url;
     const q = new URLSearchParams();
     q.set("method", made.method); q.set("seed", String(made.seed));
     if (made.layout && made.layout !== "base") q.set("layout", made.layout);
     if (made.rules && made.rules.length) q.set("rules", made.rules.join(","));
     if (made.fairness !== null && made.fairness !== undefined) q.set("fairness", String(made.fairness));
+    if (made.ports) q.set("ports", made.ports);
     return v.share_url + "&" + q.toString();
   }
 
-  /** Show what made the board in the form: the seed box always names the board's own seed. */
-  function showMade() {
-    $("seed").value = made ? String(made.seed) : "";
-    $("seed").placeholder = made ? "" : "none";
-    $("seed-note").textContent = made ? "" : "(this board has no seed: edited or pasted; Generate draws a new one)";
+  // ---- ids on demand ----
+
+  function portIdsNamed() {
+    if (editMode() === "ports") return true;
+    if (made && (made.edited || []).includes("ports")) return true;
+    if (made && (made.swapsSaid || []).some(s => s.startsWith("harbours"))) return true;
+    const rules = made ? made.rules : [];
+    return rules.concat(formRules()).some(r => PORT_RULES.some(p => r.startsWith(p)));
   }
+
+  function label(g, x, y, text, cls) {
+    const t = document.createElementNS(SVG_NS, "text");
+    t.setAttribute("x", x.toFixed(1)); t.setAttribute("y", y.toFixed(1));
+    t.setAttribute("class", cls); t.setAttribute("text-anchor", "middle");
+    t.setAttribute("pointer-events", "none");
+    t.textContent = text;
+    g.appendChild(t);
+  }
+
+  /** Spot, hex and harbour ids drawn over the board ("show ids"); harbour numbers alone when named. */
+  function drawIds() {
+    const svg = $("board").querySelector("svg");
+    if (!svg) return;
+    const old = svg.querySelector("#catan-ids");
+    if (old) old.remove();
+    const all = $("show-ids").checked, ports = all || portIdsNamed();
+    document.body.classList.toggle("catan-show-ids", all);
+    if (!ports) return;
+    const g = document.createElementNS(SVG_NS, "g");
+    g.setAttribute("id", "catan-ids");
+    svg.querySelectorAll("g.port[data-port]").forEach(p => {
+      const c = p.querySelector("circle:not(.port-hit)");
+      if (c) label(g, Number(c.getAttribute("cx")) + 17, Number(c.getAttribute("cy")) - 15, p.dataset.port, "catan-port-id");
+    });
+    if (all) {
+      svg.querySelectorAll("g.spot[data-spot] circle.spot-dot").forEach(c => {
+        label(g, Number(c.getAttribute("cx")), Number(c.getAttribute("cy")) - 11, c.parentNode.dataset.spot, "catan-spot-id");
+      });
+      svg.querySelectorAll("g.hex[data-hex]").forEach(h => {
+        const pts = (h.querySelector("polygon").getAttribute("points") || "").trim().split(/\s+/).map(p => p.split(",").map(Number));
+        const x = pts.reduce((a, p) => a + p[0], 0) / pts.length, y = pts.reduce((a, p) => a + p[1], 0) / pts.length;
+        label(g, x, y + 36, `hex ${h.dataset.hex}`, "catan-hex-id");
+      });
+    }
+    svg.appendChild(g);
+  }
+
+  // ---- the board view ----
 
   function show(v, pushUrl) {
     view = v; picked = null;
     $("board").innerHTML = v.svg;
-    $("board").querySelectorAll("[data-spot]").forEach(el => {
-      if (el.tagName.toLowerCase() === "text") return;
+    $("board").querySelectorAll("g.spot[data-spot]").forEach(el => {
       const s = v.spots[Number(el.getAttribute("data-spot"))];
       el.setAttribute("tabindex", "0"); el.setAttribute("role", "button");
-      if (s) el.setAttribute("aria-label", `spot ranked ${s.rank}, score ${BE.fmt(s.score, 2)}`);
+      if (s) el.setAttribute("aria-label", `${s.name}: rank ${s.rank}, score ${num(s.score, "spot_score")} (spot ${s.spot})`);
     });
-    $("energy").innerHTML = BE.breakdownTable(v.energy, { totalLabel: "energy" });
+    $("energy").innerHTML = breakdown(v.energy, "energy");
     glossTerms($("energy"));
-    $("energy-total").textContent = BE.fmt(v.energy.total, 1);
+    $("energy-total").textContent = num(v.energy.total, "energy");
     $("code").textContent = v.code;
     const url = shareUrl(v);
     $("share-link").href = url;
     $("download-svg").href = "/api/catan/board.svg?board=" + encodeURIComponent(v.code);
     $("download-json").href = "/api/catan/board.json?board=" + encodeURIComponent(v.code);
     if (pushUrl !== false) history.replaceState(null, "", url);
-    showMade();
+    showMade(); showProvenance();
     const top = v.spots.slice().sort((a, b) => a.rank - b.rank).slice(0, 6);
-    const res = s => ((s.breakdown.extras || {}).hexes || []).join(", ");
-    $("top-spots").innerHTML = `<table class="data top-spots"><thead><tr><th title="the number on the board">rank</th><th>hexes</th>` +
+    $("top-spots").innerHTML = `<table class="data top-spots"><thead><tr><th title="the number on the board">rank</th><th>spot</th>` +
       `<th title="${BE.esc(GLOSS.raw_production || "")}">raw production</th><th title="${BE.esc(GLOSS["spot score"] || "")}">score</th></tr></thead><tbody>` + top.map(s =>
-        `<tr data-spot-row="${s.spot}" tabindex="0" style="cursor:pointer"><td>${s.rank}</td><td>${res(s)}</td>` +
-        `<td class="num">${BE.fmt(s.breakdown.terms[0].raw)}</td><td class="num">${BE.fmt(s.score, 2)}</td></tr>`).join("") +
+        `<tr data-spot-row="${s.spot}" tabindex="0" style="cursor:pointer"><td>${s.rank}</td><td>${BE.esc(s.name)}${idText("spot " + s.spot)}</td>` +
+        `<td class="num">${BE.fmt(s.breakdown.terms[0].raw, 0)}</td><td class="num">${num(s.score, "spot_score")}</td></tr>`).join("") +
       `</tbody></table>`;
     const best = v.spots.find(s => s.rank === 1);
     if (pinnedSpot !== null && !v.spots[pinnedSpot]) pinnedSpot = null;
+    if (selectedSpot !== null && !v.spots[selectedSpot]) selectedSpot = null;
     showSpot(pinnedSpot !== null ? pinnedSpot : (selectedSpot !== null ? selectedSpot : (best ? best.spot : 0)));
     updateEditHint();
+    document.dispatchEvent(new CustomEvent("catan:board", { detail: v }));
   }
 
   function showSpot(n) {
@@ -83,48 +253,68 @@
     const s = view.spots[n];
     if (!s) return;
     selectedSpot = n;
-    $("spot-id").textContent = n;
+    $("spot-card").dataset.spot = String(n);
+    $("spot-name").textContent = s.name;
+    $("spot-id").textContent = `spot ${n}`;
     $("spot-rank").textContent = `rank ${s.rank} of ${view.spots.length}` + (pinnedSpot === n ? " · selected" : "");
     const ex = s.breakdown.extras || {};
-    let html = `<p class="muted" style="margin:.2rem 0 .5rem">score <b class="num">${BE.fmt(s.score, 3)}</b>`;
-    if (ex.hexes) html += ` · hexes ${ex.hexes.join(", ")}`;
-    if (ex.port !== undefined) html += ` · port ${ex.port === null ? "none" : BE.esc(ex.port === "3" ? "3:1" : ex.port + " 2:1")}`;
-    html += `</p>` + BE.breakdownTable(s.breakdown, { totalLabel: "score" });
+    let html = `<p class="muted" style="margin:.2rem 0 .5rem">score <b class="num">${num(s.score, "spot_score")}</b></p>` +
+      breakdown(s.breakdown, "spot");
     const prod = ex.production || ex.prod;
     if (prod && typeof prod === "object") {
       html += `<h3>Production (pips) per resource</h3><p class="mono">` +
-        Object.entries(prod).map(([k, v]) => `${BE.esc(k)} ${BE.fmt(v)}`).join(" · ") + `</p>`;
+        Object.entries(prod).map(([k, v]) => `${BE.esc(k)} ${BE.fmt(v, 0)}`).join(" · ") + `</p>`;
     }
     $("spot").innerHTML = html;
     glossTerms($("spot"));
     document.querySelectorAll("#board .spot.selected").forEach(e => e.classList.remove("selected"));
-    const el = document.querySelector(`#board [data-spot="${n}"]`);
+    const el = document.querySelector(`#board g.spot[data-spot="${n}"]`);
     if (el) el.classList.add("selected");
+  }
+
+  /** A hex or harbour as the player reads it (the id in brackets when ids are shown). */
+  function pickedName(id) {
+    if (editMode() === "ports") return `harbour ${id}`;
+    const h = view.board.hexes[id];
+    return (h.number === null || h.number === undefined ? h.resource : `${h.resource} ${h.number}`) + ($("show-ids").checked ? ` (hex ${id})` : "");
   }
 
   function updateEditHint() {
     const m = editMode();
+    const what = m === "ports" ? "harbour" : "hex";
     $("edit-hint").textContent = m === "none" ? "" :
-      (picked === null ? `click the first hex` : `hex ${picked} picked: click the hex to swap it with`);
-    document.querySelectorAll("#board [data-hex].picked").forEach(e => e.classList.remove("picked"));
-    if (picked !== null) document.querySelectorAll(`#board [data-hex="${picked}"]`).forEach(e => e.classList.add("picked"));
-    document.querySelectorAll("#board polygon[data-hex], #board [data-hex]:not(text)").forEach(e => {
-      if (m === "none") { e.removeAttribute("tabindex"); e.removeAttribute("role"); }
-      else { e.setAttribute("tabindex", "0"); e.setAttribute("role", "button"); e.setAttribute("aria-label", `hex ${e.getAttribute("data-hex")}`); }
+      (picked === null ? `click the first ${what}` : `${pickedName(picked)} picked: click the ${what} to swap it with`);
+    $("board").classList.toggle("catan-editing", m !== "none");
+    document.querySelectorAll("#board .picked").forEach(e => e.classList.remove("picked"));
+    if (picked !== null) document.querySelectorAll(`#board [data-${m === "ports" ? "port" : "hex"}="${picked}"]`).forEach(e => e.classList.add("picked"));
+    document.querySelectorAll("#board g.hex[data-hex], #board g.port[data-port]").forEach(e => {
+      const port = e.hasAttribute("data-port");
+      const on = m !== "none" && (port === (m === "ports"));
+      if (!on) { e.removeAttribute("tabindex"); e.removeAttribute("role"); e.removeAttribute("aria-label"); }
+      else {
+        e.setAttribute("tabindex", "0"); e.setAttribute("role", "button");
+        e.setAttribute("aria-label", port ? `harbour ${e.dataset.port}` : pickedName(Number(e.dataset.hex)));
+      }
     });
+    drawIds();
   }
 
   async function swap(a, b, kind) {
     try {
       const v = await BE.api("POST", "/api/catan/swap", { board: view.code, kind, a, b });
-      made = null;  // an edited board no longer comes from a seed
+      if (made) {
+        made.edits = made.code === v.code ? 0 : made.edits + 1;
+        made.edited = (made.edited || []).concat([kind]);
+      } else {
+        made = { source: "shared", edits: 1, edited: [kind], rules: [] };
+      }
       show(v);
     } catch (e) { picked = null; updateEditHint(); }
   }
 
   /** Hover or focus previews a spot, unless one was clicked (then the panel keeps the clicked one). */
   function onBoardOver(evt) {
-    const s = evt.target.closest ? evt.target.closest("[data-spot]") : null;
+    const s = evt.target.closest ? evt.target.closest("g.spot[data-spot]") : null;
     if (s && pinnedSpot === null) showSpot(Number(s.getAttribute("data-spot")));
   }
 
@@ -135,12 +325,14 @@
   }
 
   function onBoardClick(evt) {
-    const s = evt.target.closest ? evt.target.closest("[data-spot]") : null;
     const mode = editMode();
+    const s = evt.target.closest ? evt.target.closest("g.spot[data-spot]") : null;
     if (s && mode === "none") { pin(Number(s.getAttribute("data-spot"))); return; }
-    const h = evt.target.closest ? evt.target.closest("[data-hex]") : null;
-    if (!h || mode === "none") return;
-    const id = Number(h.getAttribute("data-hex"));
+    if (mode === "none" || !evt.target.closest) return;
+    const key = mode === "ports" ? "data-port" : "data-hex";
+    const h = evt.target.closest(`[${key}]`);
+    if (!h) return;
+    const id = Number(h.getAttribute(key));
     if (picked === null) { picked = id; updateEditHint(); return; }
     if (picked === id) { picked = null; updateEditHint(); return; }
     const a = picked; picked = null;
@@ -149,14 +341,21 @@
 
   const freshSeed = () => Math.floor(Math.random() * 1e6);
 
+  function clearErrors() {
+    const err = $("page-error");
+    if (err) err.hidden = true;
+    const toast = $("toast");
+    if (toast) toast.hidden = true;
+    if (!currentJob) showProvenance();
+  }
+
   /** Generate with the seed in the box (a fresh one when it is empty); "New board" draws a fresh seed. */
   async function generate(evt, fresh) {
     if (evt) evt.preventDefault();
     if (currentJob) return;
-    const rules = $("rules").value.split(",").map(s => s.trim()).filter(Boolean);
     if (fresh || $("seed").value.trim() === "") $("seed").value = String(freshSeed());
-    const body = { method: $("method").value, seed: Number($("seed").value), rules,
-      fairness: $("use-fairness").checked ? Number($("fairness").value) : null, layout: $("layout").value };
+    const body = { method: $("method").value, seed: Number($("seed").value), rules: formRules(),
+      fairness: dialValue(), layout: $("layout").value, ports: $("ports").value };
     const bar = $("progress"), fill = bar.firstElementChild;
     $("generate").disabled = true; $("new-board").disabled = true; $("cancel").hidden = false; bar.hidden = false; fill.style.width = "0";
     $("gen-info").textContent = "generating…";
@@ -169,14 +368,12 @@
       });
       if (done.result) {
         const g = done.result.generation;
-        made = { method: g.method, seed: g.seed, rules: body.rules, fairness: g.fairness, layout: g.layout };
+        made = { source: "generated", method: g.method, seed: g.seed, fairness: g.fairness, ports: g.ports,
+          rules: body.rules, rulesStatus: g.rules, layout: g.layout, optimal: g.optimal === true,
+          swapsSaid: g.swaps_said && g.method === "tournament" ? g.swaps_said : null,
+          ms: Math.max(g.seconds, done.seconds || 0) * 1000, stopped: done.state === "cancelled" || g.interrupted,
+          code: done.result.code, edits: 0, edited: [] };
         show(done.result);
-        const rulesTxt = Object.entries(g.rules).map(([k, v]) => `${k} ${v ? "✓" : "✗"}`).join(", ");
-        $("gen-info").textContent = `${g.method}, seed ${g.seed}` + (g.layout === "extended" ? ", 5-6 players" : "") + (g.fairness !== null ? `, fairness ${g.fairness}` : "") +
-          ` · ${BE.fmt(Math.max(g.seconds, done.seconds || 0) * 1000, 0)} ms` + (g.optimal ? " · proven optimal" : "") +
-          (g.swaps !== null && g.swaps !== undefined ? ` · ${g.swaps} swaps` +
-            (g.swap_list && g.swap_list.length ? ` (${g.swap_list.map(w => `${w.kind} ${w.hexes.join("↔")}`).join(", ")})` : "") : "") + (rulesTxt ? ` · ${rulesTxt}` : "") +
-          (done.state === "cancelled" || g.interrupted ? " · stopped early: best so far" : "");
       } else {
         $("gen-info").textContent = "cancelled before a board was made: the board shown is unchanged";
         showMade();
@@ -185,6 +382,7 @@
       $("gen-info").textContent = e.message;
     } finally {
       currentJob = null; $("generate").disabled = false; $("new-board").disabled = false; $("cancel").hidden = true; bar.hidden = true;
+      if (again) { again = false; generate(null, true); }
     }
   }
 
@@ -194,42 +392,43 @@
     if (!text) return;
     try {
       const v = await BE.api("POST", "/api/catan/parse", { text });
-      made = null; show(v); $("paste").value = "";
+      made = { source: "pasted", edits: 0, edited: [], rules: [] };
+      show(v); $("paste").value = "";
     } catch (e) { /* toast */ }
   }
 
-  function showFairness() {
-    const on = $("use-fairness").checked;
-    $("fairness-value").textContent = on ? Number($("fairness").value).toFixed(2) : "off";
-    $("fairness").classList.toggle("off", !on);
-  }
-
-  /** Method, seed, rules and fairness from the URL (a shared link), into the form and ``made``. */
+  /** Method, seed, rules, fairness and harbours from the URL (a shared link), into the form and ``made``. */
   function readUrl() {
     const q = new URLSearchParams(location.search);
     const method = q.get("method"), seed = q.get("seed");
     if (q.get("layout") === "extended" || (CATAN_INITIAL && CATAN_INITIAL.layout === "extended")) $("layout").value = "extended";
     if (method && [...$("method").options].some(o => o.value === method)) $("method").value = method;
     if (q.get("rules")) $("rules").value = q.get("rules").split(",").join(", ");
+    const ports = q.get("ports");
+    if (ports && [...$("ports").options].some(o => o.value === ports)) { $("ports").value = ports; portsTouched = true; }
+    else $("ports").value = methodDefaultPorts($("method").value);
     const f = q.get("fairness");
-    if (f !== null && f !== "" && Number.isFinite(Number(f)) && Number(f) >= 0 && Number(f) <= 1) {
-      $("fairness").value = f; $("use-fairness").checked = true;
-    }
-    showFairness();
+    const okF = f !== null && f !== "" && Number.isFinite(Number(f)) && Number(f) >= 0 && Number(f) <= 1;
+    if (okF) $("fairness").value = f;
+    legacyDial = !okF && $("method").value === "anneal" && method !== null;
+    syncPreset(); showDial(); showRulesNote();
+    if (!CATAN_INITIAL) return;
     if (method && seed !== null && /^[0-9]+$/.test(seed)) {
-      made = { method, seed: Number(seed), rules: q.get("rules") ? q.get("rules").split(",") : [],
-        fairness: $("use-fairness").checked ? Number($("fairness").value) : null, layout: $("layout").value };
+      made = { source: "link", method: $("method").value, seed: Number(seed), rules: formRules(), fairness: dialValue(),
+        ports: $("ports").value, layout: $("layout").value, code: CATAN_INITIAL.code, edits: 0, edited: [] };
+    } else {
+      made = { source: "shared", edits: 0, edited: [], rules: [] };
     }
   }
 
-  document.addEventListener("DOMContentLoaded", async () => {
+  document.addEventListener("DOMContentLoaded", () => {
     $("board").addEventListener("mouseover", onBoardOver);
     $("board").addEventListener("focusin", onBoardOver);
     $("board").addEventListener("mouseleave", () => { if (pinnedSpot !== null) showSpot(pinnedSpot); });
     $("board").addEventListener("click", onBoardClick);
     $("board").addEventListener("keydown", evt => {
       if (evt.key !== "Enter" && evt.key !== " ") return;
-      if (!evt.target.closest || !evt.target.closest("[data-spot], [data-hex]")) return;
+      if (!evt.target.closest || !evt.target.closest("g.spot[data-spot], [data-hex], [data-port]")) return;
       evt.preventDefault();
       onBoardClick(evt);
     });
@@ -243,8 +442,20 @@
     $("top-spots").addEventListener("keydown", evt => { if (evt.key === "Enter") pickRow(evt); });
     $("paste-form").addEventListener("submit", paste);
     $("cancel").addEventListener("click", () => { if (currentJob) BE.api("DELETE", "/api/jobs/" + currentJob); });
-    $("fairness").addEventListener("input", () => { $("use-fairness").checked = true; showFairness(); });
-    $("use-fairness").addEventListener("change", showFairness);
+    $("fairness").addEventListener("input", () => { legacyDial = false; showDial(); });
+    $("method").addEventListener("change", onMethodChange);
+    $("ports").addEventListener("change", () => { portsTouched = true; });
+    $("preset").addEventListener("change", () => {
+      const o = $("preset").selectedOptions[0];
+      if (o && o.value !== "custom") $("rules").value = o.dataset.rules;
+      showRulesNote(); drawIds();
+    });
+    $("rules").addEventListener("input", () => { syncPreset(); showRulesNote(); drawIds(); });
+    $("layout").addEventListener("change", () => {
+      clearErrors();
+      if (currentJob) { again = true; BE.api("DELETE", "/api/jobs/" + currentJob); } else generate(null, true);
+    });
+    $("show-ids").addEventListener("change", () => { updateEditHint(); if (view) showSpot(selectedSpot); });
     $("copy-link").addEventListener("click", async () => {
       const url = location.origin + shareUrl(view);
       try { await navigator.clipboard.writeText(url); BE.toast("link copied", "info"); }
@@ -252,18 +463,7 @@
     });
     document.querySelectorAll('input[name="edit"]').forEach(r => r.addEventListener("change", () => { picked = null; updateEditHint(); }));
     readUrl();
-    if (CATAN_INITIAL) {
-      show(CATAN_INITIAL, false);
-      if (made) $("gen-info").textContent = `${made.method}, seed ${made.seed} (from the link)`;
-    } else {
-      const seed = freshSeed();
-      try {
-        const layout = $("layout").value;
-        const v = await BE.api("GET", "/api/catan/random?seed=" + seed + "&layout=" + layout);
-        made = { method: "random", seed, rules: [], fairness: null, layout };
-        show(v, false);
-        $("gen-info").textContent = `a uniformly random board (seed ${seed}); "New board" draws another`;
-      } catch (e) { }
-    }
+    if (CATAN_INITIAL) show(CATAN_INITIAL, false);
+    else generate(null, true);
   });
 })();

@@ -3,14 +3,18 @@
    flagged), then per player and per seat the wins and win rates with their 95 % intervals (a bar from 0 to
    100 % with the interval, the point and the equal-share line), the game length, and the advisor's picks:
    where the opening advisor settled in those games, drawn as rings on the board (area ~ how often), with
-   "A" on the advisor's first pick for an empty board. The overlay follows the board: it is redrawn when the
-   board SVG is replaced and dropped when another board is shown. */
+   "A" on the advisor's first pick for an empty board; spots are named by what they touch, as on the rest
+   of the page. The overlay follows the board: it is redrawn when the board is shown again ("catan:board")
+   and dropped when another board is shown. The form states how many games a run plays (games x seatings)
+   and the button is disabled, with the reason, on a board catanatron cannot play (5-6 players). */
 "use strict";
 (() => {
   const $ = id => document.getElementById(id);
   const SVG_NS = "http://www.w3.org/2000/svg";
   let job = null;      // id of the running play-test job
   let result = null;   // the last result shown
+  let board = null;    // the board view shown (from the "catan:board" event)
+  const MAX_GAMES = 2000;
 
   const pct = x => `${(100 * x).toFixed(1)}%`;
 
@@ -24,10 +28,18 @@
       `<rect x="${(w * r.win_rate - 1).toFixed(1)}" y="0" width="2" height="12" fill="#9c3d28"/></svg>`;
   }
 
+  /** A spot by what it touches (the board's name), with its id when ids are shown. */
+  function spotName(spot) {
+    const s = board && board.spots[spot];
+    return `${BE.esc(s ? s.name : "spot " + spot)}<span class="catan-id"> (spot ${spot})</span>`;
+  }
+
   function rateTable(rows, equal, kind) {
+    // players: the row of the player listed in seat k (with every seating it played every seat)
+    const who = (r, k) => kind === "players" ? `${BE.esc(r.name)} <span class="muted">(listed seat ${k + 1})</span>` : BE.esc(r.name);
     return `<table class="data pt-${kind}"><thead><tr><th>${kind === "players" ? "player" : "seat"}</th><th>games</th><th>wins</th>` +
-      `<th>win rate</th><th>95% interval</th><th></th><th>mean VP</th></tr></thead><tbody>` +
-      rows.map(r => `<tr><td>${BE.esc(r.name)}</td><td class="num">${r.games}</td><td class="num">${r.wins}</td>` +
+      `<th>win rate</th><th>95% interval</th><th><span class="catan-sr">interval bar</span></th><th>mean VP</th></tr></thead><tbody>` +
+      rows.map((r, k) => `<tr><td>${who(r, k)}</td><td class="num">${r.games}</td><td class="num">${r.wins}</td>` +
         `<td class="num">${pct(r.win_rate)}</td><td class="num">${pct(r.ci95[0])}–${pct(r.ci95[1])}</td>` +
         `<td>${rateBar(r, equal)}</td><td class="num">${BE.fmt(r.mean_vp, 2)}</td></tr>`).join("") +
       `</tbody></table>`;
@@ -44,8 +56,9 @@
     g.setAttribute("id", "pt-overlay");
     g.setAttribute("pointer-events", "none");
     const top = result.advisor_picks.length ? result.advisor_picks[0].count : 1;
+    const dotOf = spot => svg.querySelector(`g.spot[data-spot="${spot}"] circle.spot-dot`);
     const ring = (spot, r, color, width) => {
-      const dot = svg.querySelector(`circle[data-spot="${spot}"]`);
+      const dot = dotOf(spot);
       if (!dot) return null;
       const c = document.createElementNS(SVG_NS, "circle");
       c.setAttribute("cx", dot.getAttribute("cx")); c.setAttribute("cy", dot.getAttribute("cy"));
@@ -63,7 +76,7 @@
       }
     }
     const first = result.advice.spot;
-    const dot = svg.querySelector(`circle[data-spot="${first}"]`);
+    const dot = dotOf(first);
     if (dot) {
       const t = document.createElementNS(SVG_NS, "text");
       t.setAttribute("x", String(Number(dot.getAttribute("cx")) + 9));
@@ -87,20 +100,37 @@
       (ci ? ` (95% ${BE.fmt(ci[0], 1)}–${BE.fmt(ci[1], 1)})` : "") +
       `, median ${BE.fmt(t.median, 1)}, 90th percentile ${BE.fmt(t.p90, 1)}; ${r.unfinished} unfinished (turn limit)` :
       "no game finished";
-    const picks = r.advisor_picks.slice(0, 6).map(p => `spot ${p.spot} ×${p.count}`).join(", ");
-    $("pt-picks").innerHTML = (picks ? `Rings on the board: where the advisor settled (${BE.esc(picks)}). ` :
-      "No advisor played. ") + `<b>A</b>: its first pick on an empty board (spot ${r.advice.spot}).`;
+    const picks = r.advisor_picks.slice(0, 6).map(p => `${spotName(p.spot)} ×${p.count}`).join(", ");
+    $("pt-picks").innerHTML = (picks ? `Rings on the board: where the advisor settled (${picks}). ` :
+      "No advisor played. ") + `<b>A</b>: its first pick on an empty board (${spotName(r.advice.spot)}).`;
     $("pt-results").hidden = false;
     const stopped = state === "cancelled" || r.interrupted;
-    $("pt-info").textContent = `${r.games} games (${r.listed.join(", ")}; seed ${r.seed}` +
-      (r.rotate ? ", every seating" : "") + `) · ${BE.fmt(r.seconds, 1)} s, ${BE.fmt(r.games_per_second, 1)} games/s` +
+    const seatings = r.rotate ? r.listed.length : 1;
+    $("pt-info").textContent = `${r.games} games (${r.games / seatings} games × ${seatings} seating${seatings === 1 ? "" : "s"}; ` +
+      `${r.listed.join(", ")}; seed ${r.seed}) · ${BE.fmt(r.seconds, 1)} s, ${BE.fmt(r.games_per_second, 1)} games/s` +
       (stopped ? ` · stopped early: ${r.games} of ${r.planned} games kept` : "");
     drawPicks();
   }
 
+  /** How many games the form asks for, said before the run; why the button is off when it is. */
+  function showCount() {
+    const games = Number($("pt-games").value), seatings = $("pt-rotate").checked ? 4 : 1;
+    $("pt-games-label").textContent = seatings > 1 ? "Games per seating" : "Games";
+    let why = "";
+    if (board && board.layout !== "base") why = "Play-tests need the base board: catanatron has no 5-6 player map.";
+    else if (!Number.isInteger(games) || games < 1) why = "Give a whole number of games, at least 1.";
+    else if (games * seatings > MAX_GAMES) why = `${games} × ${seatings} = ${games * seatings} games: at most ${MAX_GAMES} per play-test here (the CLI plays more).`;
+    const total = Number.isInteger(games) && games > 0 ? games * seatings : 0;
+    $("pt-count").textContent = why || (seatings > 1 ?
+      `Plays ${total} games: ${games} games × ${seatings} seatings (every listed player in every seat).` :
+      `Plays ${total} games, each player in the seat it is listed in.`);
+    $("pt-count").classList.toggle("catan-warn", Boolean(why));
+    $("pt-run").disabled = Boolean(why) || job !== null;
+  }
+
   async function run(evt) {
     evt.preventDefault();
-    if (job) return;
+    if (job || $("pt-run").disabled) return;
     const board = $("code").textContent.trim();
     if (!board) return;
     const body = {
@@ -125,15 +155,22 @@
     } catch (e) {
       $("pt-info").textContent = e.message;
     } finally {
-      job = null; $("pt-run").disabled = false; $("pt-cancel").hidden = true; bar.hidden = true;
+      job = null; $("pt-cancel").hidden = true; bar.hidden = true; showCount();
     }
   }
+
+  // every board shown: redraw the picks (only on the board they were played on), recount, re-check
+  // (registered now: catan.js shows the first board in its own DOMContentLoaded handler, which runs first)
+  document.addEventListener("catan:board", evt => {
+    board = evt.detail;
+    if ($("playtest-form")) { drawPicks(); showCount(); }
+  });
 
   document.addEventListener("DOMContentLoaded", () => {
     if (!$("playtest-form")) return;
     $("playtest-form").addEventListener("submit", run);
     $("pt-cancel").addEventListener("click", () => { if (job) BE.api("DELETE", "/api/jobs/" + job); });
-    // the board SVG is replaced on every change: redraw the picks (only on the board they were played on)
-    new MutationObserver(drawPicks).observe($("board"), { childList: true });
+    ["input", "change"].forEach(e => { $("pt-games").addEventListener(e, showCount); $("pt-rotate").addEventListener(e, showCount); });
+    showCount();
   });
 })();

@@ -85,21 +85,24 @@ const BE = (() => {
      and a screen reader still hears the whole word. */
   const CONTRIBUTION = '<span class="th-long">contribution</span><span class="th-short" aria-hidden="true">contrib.</span>';
 
-  /* A breakdown (terms with raw, weight, contribution) as an HTML table with contribution bars. */
+  /* A breakdown (terms with raw, weight, contribution) as an HTML table with contribution bars.
+     opts.raw(term) and opts.value(number) format the raw values and the contributions/total (a page's
+     one precision per quantity); without them: 3 and 2 decimals. */
   function breakdownTable(bd, opts) {
     opts = opts || {};
+    const raw = opts.raw || (t => fmt(t.raw, 3)), value = opts.value || (x => fmt(x, 2));
     const max = Math.max(1e-9, ...bd.terms.map(t => Math.abs(t.contribution)));
     let html = '<table class="data breakdown"><thead><tr><th>term</th><th>raw</th><th>weight</th>' +
       '<th>' + CONTRIBUTION + '</th><th><span class="sr-only">share of the largest contribution</span></th></tr></thead><tbody>';
     for (const t of bd.terms) {
       const w = Math.round(60 * Math.abs(t.contribution) / max);
       html += `<tr data-term="${esc(t.name)}"><td>${esc(t.name.replace(/_/g, " "))}</td>` +
-        `<td class="num">${fmt(t.raw, 3)}</td><td class="num">${fmt(t.weight, 2)}</td>` +
-        `<td class="num">${fmt(t.contribution, 2)}</td>` +
+        `<td class="num">${raw(t)}</td><td class="num">${fmt(t.weight, 2)}</td>` +
+        `<td class="num">${value(t.contribution)}</td>` +
         `<td><span class="bar${t.contribution < 0 ? " neg" : ""}" style="width:${w}px"></span></td></tr>`;
     }
     html += `<tr class="total"><td>${esc(opts.totalLabel || "total")}</td><td></td><td></td>` +
-      `<td class="num">${fmt(bd.total, 2)}</td><td></td></tr></tbody></table>`;
+      `<td class="num">${value(bd.total)}</td><td></td></tr></tbody></table>`;
     return html;
   }
 
