@@ -96,7 +96,9 @@ def test_new_board_seed_fairness_timing_and_share_link(page: Any, live_server: s
     page.wait_for_selector("#board svg .spot")
     first = _gen_seed(page)
     assert page.input_value("#seed") == str(first)  # the first board's own seed
-    assert page.inner_text("#fairness-value") == page.input_value("#fairness") == "1"
+    # the first board is random: the dial stays at 0 and says why (issue 23: one dial, no off switch)
+    assert page.inner_text("#fairness-value") == page.input_value("#fairness") == "0"
+    assert page.is_disabled("#fairness") and "never balanced" in page.inner_text("#fairness-says")
     page.select_option("#method", "random")
     codes, seeds = set(), set()
     for _ in range(2):

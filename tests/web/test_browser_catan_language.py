@@ -101,18 +101,22 @@ def test_spots_named_by_what_they_touch_ids_on_demand(page: Any, live_server: st
 
 def test_info_line_is_the_boards_own_and_the_seed_remakes_it(page: Any, live_server: str) -> None:
     """Defect 1.2: the first board was random while Method said anneal, "Generate with this seed" made a
-    different board, and an edited board still claimed "proven optimal". Now the first board is made by
-    the form as shown, the same seed makes it again, and edits are said (and undone edits unsaid)."""
+    different board, and an edited board still claimed "proven optimal". Now the form says what made the
+    first board, the same seed makes it again, and edits are said (and undone edits unsaid)."""
     page.goto(live_server + "/catan")
     page.wait_for_function(IDLE + " && /seed \\d+/.test(document.getElementById('gen-info').textContent)")
     info = page.inner_text("#gen-info")
     method, seed = page.input_value("#method"), page.input_value("#seed")
-    assert info.startswith(f"{method}, seed {seed}") and "proven optimal" in info, info
+    assert method == "random" and info.startswith(f"random, seed {seed}"), info
     first = page.inner_text("#code")
-    assert _generate(page).startswith(f"{method}, seed {seed}")
-    assert page.inner_text("#code") == first
-    expected = generate(method, int(seed), fairness=float(page.input_value("#fairness")), ports="balanced")
-    assert first == expected.board.code()
+    assert _generate(page).startswith(f"random, seed {seed}")
+    assert page.inner_text("#code") == first == generate("random", int(seed)).board.code()
+    # an annealed board: its seed makes it again too, and it is proven optimal
+    page.select_option("#method", "anneal")
+    assert "proven optimal" in _generate(page, "#new-board")
+    seed, first = page.input_value("#seed"), page.inner_text("#code")
+    assert _generate(page).startswith(f"anneal, seed {seed}") and page.inner_text("#code") == first
+    assert first == generate("anneal", int(seed), fairness=1.0, ports="balanced").board.code()
     # edits: said, the generator's claim dropped, the seed box emptied; undoing them restores all three
     _swap(page, "hexes", 0, 4)
     info = page.inner_text("#gen-info")
@@ -252,8 +256,8 @@ def test_one_precision_per_quantity(page: Any, live_server: str) -> None:
     assert re.fullmatch(r"\d+\.\d\d", score), score
     assert page.locator("#spot p b.num").inner_text() == score
     assert best.locator("td.num").last.inner_text() == score
-    title = page.locator(f'#board g.spot[data-spot="{spot}"] > title').text_content() or ""
-    assert f"score {score}" in title
+    label = page.get_attribute(f'#board g.spot[data-spot="{spot}"]', "aria-label") or ""
+    assert f"score {score}" in label
     _clean(page)
 
 

@@ -124,11 +124,14 @@ def board_svg(
     *,
     size: float = 56.0,
     title: str | None = None,
+    spot_titles: bool = True,
 ) -> str:
     """The board as an SVG document (a string).
 
     ``heatmap``: colour every spot by its score (the board's :func:`evaluate_spots` table) and label the
-    ``label_top`` best spots with their rank. ``size``: hex circumradius in px.
+    ``label_top`` best spots with their rank. ``size``: hex circumradius in px. ``spot_titles=False``
+    leaves out the spots' ``<title>`` tooltips and ``data-score`` attributes (a page that names and scores
+    spots itself saves their bytes).
     """
     if heatmap is not None and heatmap.board != board:
         raise CatanError("the heatmap was computed for a different board")
@@ -151,7 +154,7 @@ def board_svg(
         _coast_svg(board, frame),
         *_ports_svg(board, frame),
         *_hexes_svg(board, frame),
-        *_spots_svg(board, heatmap, label_top, frame),
+        *_spots_svg(board, heatmap, label_top, frame, spot_titles),
     ]
     if heatmap is not None:
         lo, hi = _score_range(heatmap)
@@ -262,7 +265,9 @@ def _score_range(heatmap: SpotTable) -> tuple[float, float]:
     return float(np.min(heatmap.scores)), float(np.max(heatmap.scores))
 
 
-def _spots_svg(board: Board, heatmap: SpotTable | None, label_top: int, frame: _Frame) -> list[str]:
+def _spots_svg(
+    board: Board, heatmap: SpotTable | None, label_top: int, frame: _Frame, titles: bool = True
+) -> list[str]:
     """The spots (54, or 80 on the 5-6 player board): plain dots (port spots in white), or coloured by
     score with the best ranked; each in a ``g.spot`` with its touch target ``circle.spot-hit``."""
     r = frame.r
@@ -278,14 +283,14 @@ def _spots_svg(board: Board, heatmap: SpotTable | None, label_top: int, frame: _
     for s in range(frame.topo.n_spots):
         x, y = frame.spot(s)
         at = f'cx="{_f(x)}" cy="{_f(y)}"'
-        name = board.spot_name(s)
+        name = board.spot_name(s) if titles else ""
         if heatmap is not None:
             score = float(heatmap.scores[s])
             t = (score - lo) / (hi - lo) if hi > lo else 0.5
             rad = r * (0.13 + 0.07 * t)
             tip = f"{name}: score {score:.{digits}f} · spot {s}"
             stroke, sw = ("#ffffff", 2.2) if s in ranks else (_INK, 1.0)
-            head = f'<g class="spot" data-spot="{s}" data-score="{score:.4f}">'
+            head = f'<g class="spot" data-spot="{s}"' + (f' data-score="{score:.4f}">' if titles else ">")
             dot = f'r="{_f(rad)}" fill="{_heat(t)}" stroke="{stroke}" stroke-width="{sw}"'
         else:
             tip = f"{name} · spot {s}"
@@ -293,9 +298,9 @@ def _spots_svg(board: Board, heatmap: SpotTable | None, label_top: int, frame: _
             stroke = "#6b4f2a" if s in port_spots else "#7a6a48"
             head = f'<g class="spot" data-spot="{s}">'
             dot = f'r="{_f(r * 0.085)}" fill="{fill}" fill-opacity="0.85" stroke="{stroke}" stroke-width="1"'
+        title = f"<title>{escape(tip)}</title>" if titles else ""
         out.append(
-            f'{head}<title>{escape(tip)}</title><circle class="spot-hit" {at} {hit}/>'
-            f'<circle class="spot-dot" {at} {dot}/></g>'
+            f'{head}{title}<circle class="spot-hit" {at} {hit}/><circle class="spot-dot" {at} {dot}/></g>'
         )
     for s, k in ranks.items():
         x, y = frame.spot(s)

@@ -26,6 +26,7 @@ from boardeval.catan import (
     RESOURCE_NAMES,
     RULES,
     Board,
+    SpotTable,
     board_energy,
     board_svg,
     evaluate_spots,
@@ -92,6 +93,10 @@ class BoardView(BaseModel):
     svg: str
     energy: dict[str, Any] = Field(description="energy breakdown (lower is fairer)")
     spots: list[SpotView]
+    resources: dict[str, Any] = Field(
+        description="per resource: totals (pips on the board) and strength (the evaluator's scarcity "
+        "weighting), the same for every spot (so not repeated in the spots' breakdowns)"
+    )
     board: dict[str, Any] = Field(description="the board as named JSON (hexes, ports)")
 
 
@@ -111,28 +116,56 @@ class ParseIn(StrictModel):
     text: str = Field(..., min_length=1, max_length=100_000)
 
 
+SIGNIFICANT_DIGITS = 10
+"""Floats in a board view carry 10 significant digits: far beyond what any page shows (3 decimals at
+most), and a fifth of the view's bytes less than the 17 digits of a full double."""
+
+
+def _sig(obj: Any) -> Any:
+    """``obj`` with every float rounded to :data:`SIGNIFICANT_DIGITS` significant digits."""
+    if isinstance(obj, float):
+        return float(f"{obj:.{SIGNIFICANT_DIGITS}g}")
+    if isinstance(obj, dict):
+        return {k: _sig(v) for k, v in obj.items()}
+    if isinstance(obj, list):
+        return [_sig(v) for v in obj]
+    return obj
+
+
+def _spot_breakdown(table: SpotTable, s: int) -> dict[str, Any]:
+    """A spot's breakdown without what would repeat in every answer: the board-wide extras (``totals``,
+    ``strength``: the view's ``resources``) and the spot's id (``label``, ``extras.spot``: its ``spot``)."""
+    bd = table.breakdown(s).to_dict()
+    del bd["label"]  # "spot N": the view's spot
+    bd["extras"] = {k: v for k, v in bd["extras"].items() if k not in ("spot", "totals", "strength")}
+    return dict(_sig(bd))
+
+
 def board_view(board: Board) -> BoardView:
-    """Evaluate a board: spots (one vectorised call), energy, and the SVG with the heatmap."""
+    """Evaluate a board: spots (one vectorised call), energy, and the SVG with the heatmap (spots named
+    by the page itself: no per-spot tooltips in the SVG); floats to :data:`SIGNIFICANT_DIGITS`."""
     table = evaluate_spots(board)
     scores = table.scores.tolist()
     rank = {s: r + 1 for r, s in enumerate(table.ranked())}
     code = board.code()
+    extras = table.breakdown(0).extras
     return BoardView(
         code=code,
         layout=board.layout,
         share_url="/catan?board=" + quote(code, safe=""),
-        svg=board_svg(board, heatmap=table),
-        energy=board_energy(board).to_dict(),
+        svg=board_svg(board, heatmap=table, spot_titles=False),
+        energy=_sig(board_energy(board).to_dict()),
         spots=[
             SpotView(
                 spot=s,
                 name=board.spot_name(s),
-                score=scores[s],
+                score=_sig(scores[s]),
                 rank=rank[s],
-                breakdown=table.breakdown(s).to_dict(),
+                breakdown=_spot_breakdown(table, s),
             )
             for s in range(len(scores))
         ],
+        resources=_sig({"totals": extras["totals"], "strength": extras["strength"]}),
         board=board.to_json(),
     )
 
@@ -160,6 +193,14 @@ def rule_hints() -> list[dict[str, str]]:
     ]
 
 
+_TABLE_TERMS = frozenset(
+    {"raw_production", "scarcity_production", "port", "prime_variate", "parity", "spot score", "energy"}
+    | {"same_resource_pairs", "high_number_pairs", "pip_variance", "ports"}
+)
+"""The glossary terms the page's script needs (the breakdown tables' rows); the template writes the
+others into the page itself."""
+
+
 @router.get("/catan", response_class=HTMLResponse, include_in_schema=False)
 def catan_page(request: Request, board: str | None = Query(None, max_length=200)) -> Response:
     error = None
@@ -185,6 +226,7 @@ def catan_page(request: Request, board: str | None = Query(None, max_length=200)
             "tournament_rules": DEFAULT_TOURNAMENT_RULES,
             "digits": DISPLAY_DIGITS,
             "glossary": GLOSSARY["catan"],
+            "table_terms": {k: v for k, v in GLOSSARY["catan"].items() if k in _TABLE_TERMS},
         },
         status_code=status,
     )

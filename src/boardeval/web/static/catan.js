@@ -1,22 +1,9 @@
-/* Catan page: shows a board view (SVG + spot breakdowns + energy) from the API, generates boards as
-   background jobs with a progress bar, swaps hexes, numbers or harbours by clicking, and keeps the URL
-   shareable.
-
-   One board language (issue 23): a spot is named by what it touches ("sheep 6 · ore 5 · wood 8"), a hex
-   by what it holds, a harbour by its number; the ids are drawn on the board and written in the text only
-   when "show ids" is on (harbour numbers also whenever a swap, an edit or a rule names harbours).
-   The info line (#gen-info) always tells the board's own story (`made`): method, seed, fairness,
-   harbours, rules and what the generator proved, then "edited by hand (n swaps)" once it was edited (the
-   generator's claims are dropped until the edits are undone). The form always holds what made the
-   board shown, so "Generate with this seed" makes it again. The fairness dial means the same for every
-   method (0 = no balancing beyond the rules, 1 = the fairest board they allow) and says so.
-   Numbers: one precision per quantity (CATAN_DIGITS, the server's DISPLAY_DIGITS).
-   Every board shown fires a "catan:board" event on document (detail: the board view) for the other
-   panels (play-test; seat equity later). */
+/* Catan page: board views from the API, generation as jobs, swaps, share links. Its design (one board
+   language, the board's own provenance, one fairness dial, one precision per quantity, window.CATAN_VIEW
+   and the "catan:board" event for other panels) is in docs/web.md, "The Catan page". */
 "use strict";
 (() => {
   let view = null;
-  let picked = null;        // first hex (or harbour) picked in swap mode
   let currentJob = null;
   let selectedSpot = null;  // the spot shown in the panel
   let pinnedSpot = null;    // the spot the user clicked (hover does not move the panel away from it)
@@ -28,7 +15,6 @@
   const DIGITS = (typeof CATAN_DIGITS !== "undefined" && CATAN_DIGITS) || {};
   const DEFAULT_RULES = (typeof CATAN_TOURNAMENT_RULES !== "undefined" && CATAN_TOURNAMENT_RULES) || [];
   const PORT_RULES = ["no-port-own-resource", "port-min-pips"];
-  const SVG_NS = "http://www.w3.org/2000/svg";
   const $ = id => document.getElementById(id);
   const num = (x, quantity) => BE.fmt(x, DIGITS[quantity]);
   const idText = text => `<span class="catan-id"> (${BE.esc(text)})</span>`;
@@ -80,8 +66,12 @@
     return Number($("fairness").value);
   }
 
+  let dialKept = "1";  // the dial's value while a method holds it at 0 (random, tournament)
+
   function showDial() {
     const method = $("method").value, r = dialRules(method), dial = $("fairness");
+    if (r.fixed !== undefined && !dial.disabled) dialKept = dial.value;
+    if (r.fixed === undefined && dial.disabled) dial.value = dialKept;
     dial.step = String(r.step || 1);
     if (r.fixed !== undefined) dial.value = String(r.fixed);
     else if (method === "cp") dial.value = Number(dial.value) >= 0.5 ? "1" : "0";
@@ -177,47 +167,10 @@
     return rules.concat(formRules()).some(r => PORT_RULES.some(p => r.startsWith(p)));
   }
 
-  function label(g, x, y, text, cls) {
-    const t = document.createElementNS(SVG_NS, "text");
-    t.setAttribute("x", x.toFixed(1)); t.setAttribute("y", y.toFixed(1));
-    t.setAttribute("class", cls); t.setAttribute("text-anchor", "middle");
-    t.setAttribute("pointer-events", "none");
-    t.textContent = text;
-    g.appendChild(t);
-  }
-
-  /** Spot, hex and harbour ids drawn over the board ("show ids"); harbour numbers alone when named. */
-  function drawIds() {
-    const svg = $("board").querySelector("svg");
-    if (!svg) return;
-    const old = svg.querySelector("#catan-ids");
-    if (old) old.remove();
-    const all = $("show-ids").checked, ports = all || portIdsNamed();
-    document.body.classList.toggle("catan-show-ids", all);
-    if (!ports) return;
-    const g = document.createElementNS(SVG_NS, "g");
-    g.setAttribute("id", "catan-ids");
-    svg.querySelectorAll("g.port[data-port]").forEach(p => {
-      const c = p.querySelector("circle:not(.port-hit)");
-      if (c) label(g, Number(c.getAttribute("cx")) + 17, Number(c.getAttribute("cy")) - 15, p.dataset.port, "catan-port-id");
-    });
-    if (all) {
-      svg.querySelectorAll("g.spot[data-spot] circle.spot-dot").forEach(c => {
-        label(g, Number(c.getAttribute("cx")), Number(c.getAttribute("cy")) - 11, c.parentNode.dataset.spot, "catan-spot-id");
-      });
-      svg.querySelectorAll("g.hex[data-hex]").forEach(h => {
-        const pts = (h.querySelector("polygon").getAttribute("points") || "").trim().split(/\s+/).map(p => p.split(",").map(Number));
-        const x = pts.reduce((a, p) => a + p[0], 0) / pts.length, y = pts.reduce((a, p) => a + p[1], 0) / pts.length;
-        label(g, x, y + 36, `hex ${h.dataset.hex}`, "catan-hex-id");
-      });
-    }
-    svg.appendChild(g);
-  }
-
   // ---- the board view ----
 
   function show(v, pushUrl) {
-    view = v; picked = null;
+    view = v;
     $("board").innerHTML = v.svg;
     $("board").querySelectorAll("g.spot[data-spot]").forEach(el => {
       const s = v.spots[Number(el.getAttribute("data-spot"))];
@@ -244,8 +197,51 @@
     if (pinnedSpot !== null && !v.spots[pinnedSpot]) pinnedSpot = null;
     if (selectedSpot !== null && !v.spots[selectedSpot]) selectedSpot = null;
     showSpot(pinnedSpot !== null ? pinnedSpot : (selectedSpot !== null ? selectedSpot : (best ? best.spot : 0)));
-    updateEditHint();
+    window.CATAN_VIEW = v;
+    tools();
+    showCount();
     document.dispatchEvent(new CustomEvent("catan:board", { detail: v }));
+  }
+
+  // ---- parts loaded on first use: the editor and ids (catan_edit.js), the play-test (catan_play.js) ----
+
+  const loaded = {};
+  function load(name) {
+    loaded[name] = loaded[name] || new Promise((resolve, reject) => {
+      const s = document.createElement("script");
+      s.src = `/static/${name}.js`; s.onload = resolve; s.onerror = reject;
+      document.body.appendChild(s);
+    });
+    return loaded[name];
+  }
+
+  /** The editor and ids, refreshed after every change (loaded once an edit mode, the ids or a harbour
+      name asks for them). */
+  function tools() {
+    document.body.classList.toggle("catan-show-ids", $("show-ids").checked);
+    if (!window.CatanEdit && editMode() === "none" && !$("show-ids").checked && !portIdsNamed()) return Promise.resolve();
+    return load("catan_edit").then(() => {
+      window.CatanEdit.init({ editMode, portIdsNamed, swap });
+      window.CatanEdit.refresh();
+    });
+  }
+
+  const MAX_GAMES = 2000;  // the server's per-job limit (web/catan_play.py MAX_GAMES)
+  const loadPlay = () => load("catan_play");
+
+  /** How many games the form asks for, said before the run; why the button is off when it is. */
+  function showCount() {
+    const games = Number($("pt-games").value), seatings = $("pt-rotate").checked ? 4 : 1;
+    $("pt-games-label").textContent = seatings > 1 ? "Games per seating" : "Games";
+    let why = "";
+    if (view && view.layout !== "base") why = "Play-tests need the base board: catanatron has no 5-6 player map.";
+    else if (!Number.isInteger(games) || games < 1) why = "Give a whole number of games, at least 1.";
+    else if (games * seatings > MAX_GAMES) why = `${games} × ${seatings} = ${games * seatings} games: at most ${MAX_GAMES} per play-test here (the CLI plays more).`;
+    $("pt-count").textContent = why || (seatings > 1 ?
+      `Plays ${games * seatings} games: ${games} games × ${seatings} seatings (every listed player in every seat).` :
+      `Plays ${games} games, each player in the seat it is listed in.`);
+    $("pt-count").classList.toggle("catan-warn", Boolean(why));
+    $("pt-run").disabled = Boolean(why) || Boolean(window.CatanPlay && window.CatanPlay.busy());
   }
 
   function showSpot(n) {
@@ -272,33 +268,6 @@
     if (el) el.classList.add("selected");
   }
 
-  /** A hex or harbour as the player reads it (the id in brackets when ids are shown). */
-  function pickedName(id) {
-    if (editMode() === "ports") return `harbour ${id}`;
-    const h = view.board.hexes[id];
-    return (h.number === null || h.number === undefined ? h.resource : `${h.resource} ${h.number}`) + ($("show-ids").checked ? ` (hex ${id})` : "");
-  }
-
-  function updateEditHint() {
-    const m = editMode();
-    const what = m === "ports" ? "harbour" : "hex";
-    $("edit-hint").textContent = m === "none" ? "" :
-      (picked === null ? `click the first ${what}` : `${pickedName(picked)} picked: click the ${what} to swap it with`);
-    $("board").classList.toggle("catan-editing", m !== "none");
-    document.querySelectorAll("#board .picked").forEach(e => e.classList.remove("picked"));
-    if (picked !== null) document.querySelectorAll(`#board [data-${m === "ports" ? "port" : "hex"}="${picked}"]`).forEach(e => e.classList.add("picked"));
-    document.querySelectorAll("#board g.hex[data-hex], #board g.port[data-port]").forEach(e => {
-      const port = e.hasAttribute("data-port");
-      const on = m !== "none" && (port === (m === "ports"));
-      if (!on) { e.removeAttribute("tabindex"); e.removeAttribute("role"); e.removeAttribute("aria-label"); }
-      else {
-        e.setAttribute("tabindex", "0"); e.setAttribute("role", "button");
-        e.setAttribute("aria-label", port ? `harbour ${e.dataset.port}` : pickedName(Number(e.dataset.hex)));
-      }
-    });
-    drawIds();
-  }
-
   async function swap(a, b, kind) {
     try {
       const v = await BE.api("POST", "/api/catan/swap", { board: view.code, kind, a, b });
@@ -309,7 +278,7 @@
         made = { source: "shared", edits: 1, edited: [kind], rules: [] };
       }
       show(v);
-    } catch (e) { picked = null; updateEditHint(); }
+    } catch (e) { if (window.CatanEdit) window.CatanEdit.reset(); }
   }
 
   /** Hover or focus previews a spot, unless one was clicked (then the panel keeps the clicked one). */
@@ -328,15 +297,7 @@
     const mode = editMode();
     const s = evt.target.closest ? evt.target.closest("g.spot[data-spot]") : null;
     if (s && mode === "none") { pin(Number(s.getAttribute("data-spot"))); return; }
-    if (mode === "none" || !evt.target.closest) return;
-    const key = mode === "ports" ? "data-port" : "data-hex";
-    const h = evt.target.closest(`[${key}]`);
-    if (!h) return;
-    const id = Number(h.getAttribute(key));
-    if (picked === null) { picked = id; updateEditHint(); return; }
-    if (picked === id) { picked = null; updateEditHint(); return; }
-    const a = picked; picked = null;
-    swap(a, id, mode);
+    if (mode !== "none") tools().then(() => window.CatanEdit.pick(evt.target));
   }
 
   const freshSeed = () => Math.floor(Math.random() * 1e6);
@@ -386,6 +347,19 @@
     }
   }
 
+  /** The first board: a random one at once (no job), with the form set to what made it, so that the info
+      line, the form and "Generate with this seed" agree; pick a method and press New board for more. */
+  async function firstBoard() {
+    const seed = freshSeed(), layout = $("layout").value;
+    try {
+      const v = await BE.api("GET", `/api/catan/random?seed=${seed}&layout=${layout}`);
+      $("method").value = "random"; onMethodChange();
+      made = { source: "generated", method: "random", seed, fairness: 0, ports: "fixed", rules: formRules(),
+        rulesStatus: {}, layout, code: v.code, edits: 0, edited: [] };
+      show(v, false);
+    } catch (e) { /* toast */ }
+  }
+
   async function paste(evt) {
     evt.preventDefault();
     const text = $("paste").value.trim();
@@ -409,7 +383,7 @@
     else $("ports").value = methodDefaultPorts($("method").value);
     const f = q.get("fairness");
     const okF = f !== null && f !== "" && Number.isFinite(Number(f)) && Number(f) >= 0 && Number(f) <= 1;
-    if (okF) $("fairness").value = f;
+    if (okF && dialRules($("method").value).fixed === undefined) $("fairness").value = f;
     legacyDial = !okF && $("method").value === "anneal" && method !== null;
     syncPreset(); showDial(); showRulesNote();
     if (!CATAN_INITIAL) return;
@@ -448,22 +422,38 @@
     $("preset").addEventListener("change", () => {
       const o = $("preset").selectedOptions[0];
       if (o && o.value !== "custom") $("rules").value = o.dataset.rules;
-      showRulesNote(); drawIds();
+      showRulesNote(); tools();
     });
-    $("rules").addEventListener("input", () => { syncPreset(); showRulesNote(); drawIds(); });
+    $("rules").addEventListener("input", () => { syncPreset(); showRulesNote(); tools(); });
+    $("rule-help").addEventListener("toggle", () => {  // the rule list, from the datalist (sent once)
+      if ($("rule-list").childElementCount) return;
+      $("rule-list").innerHTML = [...$("rule-names").options].map(o => `<li><code>${BE.esc(o.value)}</code>: ${BE.esc(o.textContent)}</li>`).join("");
+    });
     $("layout").addEventListener("change", () => {
       clearErrors();
       if (currentJob) { again = true; BE.api("DELETE", "/api/jobs/" + currentJob); } else generate(null, true);
     });
-    $("show-ids").addEventListener("change", () => { updateEditHint(); if (view) showSpot(selectedSpot); });
+    $("show-ids").addEventListener("change", () => { tools(); if (view) showSpot(selectedSpot); });
     $("copy-link").addEventListener("click", async () => {
       const url = location.origin + shareUrl(view);
       try { await navigator.clipboard.writeText(url); BE.toast("link copied", "info"); }
       catch (e) { BE.toast(url, "info"); }
     });
-    document.querySelectorAll('input[name="edit"]').forEach(r => r.addEventListener("change", () => { picked = null; updateEditHint(); }));
+    document.querySelectorAll('input[name="edit"]').forEach(r => r.addEventListener("change", () => {
+      if (window.CatanEdit) window.CatanEdit.reset(); else tools();
+    }));
+    ["input", "change"].forEach(e => { $("pt-games").addEventListener(e, showCount); $("pt-rotate").addEventListener(e, showCount); });
+    $("playtest-card").addEventListener("pointerenter", loadPlay, { once: true });
+    $("playtest-card").addEventListener("focusin", loadPlay, { once: true });
+    $("playtest-form").addEventListener("submit", async evt => {
+      evt.preventDefault();
+      if ($("pt-run").disabled) return;
+      try { await loadPlay(); } catch (e) { BE.toast("the play-test panel did not load (is the server still running?)"); return; }
+      window.CatanPlay.run();
+    });
+    document.addEventListener("catan:playtest-idle", showCount);
     readUrl();
     if (CATAN_INITIAL) show(CATAN_INITIAL, false);
-    else generate(null, true);
+    else firstBoard();
   });
 })();

@@ -1,20 +1,19 @@
-/* Catan page, "Play-test this board" panel: runs POST /api/jobs/catan/playtest on the board shown (its share
-   code is in #code), shows progress with a Cancel button (a cancelled play-test keeps its finished games,
-   flagged), then per player and per seat the wins and win rates with their 95 % intervals (a bar from 0 to
-   100 % with the interval, the point and the equal-share line), the game length, and the advisor's picks:
-   where the opening advisor settled in those games, drawn as rings on the board (area ~ how often), with
-   "A" on the advisor's first pick for an empty board; spots are named by what they touch, as on the rest
-   of the page. The overlay follows the board: it is redrawn when the board is shown again ("catan:board")
-   and dropped when another board is shown. The form states how many games a run plays (games x seatings)
-   and the button is disabled, with the reason, on a board catanatron cannot play (5-6 players). */
+/* Catan page, "Play-test this board" panel, loaded on first use (catan.js loads it when the panel is
+   approached or submitted; the form, its game count and its refusal on 5-6 player boards live there):
+   runs POST /api/jobs/catan/playtest on the board shown, shows progress with a Cancel button (a cancelled
+   play-test keeps its finished games, flagged), then per player and per seat the wins and win rates with
+   their 95 % intervals (a bar from 0 to 100 % with the interval, the point and the equal-share line), the
+   game length, and the advisor's picks: where the opening advisor settled in those games, drawn as rings
+   on the board (area ~ how often), with "A" on the advisor's first pick for an empty board; spots are
+   named by what they touch, as on the rest of the page. The overlay follows the board: it is redrawn when
+   the board is shown again ("catan:board") and dropped when another board is shown. */
 "use strict";
-(() => {
+window.CatanPlay = (() => {
   const $ = id => document.getElementById(id);
   const SVG_NS = "http://www.w3.org/2000/svg";
   let job = null;      // id of the running play-test job
   let result = null;   // the last result shown
-  let board = null;    // the board view shown (from the "catan:board" event)
-  const MAX_GAMES = 2000;
+  const board = () => window.CATAN_VIEW;  // the board view shown (catan.js)
 
   const pct = x => `${(100 * x).toFixed(1)}%`;
 
@@ -30,7 +29,7 @@
 
   /** A spot by what it touches (the board's name), with its id when ids are shown. */
   function spotName(spot) {
-    const s = board && board.spots[spot];
+    const s = board() && board().spots[spot];
     return `${BE.esc(s ? s.name : "spot " + spot)}<span class="catan-id"> (spot ${spot})</span>`;
   }
 
@@ -112,29 +111,12 @@
     drawPicks();
   }
 
-  /** How many games the form asks for, said before the run; why the button is off when it is. */
-  function showCount() {
-    const games = Number($("pt-games").value), seatings = $("pt-rotate").checked ? 4 : 1;
-    $("pt-games-label").textContent = seatings > 1 ? "Games per seating" : "Games";
-    let why = "";
-    if (board && board.layout !== "base") why = "Play-tests need the base board: catanatron has no 5-6 player map.";
-    else if (!Number.isInteger(games) || games < 1) why = "Give a whole number of games, at least 1.";
-    else if (games * seatings > MAX_GAMES) why = `${games} × ${seatings} = ${games * seatings} games: at most ${MAX_GAMES} per play-test here (the CLI plays more).`;
-    const total = Number.isInteger(games) && games > 0 ? games * seatings : 0;
-    $("pt-count").textContent = why || (seatings > 1 ?
-      `Plays ${total} games: ${games} games × ${seatings} seatings (every listed player in every seat).` :
-      `Plays ${total} games, each player in the seat it is listed in.`);
-    $("pt-count").classList.toggle("catan-warn", Boolean(why));
-    $("pt-run").disabled = Boolean(why) || job !== null;
-  }
-
-  async function run(evt) {
-    evt.preventDefault();
-    if (job || $("pt-run").disabled) return;
-    const board = $("code").textContent.trim();
-    if (!board) return;
+  async function run() {
+    if (job) return;
+    const code = board() && board().code;
+    if (!code) return;
     const body = {
-      board,
+      board: code,
       players: [...document.querySelectorAll(".pt-player")].map(s => s.value),
       games: Number($("pt-games").value),
       rotate: $("pt-rotate").checked,
@@ -155,22 +137,13 @@
     } catch (e) {
       $("pt-info").textContent = e.message;
     } finally {
-      job = null; $("pt-cancel").hidden = true; bar.hidden = true; showCount();
+      job = null; $("pt-cancel").hidden = true; bar.hidden = true;
+      document.dispatchEvent(new Event("catan:playtest-idle"));
     }
   }
 
-  // every board shown: redraw the picks (only on the board they were played on), recount, re-check
-  // (registered now: catan.js shows the first board in its own DOMContentLoaded handler, which runs first)
-  document.addEventListener("catan:board", evt => {
-    board = evt.detail;
-    if ($("playtest-form")) { drawPicks(); showCount(); }
-  });
-
-  document.addEventListener("DOMContentLoaded", () => {
-    if (!$("playtest-form")) return;
-    $("playtest-form").addEventListener("submit", run);
-    $("pt-cancel").addEventListener("click", () => { if (job) BE.api("DELETE", "/api/jobs/" + job); });
-    ["input", "change"].forEach(e => { $("pt-games").addEventListener(e, showCount); $("pt-rotate").addEventListener(e, showCount); });
-    showCount();
-  });
+  // every board shown: redraw the picks (only on the board they were played on)
+  document.addEventListener("catan:board", drawPicks);
+  $("pt-cancel").addEventListener("click", () => { if (job) BE.api("DELETE", "/api/jobs/" + job); });
+  return { run, busy: () => job !== null };
 })();
