@@ -193,14 +193,6 @@ def rule_hints() -> list[dict[str, str]]:
     ]
 
 
-_TABLE_TERMS = frozenset(
-    {"raw_production", "scarcity_production", "port", "prime_variate", "parity", "spot score", "energy"}
-    | {"same_resource_pairs", "high_number_pairs", "pip_variance", "ports"}
-)
-"""The glossary terms the page's script needs (the breakdown tables' rows); the template writes the
-others into the page itself."""
-
-
 @router.get("/catan", response_class=HTMLResponse, include_in_schema=False)
 def catan_page(request: Request, board: str | None = Query(None, max_length=200)) -> Response:
     error = None
@@ -226,7 +218,6 @@ def catan_page(request: Request, board: str | None = Query(None, max_length=200)
             "tournament_rules": DEFAULT_TOURNAMENT_RULES,
             "digits": DISPLAY_DIGITS,
             "glossary": GLOSSARY["catan"],
-            "table_terms": {k: v for k, v in GLOSSARY["catan"].items() if k in _TABLE_TERMS},
         },
         status_code=status,
     )

@@ -11,7 +11,6 @@
   let legacyDial = false;   // an old link without fairness: anneal's own default until the dial moves
   let portsTouched = false; // the player chose the harbours: a method change keeps them
   let again = false;        // the Board select changed during a run: draw a new board when it ends
-  const GLOSS = (typeof CATAN_GLOSSARY !== "undefined" && CATAN_GLOSSARY) || {};
   const DIGITS = (typeof CATAN_DIGITS !== "undefined" && CATAN_DIGITS) || {};
   const DEFAULT_RULES = (typeof CATAN_TOURNAMENT_RULES !== "undefined" && CATAN_TOURNAMENT_RULES) || [];
   const PORT_RULES = ["no-port-own-resource", "port-min-pips"];
@@ -22,15 +21,13 @@
   function editMode() { return document.querySelector('input[name="edit"]:checked').value; }
   function formRules() { return $("rules").value.split(",").map(s => s.trim()).filter(Boolean); }
 
-  /** Tooltips from the glossary on the term cells of a breakdown table inside ``root``. */
+  /** The term cells of a breakdown table become glossary terms (the popover of common.js reads the
+      definitions from the page's glossary, boardeval.web.glossary). */
   function glossTerms(root) {
     root.querySelectorAll("tr[data-term]").forEach(tr => {
-      const def = GLOSS[tr.dataset.term];
       const cell = tr.firstElementChild;
-      if (def && cell) { cell.title = def; cell.classList.add("term"); cell.tabIndex = 0; }
+      if (cell) { cell.dataset.gloss = tr.dataset.term; cell.classList.add("term"); }
     });
-    const total = root.querySelector("tr.total td");
-    if (total && GLOSS[total.textContent.trim()]) total.title = GLOSS[total.textContent.trim()];
   }
 
   /** A breakdown table with this page's precision: ``kind`` "energy" or "spot". */
@@ -189,7 +186,7 @@
     showMade(); showProvenance();
     const top = v.spots.slice().sort((a, b) => a.rank - b.rank).slice(0, 6);
     $("top-spots").innerHTML = `<table class="data top-spots"><thead><tr><th title="the number on the board">rank</th><th>spot</th>` +
-      `<th title="${BE.esc(GLOSS.raw_production || "")}">raw production</th><th title="${BE.esc(GLOSS["spot score"] || "")}">score</th></tr></thead><tbody>` + top.map(s =>
+      `<th>${BE.term("raw_production", "raw production")}</th><th>${BE.term("spot score", "score")}</th></tr></thead><tbody>` + top.map(s =>
         `<tr data-spot-row="${s.spot}" tabindex="0" style="cursor:pointer"><td>${s.rank}</td><td>${BE.esc(s.name)}${idText("spot " + s.spot)}</td>` +
         `<td class="num">${BE.fmt(s.breakdown.terms[0].raw, 0)}</td><td class="num">${num(s.score, "spot_score")}</td></tr>`).join("") +
       `</tbody></table>`;
