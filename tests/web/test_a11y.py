@@ -44,7 +44,7 @@ LINES_PER_HEADER = """table => [...document.querySelector(table).querySelectorAl
 
 def _catan(page: Any) -> None:
     page.wait_for_selector("#board svg [data-spot]")
-    page.click('#board circle[data-spot="20"]')
+    page.click('#board g.spot[data-spot="20"]')
     page.wait_for_selector("#spot table.breakdown")
 
 

@@ -140,6 +140,7 @@ def test_new_board_seed_fairness_timing_and_share_link(page: Any, live_server: s
     assert page.input_value("#rules") == "max-cluster=2" and page.inner_text("#fairness-value") == "0.50"
     # an edited board has no seed: the box says so instead of naming a seed that did not make it
     page.check('input[name="edit"][value="numbers"]')
+    page.wait_for_selector('#board g[data-hex="0"][tabindex="0"]')  # the editor is loaded on first use
     page.focus('#board g[data-hex="0"]')
     page.keyboard.press("Enter")
     page.focus('#board g[data-hex="4"]')

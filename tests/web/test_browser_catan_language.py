@@ -49,6 +49,7 @@ def _swap(page: Any, kind: str, a: int, b: int) -> None:
     key = "port" if kind == "ports" else "hex"
     before = page.inner_text("#code")
     page.check(f'input[name="edit"][value="{kind}"]')
+    page.wait_for_selector(f'#board g[data-{key}="{a}"][tabindex="0"]')  # the editor is loaded on first use
     page.focus(f'#board g[data-{key}="{a}"]')
     page.keyboard.press("Enter")
     page.focus(f'#board g[data-{key}="{b}"]')
@@ -74,6 +75,7 @@ def test_spots_named_by_what_they_touch_ids_on_demand(page: Any, live_server: st
     assert not page.is_visible("#spot-id") and page.locator("#catan-ids").count() == 0
     # ids on demand: written beside the names and drawn on the board
     page.check("#show-ids")
+    page.wait_for_selector("#catan-ids text.catan-spot-id")  # drawn by catan_edit.js, loaded now
     assert page.is_visible("#spot-id") and page.inner_text("#spot-id") == f"spot {best}"
     assert page.locator("#catan-ids text.catan-spot-id").count() == 54
     assert page.locator("#catan-ids text.catan-hex-id").count() == 19
@@ -82,15 +84,14 @@ def test_spots_named_by_what_they_touch_ids_on_demand(page: Any, live_server: st
     dot9 = page.locator('#board g.spot[data-spot="9"] circle.spot-dot')
     assert float(spot9.get_attribute("x") or 0) == pytest.approx(float(dot9.get_attribute("cx") or 0))
     page.uncheck("#show-ids")
-    assert page.locator("#catan-ids").count() == 0
+    page.wait_for_selector("#catan-ids", state="detached")
     # a rule that names harbours numbers them
     page.fill("#rules", "no-port-own-resource")
-    page.dispatch_event("#rules", "input")
+    page.wait_for_selector("#catan-ids text.catan-port-id")
     assert page.locator("#catan-ids text.catan-port-id").count() == 9
     assert page.locator("#catan-ids text.catan-spot-id").count() == 0
     page.fill("#rules", "")
-    page.dispatch_event("#rules", "input")
-    assert page.locator("#catan-ids").count() == 0
+    page.wait_for_selector("#catan-ids", state="detached")
     # swapping harbours: they are numbered while the edit mode is on and after the swap
     _swap(page, "ports", 0, 1)
     assert Board.parse(page.inner_text("#code")) == Board.parse(SPEC).with_swapped("ports", 0, 1)
@@ -186,11 +187,9 @@ def test_harbours_control_presets_and_tournament_defaults(page: Any, live_server
     page.select_option("#preset", "no-hot-spots")
     assert page.input_value("#rules") == "no-68-neighbours, max-spot-pips=12, 2-12-apart"
     page.fill("#rules", "no-68-neighbours")
-    page.dispatch_event("#rules", "input")
     assert page.input_value("#preset") == "custom"
     # tournament with an empty Rules box: its defaults are said before the run, and after it
     page.fill("#rules", "")
-    page.dispatch_event("#rules", "input")
     page.select_option("#method", "tournament")
     assert "tournament repairs its defaults, max-spot-pips=12 and max-cluster=2" in page.inner_text(
         "#rules-note"
