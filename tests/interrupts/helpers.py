@@ -70,7 +70,7 @@ def interrupt(
     *,
     cwd: Path,
     ready: str,
-    limit: float = 120.0,
+    limit: float = 300.0,
 ) -> Stopped:
     """Start ``boardeval ARGS``, wait until ``ready`` (a regex) appears on its stderr, press Ctrl-C, and
     wait for the end. Fails if the command ends on its own first (then it was too small to interrupt);
@@ -159,6 +159,22 @@ def _reap(proc: subprocess.Popen[bytes], deadline: float) -> float:
             return usage.ru_utime + usage.ru_stime
         time.sleep(0.01)  # polling for the exit; the exit itself is the signal
     return 0.0
+
+
+def warm_compiled_search() -> None:
+    """Compile the Morris search once (numba writes its cache beside the code), in this test process and
+    under a lock the test processes share, so that the commands the tests start load the compiled code
+    instead of each compiling it (~30 CPU-s; on a fresh clone at load 20 a match's first game took over
+    two minutes, past the signal's guard). A second process waits, then loads the cache in ~1 s."""
+    import fcntl
+    import tempfile
+
+    from boardeval.morris import AlphaBetaPlayer, Evaluator, Position, Variant, load_weights
+
+    with (Path(tempfile.gettempdir()) / "boardeval-compiled-search.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        ai = AlphaBetaPlayer(Evaluator(load_weights("base")), depth=1, shuffle_ties=False)
+        ai.search(Position.start(Variant.parse("standard")))  # the compiled search, warmed up
 
 
 def _check_group_gone(pgid: int) -> None:

@@ -9,11 +9,17 @@ from pathlib import Path
 import pytest
 
 from tests.cli.json_shapes import assert_same_fields
-from tests.interrupts.helpers import interrupt
+from tests.interrupts.helpers import interrupt, warm_compiled_search
 
 pytestmark = pytest.mark.slow
 
 MATCH = ["morris", "match", "--white", "ai:depth=4", "--black", "random", "--seed", "1"]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def compiled_search() -> None:
+    """The AI's compiled search in numba's cache before any command here starts (helpers.py)."""
+    warm_compiled_search()
 
 
 def test_match_on_one_worker_stops(tmp_path: Path) -> None:

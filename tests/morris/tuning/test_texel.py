@@ -143,3 +143,24 @@ def test_ctrl_c_before_anything_was_sampled_keeps_nothing(
     monkeypatch.setattr(data_module, "sample_covered", stopped)
     with pytest.raises(KeyboardInterrupt):
         tune_weights(tb_dir, per_subdatabase=400, games=0, seed=1)
+
+
+def test_a_figure_with_nothing_to_measure_is_null_in_the_json() -> None:
+    """A Ctrl-C after a game or two can leave a phase no decided positions: its sign accuracy is NaN,
+    which JSON cannot carry (``morris tune --json`` then ended in an error instead of the kept fits)."""
+    from boardeval.core import dumps_json
+    from boardeval.morris.tuning.texel import Fit, TuneReport, metrics
+
+    figures = metrics(np.array([0.3, -0.2]), np.array([0.5, 0.5]), 1.0)  # two draws: nothing decided
+    assert np.isnan(figures["sign_accuracy_decided"]) and figures["sign_accuracy"] == 0.5
+    fit = Fit("seed", (), False, np.zeros(0), 1.0, figures, figures, {"placing": figures})
+    report = TuneReport(2, 0, 2, 1.0, fit, fit, [], 0.1, interrupted=True, profiles=[fit])
+    data = json.loads(dumps_json(report.to_dict()))
+    assert data["tuned"]["validation"]["sign_accuracy_decided"] is None
+    assert data["profiles"][0]["by_phase"]["placing"] == {
+        "positions": 2.0,
+        "log_loss": round(figures["log_loss"], 4),
+        "sign_accuracy": 0.5,
+        "sign_accuracy_decided": None,
+    }
+

@@ -307,15 +307,19 @@ class TuneReport:
     profiles: list[Fit] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-able form (figures rounded)."""
+        """JSON-able form (figures rounded; a figure with nothing to measure, e.g. the sign accuracy of
+        decided positions when a Ctrl-C left the placing phase none, is null: JSON has no NaN)."""
+
+        def figure(v: float) -> float | None:
+            return None if math.isnan(v) else round(v, 4)
 
         def fit(f: Fit) -> dict[str, Any]:
             return {
                 "name": f.name,
                 "k": round(f.k, 5),
-                "validation": {k: round(v, 4) for k, v in f.validation.items()},
-                "train": {k: round(v, 4) for k, v in f.train.items()},
-                "by_phase": {p: {k: round(v, 4) for k, v in m.items()} for p, m in f.by_phase.items()},
+                "validation": {k: figure(v) for k, v in f.validation.items()},
+                "train": {k: figure(v) for k, v in f.train.items()},
+                "by_phase": {p: {k: figure(v) for k, v in m.items()} for p, m in f.by_phase.items()},
             }
 
         return {
