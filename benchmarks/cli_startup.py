@@ -11,12 +11,15 @@ with the largest cumulative time: the evidence of what a start-up pays for.
     .venv/bin/python benchmarks/cli_startup.py [--runs 10] [--importtime] [--top 12] [--bytecode MODE]
 
 ``--bytecode both`` (the default for an editable install, as ``make setup`` makes) times every command
-twice: first WITHOUT compiled bytecode for boardeval's own sources (their ``__pycache__`` folders removed,
+WITHOUT compiled bytecode for boardeval's own sources (their ``__pycache__`` folders removed,
 ``PYTHONDONTWRITEBYTECODE=1`` so no run writes them back: every process compiles the package from
-source, as in an environment that sets the variable), then WITH it (``python -m compileall src``, what
-``make setup`` runs; Python reads ``.pyc`` files under that variable, it only never writes them). The
-installed libraries keep their bytecode in both (pip compiles them at install). It leaves the sources
-compiled, as ``make setup`` does. ``--bytecode asis`` times the tree as it is, once.
+source, as in an environment that sets the variable) and WITH it (``python -m compileall src``, what
+``make setup`` runs; Python reads ``.pyc`` files under that variable, it only never writes them),
+alternating the two states run by run so that a change of machine load hits both alike. Besides wall and
+CPU time it prints the time boardeval's own modules take to import (the sum of their self times under
+``python -X importtime``): what the bytecode saves. The installed libraries keep their bytecode in both
+(pip compiles them at install). It leaves the sources compiled, as ``make setup`` does.
+``--bytecode asis`` times the tree as it is.
 
 The machine is shared: the minimum is the figure least disturbed by other processes; compare medians only
 between runs made under the same load. Exit status 1 if a command fails (non-zero exit code).
@@ -153,12 +156,7 @@ def main() -> None:
     )
     failed = False
     if opts.bytecode == "both" and editable():
-        removed = drop_bytecode()
-        print(f"\nWITHOUT boardeval's bytecode ({removed} __pycache__ folders removed, none written back)")
-        failed |= time_cases(prefix, opts.runs)
-        compile_bytecode()
-        print("\nWITH boardeval's bytecode (python -m compileall src, as make setup runs)")
-        failed |= time_cases(prefix, opts.runs)
+        failed |= compare_bytecode(prefix, opts.runs)
     else:
         if opts.bytecode == "both":
             print("(boardeval is not an editable install of this checkout: timing it as installed)")
@@ -175,6 +173,56 @@ def main() -> None:
     print(f"load average after: {os.getloadavg()[0]:.2f}")
     if failed:
         sys.exit(1)
+
+
+def own_import_ms(stderr: str) -> float:
+    """Milliseconds boardeval's own modules took to import: the sum of their self times in a
+    ``python -X importtime`` report (compiling a module from source lands in its self time)."""
+    total = 0
+    for line in stderr.splitlines():
+        if line.startswith("import time:") and "self [us]" not in line:
+            self_us, _cumulative, name = line.removeprefix("import time:").split("|")
+            if name.strip().startswith("boardeval"):
+                total += int(self_us)
+    return total / 1000
+
+
+def compare_bytecode(prefix: list[str], runs: int) -> bool:
+    """Every case without and with boardeval's bytecode, the two states alternating run by run; prints
+    median/min wall, median CPU and median own-import ms per case and state. True if a command failed."""
+    states = {"without": drop_bytecode, "with": compile_bytecode}
+    figures: dict[tuple[str, str], list[tuple[float, float, float]]] = {}
+    for case in CASES:  # untimed warm-up: the page cache (no bytecode is written)
+        run_once(prefix, case.args)
+    for _ in range(runs):
+        for state, prepare in states.items():
+            prepare()
+            for case in CASES:
+                wall, cpu, proc = run_once(prefix, case.args)
+                if proc.returncode != 0:
+                    print(f"{display(case.args):<62}{failure(case.args, proc)}")
+                    return True
+                _, _, timed = run_once(prefix, case.args, python_flags=("-X", "importtime"))
+                figures.setdefault((display(case.args), state), []).append(
+                    (wall, cpu, own_import_ms(timed.stderr))
+                )
+    compile_bytecode()
+    print(
+        "\nboardeval's bytecode without (__pycache__ removed, none written back) / with (compileall, as "
+        f"make setup runs), alternating, {runs} runs each"
+    )
+    print(f"{'command':<62} {'state':<8} {'median s':>9} {'min s':>7} {'cpu s':>7} {'own imports ms':>15}")
+    for case in CASES:
+        for state in states:
+            rows = figures[(display(case.args), state)]
+            walls = [w for w, _, _ in rows]
+            cpu = statistics.median(c for _, c, _ in rows)
+            own = statistics.median(i for _, _, i in rows)
+            print(
+                f"{display(case.args):<62} {state:<8} {statistics.median(walls):>9.3f} {min(walls):>7.3f} "
+                f"{cpu:>7.3f} {own:>15.1f}"
+            )
+    return False
 
 
 def time_cases(prefix: list[str], runs_per_case: int) -> bool:
