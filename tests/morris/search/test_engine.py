@@ -200,7 +200,7 @@ def test_static_score_follows_every_weight() -> None:
 def test_coefficients_reject_missing_features() -> None:
     with pytest.raises(ParamsError, match="'mobility'"):
         coefficients({f: 1.0 for f in FEATURES if f != "mobility"}, PHASE_SCALE, NORM)
-    with pytest.raises(ParamsError, match="3 x 10"):
+    with pytest.raises(ParamsError, match="3 x 13"):
         Engine(np.zeros((2, 10)))
 
 

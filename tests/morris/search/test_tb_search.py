@@ -212,3 +212,70 @@ def test_cli_match_and_play_take_the_tablebase(tb_dir: Path) -> None:
         app, ["morris", "play", "--depth", "1", "--tablebase", str(tb_dir)], input="quit\n"
     )
     assert play.exit_code == 0 and "bye" in play.output
+
+
+# ---- issue 25: the compiled search probes the tablebase at every covered node ---------------------------
+
+
+def test_packed_tables_agree_with_the_tablebase_lookup(tb_dir: Path) -> None:
+    """The compiled probe over the packed arrays gives every sampled position of every built sub-database
+    the tablebase's own value and distance; a second open maps the packed file written by the first."""
+    from boardeval.morris._search.compiled.kernels import kernels
+    from boardeval.morris._search.compiled.tbprobe import TB_DRAW, TB_NONE
+
+    first = Tablebase.open(tb_dir)
+    index, data = first.packed()
+    packed = list(tb_dir.glob("packed-*.bin"))
+    assert len(packed) == 1 and packed[0].stat().st_size == data.size
+    again = Tablebase.open(tb_dir)
+    index2, data2 = again.packed()
+    assert np.array_equal(index, index2) and np.array_equal(data, data2)
+    probe = kernels().tb_probe
+    rng = np.random.default_rng(25)
+    decided = 0
+    for a, b in first.subdatabases:
+        for pos in sample_covered(first, (a, b), 40, seed=a * 10 + b, decided_share=0.5):
+            s = pos.side
+            own, opp = pos.men[s], pos.men[s ^ 1]
+            value, distance = first.lookup_sides(own, opp)
+            got = probe(own, opp, index2, data2)
+            assert got == (TB_DRAW if value == "draw" else distance), (pos.text(), value, distance, got)
+            decided += value != "draw"
+        pts = rng.permutation(24)
+        own = sum(1 << int(p) for p in pts[:a])
+        opp = sum(1 << int(p) for p in pts[a : a + b])
+        assert probe(own, opp, index, data) == (
+            TB_DRAW if first.lookup_sides(own, opp)[0] == "draw" else first.lookup_sides(own, opp)[1]
+        )
+    assert decided > 20
+    assert probe(15, 15 << 4, index, data) == TB_NONE  # 4v4 is not built here
+    # the views the tablebase now probes through are the packed data's (one copy in memory)
+    assert again.lookup_sides(7, 7 << 8) == first.lookup_sides(7, 7 << 8)
+
+
+def test_compiled_search_probes_inside_the_tree(tb: Tablebase) -> None:
+    """From an uncovered root (4v4 is not built) the compiled search reaches covered nodes below it: it
+    uses their exact values, and every capture into 3v4 scores what the tablebase says. With the probes
+    off (the search before issue 25) the root's capture turns still score exactly, from the root."""
+    from boardeval.morris._search.compiled.engine import EngineOptions
+
+    for seed in (2, 3, 4):
+        pos = _uncovered_with_capture(seed)
+        inside = Searcher(tablebase=tb)
+        res = inside.search(pos, depth=3)
+        assert inside.tb_hits > 0 and res.move is not None
+        before = Searcher(tablebase=tb, options=EngineOptions(tb_probe=False))
+        res_before = before.search(pos, depth=3)
+        # a decided root score is the same either way (both exact); the tree probes also reach deeper nodes
+        if abs(res_before.score) > WIN_SCORE - 1_000:
+            assert res.score >= res_before.score
+        for turn in pos.legal_turns():
+            if turn.remove is None:
+                continue
+            pos.push(turn)
+            value, distance = tb.lookup(pos)
+            child = inside.compiled().search(pos, depth=2)  # a covered root, searched by the engine itself
+            pos.pop()
+            # every turn of the child leads to a probed node (or ends the game): its score is exact
+            want = 0.0 if value == "draw" else (WIN_SCORE - (distance or 0)) * (1 if value == "win" else -1)
+            assert child.score == pytest.approx(want), (pos.text(), str(turn), value, distance)

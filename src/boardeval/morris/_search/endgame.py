@@ -1,21 +1,66 @@
 """What the search asks of an endgame tablebase: a small interface, and the tablebase's values as scores.
 
-The search never imports the tablebase (``boardeval.morris.tablebase``): it takes any object with the three
-members of :class:`EndgameTable` -- the sub-databases built, a fast value lookup of side-relative bitboards,
-and a probe that rates every turn -- the way Stockfish's search asks ``syzygy/tbprobe`` and python-chess's
-users ask ``chess.syzygy``. ``boardeval.morris.tablebase.Tablebase`` is one (mypy checks it where a
-``Tablebase`` is passed to the search); a test double or another tablebase format can be another.
+The search never imports the tablebase (``boardeval.morris.tablebase``): it takes any object with the four
+members of :class:`EndgameTable` -- the sub-databases built, a fast value lookup of side-relative
+bitboards, a probe that rates every turn, and the tables packed for the compiled search -- the way
+Stockfish's search asks ``syzygy/tbprobe`` and python-chess's users ask ``chess.syzygy``.
+``boardeval.morris.tablebase.Tablebase`` is one (mypy checks it where a ``Tablebase`` is passed to the
+search); a test double or another tablebase format can be another.
+
+**The packed form** (:meth:`EndgameTable.packed`, issue 25): the compiled search probes every covered node
+of its tree (``compiled/tbprobe.py``), so it needs the tables as two flat arrays it can read without Python:
+
+- ``index`` (int64): a header, then the index tables. ``index[P_ROR + a]``, ``index[P_SOR + a]`` and
+  ``index[P_MASK + a]`` are the offsets (in ``index``) of, for ``a`` men on the side to move, the row of each
+  colex rank, the symmetry that maps it to its row's representative, and each row's representative mask
+  (the tablebase's reduced rows); ``index[P_SUB + 4 (8 a + b) + k]`` for sub-database ``(a, b)``: k = 0 its
+  first byte in ``data``, 1 its columns, 2 its distance bits, 3 its bytes per cell (1 or 2, little-endian;
+  0 = not built). ``index[P_BINOM + 25 n + k] = C(n, k)``; ``index[P_SYM + 768 g + 256 i + v]`` is the image
+  under symmetry ``g`` of the points of byte ``i`` of a bitboard whose byte value is ``v``.
+- ``data`` (uint8): every built sub-database's stored cells, row-major, at its offset.
+
+A cell holds the value above its distance bits (0 draw, 1 win, 2 loss) and the distance to the end in
+turns below them (odd for a win, even for a loss). ``tests/morris/search/test_tb_search.py`` checks the
+compiled probe against :meth:`EndgameTable.lookup_sides` on sampled positions of every built sub-database.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Protocol
+from typing import TYPE_CHECKING, Final, Protocol
 
 from boardeval.morris._evaluate import WIN_SCORE
 from boardeval.morris.rules import Position, Turn
 
-__all__ = ["EndgameTable", "Probe", "ProbedTurn", "tablebase_score"]
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+__all__ = [
+    "PACK_FORMAT",
+    "P_BINOM",
+    "P_MASK",
+    "P_ROR",
+    "P_SOR",
+    "P_SUB",
+    "P_SYM",
+    "P_TABLES",
+    "EndgameTable",
+    "Probe",
+    "ProbedTurn",
+    "tablebase_score",
+]
+
+PACK_FORMAT: Final[int] = 0x31504254
+"""``index[0]`` of the packed form ("TBP1")."""
+P_ROR: Final[int] = 8
+P_SOR: Final[int] = 16
+P_MASK: Final[int] = 24
+P_SUB: Final[int] = 32
+P_BINOM: Final[int] = P_SUB + 4 * 64
+P_SYM: Final[int] = P_BINOM + 25 * 25
+P_TABLES: Final[int] = P_SYM + 16 * 3 * 256
+"""Where the per-men-count index tables start in ``index`` (the header's offsets point past it)."""
 
 
 class ProbedTurn(Protocol):
@@ -58,6 +103,10 @@ class EndgameTable(Protocol):
 
     def probe(self, position: Position) -> Probe:
         """Value, distance and every legal turn's value (best first) of a covered position."""
+        ...
+
+    def packed(self) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.uint8]]:
+        """Every built sub-database in the packed form of the module docstring: ``(index, data)``."""
         ...
 
 

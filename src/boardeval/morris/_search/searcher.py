@@ -14,9 +14,10 @@ Two engines behind one :class:`Searcher` (issue 12):
   and "today's AI" in ``benchmarks/morris_strength.py``). An evaluator that is not an :class:`Evaluator`
   (any object with ``score(pos)``) always uses it: the compiled search needs coefficients.
 
-Both probe the tablebase at a covered root (its best turn, no search). The Python engine also probes every
-covered node inside the tree; the compiled one takes exact scores for the root turns that lead into a
-covered position and searches the rest (see ``docs/morris-search.md``).
+Both probe the tablebase at a covered root (its best turn, no search) and at every covered node inside the
+tree (the compiled search since issue 25, from the tablebase's packed tables; with ``EngineOptions(
+tb_probe=False)`` it takes exact scores only for the root turns that lead into a covered position and
+searches the rest, as before; see ``docs/morris-search.md``).
 
 Python engine. Negamax with alpha-beta pruning and iterative deepening; a transposition table keyed by the
 position's Zobrist hash; move ordering: the transposition-table move, then mill closures (best removal
@@ -213,7 +214,14 @@ class Searcher:
             assert isinstance(self.evaluator, Evaluator)
             warm_up()  # load the compiled code before any clock runs
             self._engine = Engine(_coefficients(self.evaluator), self.options)
+            if self.tablebase is not None and self._engine.options.tb_probe:
+                self._engine.set_tablebase(self.tablebase.packed())
         return self._engine
+
+    @property
+    def _probes_in_tree(self) -> bool:
+        """True when the compiled search probes the tablebase at every covered node (issue 25)."""
+        return bool(self._tb_keys) and (self.options is None or self.options.tb_probe)
 
     # ---- the tablebase ---------------------------------------------------------------------------------
 
@@ -455,13 +463,17 @@ class Searcher:
             from boardeval.core import make_rng  # numpy on first use, not at import
 
             gen = make_rng(rng)
-        exact, rest = self._covered_children(pos) if self._tb_keys else ([], None)
+        # without probes in the tree (``tb_probe=False``, the search before issue 25): the root turns into
+        # covered positions get their exact scores here, the compiled search covers the others
+        old_way = self._tb_keys and not self._probes_in_tree
+        exact, rest = self._covered_children(pos) if old_way else ([], None)
         best_exact = max(exact, key=lambda e: e[1], default=None)
         if best_exact is not None and not rest:
             turn, score = best_exact  # every turn is covered: no search needed
             return SearchResult(turn, score, (turn,), self.nodes, 1, time.perf_counter() - start)
         res = self.compiled().search(pos, depth, limit, progress=progress, rng=gen, root_moves=rest)
         self.nodes += res.nodes
+        self.tb_hits += res.tb_hits
         if best_exact is not None and best_exact[1] >= res.score:
             turn, score = best_exact
             return SearchResult(
@@ -543,6 +555,7 @@ class Searcher:
             return -engine.evaluate(child), ()
         res = engine.search(child, depth)
         self.nodes += res.nodes
+        self.tb_hits += res.tb_hits
         return _one_ply_up(res.score), res.pv
 
 

@@ -123,6 +123,7 @@ class Tablebase:
         self.manifest = manifest
         self._tables: dict[tuple[int, int], npt.NDArray[np.integer[Any]]] = {}
         self._keys = set(self.subdatabases)
+        self._packed: tuple[npt.NDArray[np.int64], npt.NDArray[np.uint8]] | None = None
         self._shifts = {k: int(manifest["subdatabases"][sub_name(*k)]["distance_bits"]) for k in self._keys}
 
     @classmethod
@@ -219,6 +220,17 @@ class Tablebase:
         if key not in self._tables:
             self._tables[key] = load_table(self.directory, self.manifest["subdatabases"][sub_name(a, b)])
         return self._tables[key]
+
+    def packed(self) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.uint8]]:
+        """Every built sub-database packed for the compiled search, ``(index, data)`` (the layout of
+        ``boardeval.morris._search.endgame``; :mod:`.packed`). Packed once per folder and mapped afterwards;
+        the tables this object probes become views into the packed data (one copy in memory)."""
+        if self._packed is None:
+            from boardeval.morris.tablebase.packed import pack
+
+            self._packed, views = pack(self.directory, self.manifest, self.subdatabases)
+            self._tables.update(views)
+        return self._packed
 
     def _shift(self, a: int, b: int) -> int:
         return self._shifts[(a, b)]

@@ -8,18 +8,20 @@ reports progress, checks the limits and lets Ctrl-C through (the last completed 
 
 from __future__ import annotations
 
+import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
 import numpy as np
 
 from boardeval.core import ParamsError, Progress, report
-from boardeval.morris._search.compiled.evaluate import ENGINE_FEATURES, evaluate_fast
-from boardeval.morris._search.compiled.movegen import MAX_TURNS_PER_NODE, generate
-from boardeval.morris._search.compiled.pvs import (
-    _INF,
+from boardeval.morris._features import FEATURES as ENGINE_FEATURES
+from boardeval.morris._search.compiled.kernels import kernels
+from boardeval.morris._search.compiled.layout import (
+    C_BEXT,
+    C_CLOCK,
     C_FLY,
     C_GEN,
     C_HIST,
@@ -36,23 +38,25 @@ from boardeval.morris._search.compiled.pvs import (
     C_PVS,
     C_QS,
     C_QSMAX,
+    C_TB,
     C_THREE,
     C_TT,
     C_TTMASK,
     D_DEADLINE,
     D_LMR_DIV,
     D_PART,
+    FB_SIZE,
+    IB_SIZE,
+    INF,
     MATE_BOUND,
     MAX_PLY,
+    MAX_TURNS_PER_NODE,
     O_COEF,
     O_HH,
     O_KILL,
     O_PV,
     O_PVLEN,
-    O_TTINFO,
-    O_TTKEY,
-    O_TTVAL,
-    O_ZTW,
+    S_EXT,
     S_LIMIT,
     S_NEXT,
     S_NODES,
@@ -60,9 +64,11 @@ from boardeval.morris._search.compiled.pvs import (
     S_PARTI,
     S_QNODES,
     S_STOP,
+    S_TBHITS,
+    T_STOP,
+    T_TT,
+    T_ZTW,
     WIN,
-    _order_root,
-    _root,
 )
 from boardeval.morris._search.compiled.state import EngineState, encode, state_of, turn_of
 from boardeval.morris.rules import Position, Turn
@@ -105,6 +111,12 @@ class EngineOptions:
     null_reduction: int = 3
     lmr_divisor: float = 1.5
     tt_bits: int = 20
+    tb_probe: bool = True
+    """With a tablebase (:meth:`Engine.set_tablebase`): its exact value at every covered node of the tree."""
+    blockade_extension: int = 0
+    """Extend a node (one turn) whose mover, in the moving phase, has at most this many slides (0: off)."""
+    threads: int = 1
+    """Search threads sharing the table (Lazy SMP): 1 = one thread, as before issue 25."""
 
     def __post_init__(self) -> None:
         if self.tt not in ("on", "exact", "off"):
@@ -113,7 +125,7 @@ class EngineOptions:
             raise ParamsError(
                 f"engine option lmr_divisor must be a positive number, got {self.lmr_divisor!r}"
             )
-        for name in ("lmr_min_move", "lmr_min_depth", "qs_max", "null_reduction"):
+        for name in ("lmr_min_move", "lmr_min_depth", "qs_max", "null_reduction", "blockade_extension"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 raise ParamsError(f"engine option {name} must be an integer >= 0, got {value!r}")
@@ -123,10 +135,19 @@ class EngineOptions:
             or not 10 <= self.tt_bits <= 26
         ):
             raise ParamsError(f"engine option tt_bits must be an integer in 10..26, got {self.tt_bits!r}")
+        if isinstance(self.threads, bool) or not isinstance(self.threads, int) or not 1 <= self.threads <= 8:
+            raise ParamsError(f"engine option threads must be an integer in 1..8, got {self.threads!r}")
 
 
 FULL_WIDTH: Final[EngineOptions] = EngineOptions(
-    aspiration=False, tt="exact", lmr=False, quiescence=False, mate_pruning=False, null_move=False
+    aspiration=False,
+    tt="exact",
+    lmr=False,
+    quiescence=False,
+    mate_pruning=False,
+    null_move=False,
+    tb_probe=False,
+    blockade_extension=0,
 )
 """Full-width alpha-beta without reductions or quiescence: the same tree values as today's ``Searcher``."""
 
@@ -151,6 +172,12 @@ class EngineResult:
     """True when a limit stopped depth ``depth + 1`` after it had proved a later root turn better than the
     last depth's best (searched first): ``move``, ``score`` and ``pv`` are then that turn's, from the
     unfinished depth (the usual use of a partly searched iteration)."""
+    tb_hits: int = 0
+    """Tablebase values used inside the tree."""
+    extensions: int = 0
+    """Blockade extensions made."""
+    helper_nodes: int = 0
+    """Nodes searched by the helper threads (``threads > 1``; not in ``nodes``)."""
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-able form (turns in notation)."""
@@ -205,47 +232,95 @@ def _splitmix(seed: int, n: int) -> np.ndarray:
 _ZTW = _splitmix(0x456E67696E65, 3 * 1024)  # "Engine": table-key tweaks
 
 
+_NO_TB = (np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.uint8))
+
+
+def _monotonic() -> float:
+    """The clock the compiled search checks its deadline against (``pvs.CLOCK_ID``)."""
+    return time.clock_gettime(time.CLOCK_MONOTONIC)
+
+
+def _call(fn: Callable[..., Any], args: tuple[Any, ...], tt: np.ndarray) -> Any:
+    """``fn(*args)`` in a thread, this one waiting: compiled code does not see Ctrl-C, the waiting thread
+    does; it then sets the shared stop word (the search stops within 1,024 nodes) and re-raises."""
+    box: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            box["out"] = fn(*args)
+        except BaseException as exc:  # handed to the calling thread
+            box["exc"] = exc
+
+    worker = threading.Thread(target=run, name="morris-search", daemon=True)
+    worker.start()
+    try:
+        worker.join()
+    except KeyboardInterrupt:
+        tt[T_STOP] = 1
+        worker.join()
+        raise
+    if "exc" in box:
+        raise box["exc"]
+    return box["out"]
+
+
 class Engine:
     """A reusable compiled search: evaluation coefficients, transposition table, killers and history.
 
     Keep one per game to reuse the table between moves (it is cleared when the variant has the repetition
-    rule, as ``Searcher`` does). ``coef`` comes from :func:`coefficients`.
+    rule, as ``Searcher`` does). ``coef`` comes from :func:`coefficients`. :meth:`set_tablebase` hands it
+    a tablebase's packed tables (probed at every covered node when ``options.tb_probe``).
     """
 
     def __init__(self, coef: np.ndarray, options: EngineOptions | None = None) -> None:
         coef = np.ascontiguousarray(coef, dtype=np.float64)
         if coef.shape != (3, len(ENGINE_FEATURES)) or not np.all(np.isfinite(coef)):
             raise ParamsError(
-                f"evaluation coefficients must be a finite 3 x 10 table, got shape {coef.shape}"
+                f"evaluation coefficients must be a finite 3 x {len(ENGINE_FEATURES)} table, got shape "
+                f"{coef.shape}"
             )
         self.coef = coef
         self.options = options if options is not None else EngineOptions()
-        size = 1 << self.options.tt_bits
-        self.ib = np.zeros(O_TTINFO + size, dtype=np.int64)
-        self.fb = np.zeros(O_TTVAL + size, dtype=np.float64)
-        self.ub = np.zeros(O_TTKEY + size, dtype=np.uint64)
+        slots = 1 << self.options.tt_bits
+        self.ib = np.zeros(IB_SIZE, dtype=np.int64)
+        self.fb = np.zeros(FB_SIZE, dtype=np.float64)
+        self.tt = np.zeros(T_TT + 3 * slots, dtype=np.int64)
         # touch every page now (np.zeros maps them lazily): the first search would otherwise pay ~0.1-0.2 s
         # of page faults on a fresh table inside its time limit
-        for buf in (self.ib, self.fb, self.ub):
-            buf.fill(0)
-        self.ub[O_ZTW : O_ZTW + 3 * 1024] = _ZTW
+        self.tt.fill(0)
+        self.ttf = self.tt.view(np.float64)
+        self.tt[T_ZTW : T_ZTW + 3 * 1024] = _ZTW.view(np.int64)
         self.fb[O_COEF : O_COEF + coef.size] = coef.reshape(-1)
+        self.ib[C_TTMASK] = (slots >> 1) - 1
         self.generation = 0
+        self.tables: tuple[np.ndarray, np.ndarray] = _NO_TB
+
+    def set_tablebase(self, packed: tuple[np.ndarray, np.ndarray] | None) -> None:
+        """The tablebase's packed tables (``EndgameTable.packed()``), or None for none."""
+        if packed is None:
+            self.tables = _NO_TB
+            return
+        index, data = packed
+        self.tables = (np.ascontiguousarray(index, dtype=np.int64), data)
 
     def clear(self) -> None:
         """Forget the table, killers and history."""
-        self.ib[O_TTINFO:] = 0
+        self.tt[T_TT:] = 0
         self.ib[O_KILL : O_KILL + 2 * MAX_PLY] = -1
         self.ib[O_HH : O_HH + 1200] = 0
 
     def with_options(self, options: EngineOptions) -> Engine:
-        """A fresh engine with the same evaluation and other options."""
-        return Engine(self.coef, options)
+        """A fresh engine with the same evaluation, tablebase and other options."""
+        engine = Engine(self.coef, options)
+        engine.tables = self.tables
+        return engine
 
     def _configure(self, st: EngineState) -> None:
         o = self.options
         ib = self.ib
+        mask = ib[C_TTMASK]
         ib[:64] = 0
+        ib[C_TTMASK] = mask
         ib[C_FLY] = st.flying
         ib[C_MAXT] = st.max_turns
         ib[C_THREE] = st.threefold
@@ -261,10 +336,13 @@ class Engine:
         ib[C_ORDER] = o.ordering
         ib[C_LMR_MIN] = o.lmr_min_move
         ib[C_LMR_DEPTH] = o.lmr_min_depth
-        ib[C_TTMASK] = ((len(ib) - O_TTINFO) >> 1) - 1
         ib[C_GEN] = self.generation & 0x7
         ib[C_NULL] = o.null_move
         ib[C_NULL_R] = o.null_reduction
+        # the tablebase holds the standard rules' values: only where men fly
+        ib[C_TB] = int(o.tb_probe and st.flying and self.tables is not _NO_TB)
+        ib[C_BEXT] = o.blockade_extension
+        ib[C_CLOCK] = time.CLOCK_MONOTONIC
         self.fb[D_LMR_DIV] = o.lmr_divisor
         self.fb[D_DEADLINE] = 0.0
 
@@ -272,7 +350,7 @@ class Engine:
         """The compiled static score of a position that is not over (side to move's view)."""
         st = state_of(pos, 1)
         me, opp, hme, hopp, _s = st.args()
-        return float(evaluate_fast(me, opp, hme, hopp, st.flying, self.fb, O_COEF))
+        return float(kernels().evaluate_fast(me, opp, hme, hopp, st.flying, self.fb, O_COEF))
 
     def search(
         self,
@@ -284,14 +362,17 @@ class Engine:
         progress: Progress | None = None,
         rng: np.random.Generator | None = None,
         root_moves: Sequence[Turn] | None = None,
+        on_depth: Callable[[int, float, int, int], float | None] | None = None,
     ) -> EngineResult:
         """Iterative deepening to ``depth`` (default 64) within ``time_limit`` seconds / ``node_limit`` nodes.
 
         The result is the last fully searched depth (depth 1 always completes). ``pos`` is not changed.
-        Ctrl-C between iterations returns the last completed depth with ``stopped=True`` and
-        ``interrupted=True``. ``rng`` shuffles the root turns before the (stable) ordering, so ties between
-        equally scored root turns follow it (matches); without it the move ordering decides.
-        ``root_moves``: search only these root turns (a root split; the benchmark measures whether it pays).
+        Ctrl-C returns the last completed depth with ``stopped=True`` and ``interrupted=True``. ``rng``
+        shuffles the root turns before the (stable) ordering, so ties between equally scored root turns
+        follow it (matches); without it the move ordering decides. ``root_moves``: search only these root
+        turns (a root split; the benchmark measures whether it pays). ``on_depth(depth, score, best turn,
+        nodes)``, after every completed depth, may return a new time limit (seconds from the start; the
+        time manager's say), or 0 to stop now.
         """
         if depth is not None and (
             isinstance(depth, bool) or not isinstance(depth, int) or not 1 <= depth <= 64
@@ -309,19 +390,23 @@ class Engine:
             raise ParamsError(f"node limit must be a positive integer, got {node_limit!r}")
         max_depth = 64 if depth is None else depth
         start = time.perf_counter()
+        clock0 = _monotonic()
         st = state_of(pos, MAX_PLY + 2)
         over = st.status()
         if over != 0:
             return EngineResult(None, -WIN if over < 0 else 0.0, 0, 0, (), 0.0)
+        k = kernels()
         self.generation += 1
-        ib, fb, ub, hist = self.ib, self.fb, self.ub, st.hist
+        ib, fb, tt, ttf, hist = self.ib, self.fb, self.tt, self.ttf, st.hist
+        tbi, tbd = self.tables
         if st.threefold:
-            ib[O_TTINFO:] = 0  # entries of an earlier search may predate a repetition (as in Searcher)
+            tt[T_TT:] = 0  # entries of an earlier search may predate a repetition (as in Searcher)
+        tt[T_STOP] = 0
         self._configure(st)
         ib[O_KILL : O_KILL + 2 * MAX_PLY] = -1
         me, opp, hme, hopp, side = st.args()
         rmoves = np.zeros(MAX_TURNS_PER_NODE, dtype=np.int64)
-        n = int(generate(me, opp, hme, st.flying, rmoves, 0))
+        n = int(k.generate(me, opp, hme, st.flying, rmoves, 0))
         if root_moves is not None:
             allowed = {encode(t) for t in root_moves}
             kept = [int(m) for m in rmoves[:n] if int(m) in allowed]
@@ -331,8 +416,9 @@ class Engine:
             rmoves[:n] = kept
         if rng is not None and n > 1:
             rmoves[:n] = rmoves[:n][rng.permutation(n)]
-        _order_root(me, opp, hopp, side, n, rmoves, ib)
+        k.order_root(me, opp, hopp, side, n, rmoves, ib)
         args = (me, opp, hme, hopp, side, st.turns, st.quiet, st.cur)
+        tail = (ib, fb, tt, ttf, hist, tbi, tbd)
         best: tuple[int, float, list[int]] | None = None
         done_depth = 0
         iterations: list[tuple[int, float, int, float]] = []
@@ -340,28 +426,37 @@ class Engine:
         interrupted = False
         partial = False
         prev = 0.0
+        limit = time_limit
+        helpers = self._start_helpers(args, rmoves, n, max_depth, clock0, limit, hist) if n > 1 else []
+
+        def root(d: int, lo: float, hi: float) -> tuple[float, int]:
+            call = (*args, rmoves, n, d, lo, hi, *tail)
+            if d < 6 and not helpers:
+                return k.root(*call)  # type: ignore[no-any-return]  # milliseconds: no thread needed
+            return _call(k.root, call, tt)  # type: ignore[no-any-return]
+
         try:
             for d in range(1, max_depth + 1):
                 # depth 1 always completes: no limits for it
                 ib[S_LIMIT] = 0 if d == 1 or node_limit is None else node_limit
                 ib[S_NEXT] = ib[S_NODES] + 1
-                fb[D_DEADLINE] = 0.0 if d == 1 or time_limit is None else start + time_limit
+                fb[D_DEADLINE] = 0.0 if d == 1 or limit is None else clock0 + limit
                 if self.options.aspiration and d >= 4 and abs(prev) < MATE_BOUND:
                     delta = 0.25
                     lo, hi = prev - delta, prev + delta
                     while True:
-                        score, bi = _root(*args, rmoves, n, d, lo, hi, ib, fb, ub, hist)
+                        score, bi = root(d, lo, hi)
                         if ib[S_STOP]:
                             break
                         if score <= lo:
-                            lo = -_INF if delta > 4 else score - delta
+                            lo = -INF if delta > 4 else score - delta
                         elif score >= hi:
-                            hi = _INF if delta > 4 else score + delta
+                            hi = INF if delta > 4 else score + delta
                         else:
                             break
                         delta *= 4
                 else:
-                    score, bi = _root(*args, rmoves, n, d, -_INF, _INF, ib, fb, ub, hist)
+                    score, bi = root(d, -INF, INF)
                 if ib[S_STOP]:
                     stopped = True
                     if best is not None and ib[S_PARTI] > 0:
@@ -384,14 +479,22 @@ class Engine:
                 report(progress, d, max_depth, f"depth {d}: {turn_of(m)} {score:+.2f}")
                 if abs(score) > MATE_BOUND:
                     break  # a forced result
+                if on_depth is not None:
+                    said = on_depth(d, float(score), m, int(ib[S_NODES]))
+                    if said is not None:
+                        if said <= 0 or (time.perf_counter() - start) >= said:
+                            break
+                        limit = said
         except (KeyboardInterrupt, SystemError) as exc:
-            # Ctrl-C inside the compiled search lands in the clock's object-mode call, which numba reports
-            # as a SystemError caused by the KeyboardInterrupt: both are an interrupt
+            # Ctrl-C reaches the thread waiting for the compiled search (or, on an old path, numba's
+            # SystemError wrapping the KeyboardInterrupt): both are an interrupt
             if not _is_interrupt(exc):
                 raise
             if best is None:
+                self._stop_helpers(helpers)
                 raise KeyboardInterrupt from None
             stopped = interrupted = True
+        helper_nodes = self._stop_helpers(helpers)
         assert best is not None
         m, score, pv_moves = best
         return EngineResult(
@@ -406,7 +509,50 @@ class Engine:
             tuple(iterations),
             interrupted,
             partial,
+            int(ib[S_TBHITS]),
+            int(ib[S_EXT]),
+            helper_nodes,
         )
+
+    def _start_helpers(
+        self,
+        args: tuple[int, ...],
+        rmoves: np.ndarray,
+        n: int,
+        max_depth: int,
+        clock0: float,
+        limit: float | None,
+        hist: np.ndarray,
+    ) -> list[tuple[threading.Thread, np.ndarray]]:
+        """Lazy SMP: ``threads - 1`` helper threads searching the same root over the shared table, each
+        with its own buffers, starting one or two depths ahead of the main thread."""
+        out: list[tuple[threading.Thread, np.ndarray]] = []
+        k = kernels()
+        for i in range(1, self.options.threads):
+            ib = self.ib.copy()
+            fb = self.fb.copy()
+            ib[S_NODES] = ib[S_STOP] = ib[S_LIMIT] = 0
+            ib[S_NEXT] = 1
+            fb[D_DEADLINE] = 0.0 if limit is None else clock0 + limit
+            first = 2 + (i % 2)
+            shared = (self.tt, self.ttf, hist.copy(), *self.tables)
+            call = (*args, rmoves.copy(), n, first, max_depth, ib, fb, *shared)
+            t = threading.Thread(target=k.helper, args=call, name=f"morris-helper-{i}", daemon=True)
+            t.start()
+            out.append((t, ib))
+        return out
+
+    def _stop_helpers(self, helpers: list[tuple[threading.Thread, np.ndarray]]) -> int:
+        """Stop the helper threads (the shared stop word) and return the nodes they searched."""
+        if not helpers:
+            return 0
+        self.tt[T_STOP] = 1
+        nodes = 0
+        for t, ib in helpers:
+            t.join()
+            nodes += int(ib[S_NODES])
+        self.tt[T_STOP] = 0
+        return nodes
 
 
 def _is_interrupt(exc: BaseException) -> bool:
@@ -452,5 +598,13 @@ def full_width(options: EngineOptions | None = None) -> EngineOptions:
     """``options`` (default: all on) turned into full-width alpha-beta (see :data:`FULL_WIDTH`)."""
     base = options if options is not None else EngineOptions()
     return replace(
-        base, aspiration=False, tt="exact", lmr=False, quiescence=False, mate_pruning=False, null_move=False
+        base,
+        aspiration=False,
+        tt="exact",
+        lmr=False,
+        quiescence=False,
+        mate_pruning=False,
+        null_move=False,
+        tb_probe=False,
+        blockade_extension=0,
     )

@@ -19,14 +19,20 @@ from typing import Any, Final, TypeVar, cast
 
 import numba
 
-__all__ = ["CACHE_SOURCES", "COMPILED_MODULES", "drop_stale_cache", "njit_cached"]
+__all__ = ["CACHE_SOURCES", "COMPILED_MODULES", "drop_stale_cache", "njit_cached", "njit_inline"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 
 def njit_cached(fn: F) -> F:
-    """``numba.njit(cache=True)`` with the function's type kept for mypy."""
-    return cast(F, numba.njit(cache=True)(fn))
+    """``numba.njit(cache=True, nogil=True)`` with the function's type kept for mypy (``nogil``: a search
+    runs in a thread while the calling thread stays free for Ctrl-C, and helper threads search beside it)."""
+    return cast(F, numba.njit(cache=True, nogil=True)(fn))
+
+
+def njit_inline(fn: F) -> F:
+    """:func:`njit_cached`, always inlined into its callers (numba's ``inline="always"``)."""
+    return cast(F, numba.njit(cache=True, nogil=True, inline="always")(fn))
 
 
 def drop_stale_cache(cache_dir: Path, sources: list[Path], prefix: str = "") -> bool:
@@ -55,14 +61,23 @@ def drop_stale_cache(cache_dir: Path, sources: list[Path], prefix: str = "") -> 
 _HERE = Path(__file__).resolve().parent
 _MORRIS = _HERE.parents[1]
 
-COMPILED_MODULES: Final[tuple[str, ...]] = ("movegen.py", "evaluate.py", "pvs.py")
+COMPILED_MODULES: Final[tuple[str, ...]] = ("movegen.py", "evaluate.py", "tbprobe.py", "pvs.py")
 """The modules of this package that define cached compiled functions."""
 
 CACHE_SOURCES: Final[tuple[Path, ...]] = (
-    *(_HERE / name for name in COMPILED_MODULES),
+    *(_HERE / name for name in (*COMPILED_MODULES, "layout.py")),
+    _HERE.parent / "endgame.py",
     *(
         _MORRIS / name
-        for name in ("board.py", "variants.py", "turns.py", "outcome.py", "rules.py", "_features.py")
+        for name in (
+            "board.py",
+            "variants.py",
+            "turns.py",
+            "outcome.py",
+            "rules.py",
+            "_features.py",
+            "_evaluate.py",
+        )
     ),
 )
 """Every file whose code or tables the cached functions may hold: the compiled modules and every Morris

@@ -21,28 +21,25 @@ hashes of the game and the line searched so far, ``hist[cur]`` the current posit
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Final, cast
+from typing import Any, cast
 
 import numpy as np
 from llvmlite import ir
 from numba.extending import intrinsic
 
 from boardeval.morris._search.compiled.jit import njit_cached
+from boardeval.morris._search.compiled.layout import (
+    FLYING,
+    FULL,
+    MAX_TURNS_PER_NODE,
+    MOVING,
+    NO_LIMIT,
+    NONE_POINT,
+    PLACING,
+)
 from boardeval.morris.board import ADJ_MASK, MILL_MASKS, N_POINTS, POINT_MILL_MASKS, zobrist_of
 
 __all__ = ["FLYING", "FULL", "MAX_TURNS_PER_NODE", "MOVING", "NONE_POINT", "NO_LIMIT", "PLACING"]
-
-NONE_POINT: Final[int] = 24
-"""``src`` of a placement and ``rem`` of a turn without removal in the int encoding."""
-
-NO_LIMIT: Final[int] = -1
-"""``max_turns`` / ``no_mill_turns`` of a variant without that rule."""
-
-MAX_TURNS_PER_NODE: Final[int] = 512
-"""Move-buffer size per ply; the true maximum is below 340 (9 men x 4 targets x 9 removals, or flying)."""
-
-FULL: Final[int] = (1 << N_POINTS) - 1
-PLACING, MOVING, FLYING = 0, 1, 2
 
 # ---- tables (compiled into the machine code as constants) -------------------------------------------
 

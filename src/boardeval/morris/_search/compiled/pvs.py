@@ -33,22 +33,79 @@ The evaluation is the caller's: ``coef[phase, feature]`` = weight x PHASE_SCALE 
 from __future__ import annotations
 
 import math
-import time
-from typing import Any, Final
+from typing import Any
 
-import numba
 import numpy as np
+from numba import types
 
 from boardeval.morris._search.compiled.evaluate import evaluate_fast
-from boardeval.morris._search.compiled.jit import njit_cached
+from boardeval.morris._search.compiled.jit import njit_cached, njit_inline
+from boardeval.morris._search.compiled.layout import (
+    C_BEXT,
+    C_CLOCK,
+    C_FLY,
+    C_GEN,
+    C_HIST,
+    C_KILL,
+    C_LMR,
+    C_LMR_DEPTH,
+    C_LMR_MIN,
+    C_MAXT,
+    C_MDP,
+    C_NOMILL,
+    C_NULL,
+    C_NULL_R,
+    C_ORDER,
+    C_PVS,
+    C_QS,
+    C_QSMAX,
+    C_TB,
+    C_THREE,
+    C_TT,
+    C_TTMASK,
+    D_DEADLINE,
+    D_LMR_DIV,
+    D_PART,
+    F_EXACT,
+    F_LOWER,
+    F_UPPER,
+    FLYING,
+    FULL,
+    INF,
+    MATE_BOUND,
+    MAX_PLY,
+    MAX_TURNS_PER_NODE,
+    O_COEF,
+    O_HH,
+    O_KILL,
+    O_MOVES,
+    O_MSCORE,
+    O_PV,
+    O_PVLEN,
+    PLACING,
+    S_BEST,
+    S_CLK,
+    S_EXT,
+    S_LIMIT,
+    S_NEXT,
+    S_NODES,
+    S_PART,
+    S_PARTI,
+    S_QNODES,
+    S_ROOTD,
+    S_ROOTN,
+    S_STOP,
+    S_TBHITS,
+    S_TTHITS,
+    T_STOP,
+    T_TT,
+    T_ZTW,
+    WIN,
+)
 from boardeval.morris._search.compiled.movegen import (
     _ADJ,
     _MILLS,
     _ZB,
-    FLYING,
-    FULL,
-    MAX_TURNS_PER_NODE,
-    PLACING,
     _ctz,
     _popcnt,
     generate,
@@ -57,66 +114,40 @@ from boardeval.morris._search.compiled.movegen import (
     repetitions,
 )
 from boardeval.morris._search.compiled.movegen import apply_turn as _apply
+from boardeval.morris._search.compiled.tbprobe import TB_DRAW, TB_NONE, tb_probe
 
-WIN: Final[float] = 10_000.0
-"""Score of a won position (``evaluate.WIN_SCORE``); a win ``n`` turns away scores ``WIN - n``."""
+_EPS = 1e-7  # width of a null window (scores are floats; any width > 0 is exact)
+_INF = INF
 
-MATE_BOUND: Final[float] = WIN - 1_000.0
-MAX_PLY: Final[int] = 128
-"""Deepest ply a line may reach (search depth plus quiescence)."""
-
-_EPS: Final[float] = 1e-7  # width of a null window (scores are floats; any width > 0 is exact)
-_INF: Final[float] = math.inf
-
-# Flat work buffers (fewer arguments per call: faster calls and a shorter compile).
-# ib (int64): configuration, counters, killers, history, principal variation, move lists, table info
-C_FLY, C_MAXT, C_THREE, C_NOMILL, C_TT, C_KILL, C_HIST, C_LMR, C_QS, C_MDP, C_PVS, C_QSMAX, C_ORDER = range(
-    13
-)
-C_LMR_MIN, C_LMR_DEPTH, C_TTMASK, C_GEN, C_NULL, C_NULL_R = 13, 14, 15, 16, 17, 18
-S_NODES, S_STOP, S_NEXT, S_LIMIT, S_QNODES, S_TTHITS, S_ROOTN, S_BEST = 32, 33, 34, 35, 36, 37, 38, 39
-S_PART, S_PARTI = 40, 41  # the root turn that last raised alpha in this pass, and its index
-O_KILL = 64
-O_HH = O_KILL + 2 * MAX_PLY
-O_PVLEN = O_HH + 1200
-O_PV = O_PVLEN + MAX_PLY
-O_MOVES = O_PV + MAX_PLY * MAX_PLY
-O_MSCORE = O_MOVES + MAX_PLY * MAX_TURNS_PER_NODE
-O_TTINFO = O_MSCORE + MAX_PLY * MAX_TURNS_PER_NODE
-# fb (float64): deadline, LMR divisor, coefficients, table values
-D_DEADLINE, D_LMR_DIV, D_PART = 0, 1, 2
-O_COEF = 8
-O_TTVAL = 64
-# ub (uint64): table-key tweaks, table keys
-O_ZTW = 0
-O_TTKEY = 3 * 1024
-# table flags (0 = empty slot)
-F_EXACT, F_LOWER, F_UPPER = 1, 2, 3
-
+_clock_gettime: Any = types.ExternalFunction("clock_gettime", types.int32(types.int32, types.voidptr))
+"""libc's ``clock_gettime`` (a plain C call: no Python object, so it also runs ahead-of-time compiled); the
+clock id is ``ib[C_CLOCK]`` (``time.CLOCK_MONOTONIC``, which ``time.perf_counter`` reads on Linux)."""
 
 # ---- compiled search -----------------------------------------------------------------------------------
 
 
 @njit_cached
-def _now() -> float:
-    with numba.objmode(t="float64"):
-        t = time.perf_counter()
-    return t
+def _now(ib: np.ndarray) -> float:
+    """The clock (seconds, ``time.clock_gettime(CLOCK_ID)``), read into ``ib``'s two clock words."""
+    buf = ib[S_CLK : S_CLK + 2]
+    _clock_gettime(ib[C_CLOCK], buf.ctypes.data)
+    return float(buf[0]) + float(buf[1]) * 1e-9
 
 
 @njit_cached
-def _check_limits(ib: np.ndarray, fb: np.ndarray) -> None:
-    """Every 1,024 nodes (and at the node limit): stop at the node limit or past the deadline."""
+def _check_limits(ib: np.ndarray, fb: np.ndarray, tt: np.ndarray) -> None:
+    """Every 1,024 nodes (and at the node limit): stop at the node limit, past the deadline, or when the
+    shared stop word is set (another thread finished the search, or Ctrl-C)."""
     nodes = ib[S_NODES]
     limit = ib[S_LIMIT]
-    if limit > 0 and nodes >= limit:
+    if tt[T_STOP] != 0 or (limit > 0 and nodes >= limit):
         ib[S_STOP] = 1
         return
     nxt = nodes + 1024
     if limit > 0 and nxt > limit:
         nxt = limit
     ib[S_NEXT] = nxt
-    if fb[D_DEADLINE] > 0.0 and _now() > fb[D_DEADLINE]:
+    if fb[D_DEADLINE] > 0.0 and _now(ib) > fb[D_DEADLINE]:
         ib[S_STOP] = 1
 
 
@@ -142,15 +173,15 @@ def _threat_points(own: int, empty: int, phase: int) -> int:
 
 
 @njit_cached
-def _tt_key(h: Any, turns: int, quiet: int, reps: int, depth: int, ib: np.ndarray, ub: np.ndarray) -> Any:
+def _tt_key(h: Any, turns: int, quiet: int, reps: int, depth: int, ib: np.ndarray, tt: np.ndarray) -> Any:
     """The table key: the hash plus the counters a path-dependent draw rule makes relevant (module doc)."""
-    key = h
+    key = np.int64(h)
     if ib[C_MAXT] >= 0 and turns + depth >= ib[C_MAXT]:
-        key = key ^ ub[O_ZTW + (turns & 1023)]
+        key = key ^ tt[T_ZTW + (turns & 1023)]
     if ib[C_NOMILL] >= 0 and quiet + depth >= ib[C_NOMILL]:
-        key = key ^ ub[O_ZTW + 1024 + (quiet & 1023)]
+        key = key ^ tt[T_ZTW + 1024 + (quiet & 1023)]
     if ib[C_THREE] != 0:
-        key = key ^ ub[O_ZTW + 2048 + (reps & 1023)]
+        key = key ^ tt[T_ZTW + 2048 + (reps & 1023)]
     return key
 
 
@@ -217,7 +248,7 @@ def _pick(i: int, n: int, base: int, ib: np.ndarray) -> int:
     return ib[base + i]
 
 
-@numba.njit(cache=True, inline="always")
+@njit_inline
 def _set_pv(ply: int, m: int, ib: np.ndarray) -> None:
     """The line of ``ply``: turn ``m``, then the line of ``ply + 1`` (the child just searched).
 
@@ -251,6 +282,18 @@ def _terminal(
 
 
 @njit_cached
+def _slides(me: int, empty: int) -> int:
+    """Sliding moves of the men ``me`` (man x empty neighbour): the blockade extension's measure."""
+    n = 0
+    x = me
+    while x:
+        b = x & -x
+        x ^= b
+        n += _popcnt(_ADJ[_ctz(b)] & empty)
+    return n
+
+
+@njit_cached
 def _pvs(
     me: int,
     opp: int,
@@ -267,8 +310,11 @@ def _pvs(
     qd: int,
     ib: np.ndarray,
     fb: np.ndarray,
-    ub: np.ndarray,
+    tt: np.ndarray,
+    ttf: np.ndarray,
     hist: np.ndarray,
+    tbi: np.ndarray,
+    tbd: np.ndarray,
 ) -> float:
     """Negamax principal-variation search, ``depth`` turns above the horizon (side to move's view)."""
     # No literal as an argument of the recursive calls: with numba 0.68.1 a literal there makes a second
@@ -276,7 +322,7 @@ def _pvs(
     zero: Any = np.int64(0)
     ib[S_NODES] += 1
     if ib[S_NODES] >= ib[S_NEXT]:
-        _check_limits(ib, fb)
+        _check_limits(ib, fb, tt)
     if ib[S_STOP] != 0:
         return 0.0
     ib[O_PVLEN + ply] = 0
@@ -284,6 +330,25 @@ def _pvs(
     if over:
         return tscore
     flying = ib[C_FLY] != 0
+    if ply > 0 and hme == 0 and hopp == 0:
+        if ib[C_TB] != 0:
+            # the tablebase's exact value (mate-distance scaled; a draw when the turn limit comes first)
+            dist = tb_probe(me, opp, tbi, tbd)
+            if dist != TB_NONE:
+                ib[S_TBHITS] += 1
+                if dist == TB_DRAW or (ib[C_MAXT] >= 0 and turns + dist > ib[C_MAXT]):
+                    return 0.0
+                end = WIN - (ply + dist)
+                return end if dist & 1 else -end
+        if (
+            ib[C_BEXT] > 0
+            and ply < 2 * ib[S_ROOTD] + 4
+            and not (flying and _popcnt(me) == 3)
+            and _slides(me, FULL ^ (me | opp)) <= ib[C_BEXT]
+        ):
+            # blockade extension: a mover with few slides left may be shut in: look one turn further
+            depth += 1
+            ib[S_EXT] += 1
     if depth <= 0:
         stand = evaluate_fast(me, opp, hme, hopp, flying, fb, O_COEF)
         if ib[C_QS] == 0:
@@ -306,7 +371,7 @@ def _pvs(
             hist[cur + 1] = nh
             s = -_pvs(
                 nopp, nme, hopp, nhme, 1 - side, turns + 1, zero, cur + 1, zero, -beta, -alpha, ply + 1,
-                qd + 1, ib, fb, ub, hist,
+                qd + 1, ib, fb, tt, ttf, hist, tbi, tbd,
             )  # fmt: skip
             if ib[S_STOP] != 0:
                 return 0.0
@@ -332,21 +397,21 @@ def _pvs(
     alpha0 = alpha
     h = hist[cur]
     ttmove = -1
-    slot_base: Any = 0
-    key = h
+    slot_base = 0
+    key: Any = np.int64(h)
     tt_mode = ib[C_TT]
     if tt_mode != 0:
-        key = _tt_key(h, turns, quiet, reps, depth, ib, ub)
-        slot_base = np.int64(key & np.uint64(ib[C_TTMASK])) * 2
+        key = _tt_key(h, turns, quiet, reps, depth, ib, tt)
+        slot_base = (key & ib[C_TTMASK]) * 2
         for j in range(2):
-            slot = slot_base + j
-            info = ib[O_TTINFO + slot]
-            if info != 0 and ub[O_TTKEY + slot] == key:
+            e = T_TT + 3 * (slot_base + j)
+            info = tt[e + 1]
+            if info != 0 and (tt[e] ^ info ^ tt[e + 2]) == key:
                 ttmove = info & 0xFFFF
                 e_depth = (info >> 16) & 0xFF
                 flag = (info >> 24) & 0x3
                 if ply > 0 and (e_depth == depth or (tt_mode == 1 and e_depth > depth)):
-                    v = fb[O_TTVAL + slot]
+                    v = ttf[e + 2]
                     if v > MATE_BOUND:
                         v -= ply
                     elif v < -MATE_BOUND:
@@ -370,24 +435,9 @@ def _pvs(
         hist[cur + 1] = h ^ _ZB
         r = ib[C_NULL_R]
         s = -_pvs(
-            opp,
-            me,
-            hopp,
-            hme,
-            1 - side,
-            turns,
-            zero,
-            cur + 1,
-            depth - 1 - r,
-            -beta,
-            -beta + _EPS,
-            ply + 1,
-            zero,
-            ib,
-            fb,
-            ub,
-            hist,
-        )
+            opp, me, hopp, hme, 1 - side, turns, zero, cur + 1, depth - 1 - r, -beta, -beta + _EPS, ply + 1,
+            zero, ib, fb, tt, ttf, hist, tbi, tbd,
+        )  # fmt: skip
         if ib[S_STOP] != 0:
             return 0.0
         if s >= beta:
@@ -414,24 +464,9 @@ def _pvs(
         nq = 0 if irrev else quiet + 1
         if i == 0 or not use_pvs:
             s = -_pvs(
-                nopp,
-                nme,
-                hopp,
-                nhme,
-                1 - side,
-                turns + 1,
-                nq,
-                cur + 1,
-                depth - 1,
-                -beta,
-                -alpha,
-                ply + 1,
-                zero,
-                ib,
-                fb,
-                ub,
-                hist,
-            )
+                nopp, nme, hopp, nhme, 1 - side, turns + 1, nq, cur + 1, depth - 1, -beta, -alpha, ply + 1,
+                zero, ib, fb, tt, ttf, hist, tbi, tbd,
+            )  # fmt: skip
         else:
             r = 0
             if lmr and i >= lmr_min and ib[sb + i] < (1 << 32) - 1:
@@ -441,64 +476,19 @@ def _pvs(
                 if r > depth - 2:
                     r = depth - 2
             s = -_pvs(
-                nopp,
-                nme,
-                hopp,
-                nhme,
-                1 - side,
-                turns + 1,
-                nq,
-                cur + 1,
-                depth - 1 - r,
-                -alpha - _EPS,
-                -alpha,
-                ply + 1,
-                zero,
-                ib,
-                fb,
-                ub,
-                hist,
-            )
+                nopp, nme, hopp, nhme, 1 - side, turns + 1, nq, cur + 1, depth - 1 - r, -alpha - _EPS,
+                -alpha, ply + 1, zero, ib, fb, tt, ttf, hist, tbi, tbd,
+            )  # fmt: skip
             if s > alpha and r > 0:
                 s = -_pvs(
-                    nopp,
-                    nme,
-                    hopp,
-                    nhme,
-                    1 - side,
-                    turns + 1,
-                    nq,
-                    cur + 1,
-                    depth - 1,
-                    -alpha - _EPS,
-                    -alpha,
-                    ply + 1,
-                    zero,
-                    ib,
-                    fb,
-                    ub,
-                    hist,
-                )
+                    nopp, nme, hopp, nhme, 1 - side, turns + 1, nq, cur + 1, depth - 1, -alpha - _EPS,
+                    -alpha, ply + 1, zero, ib, fb, tt, ttf, hist, tbi, tbd,
+                )  # fmt: skip
             if s > alpha and s < beta:
                 s = -_pvs(
-                    nopp,
-                    nme,
-                    hopp,
-                    nhme,
-                    1 - side,
-                    turns + 1,
-                    nq,
-                    cur + 1,
-                    depth - 1,
-                    -beta,
-                    -alpha,
-                    ply + 1,
-                    zero,
-                    ib,
-                    fb,
-                    ub,
-                    hist,
-                )
+                    nopp, nme, hopp, nhme, 1 - side, turns + 1, nq, cur + 1, depth - 1, -beta, -alpha,
+                    ply + 1, zero, ib, fb, tt, ttf, hist, tbi, tbd,
+                )  # fmt: skip
         if ib[S_STOP] != 0:
             return 0.0
         if s > best:
@@ -535,15 +525,18 @@ def _pvs(
         info = (bestm & 0xFFFF) | (depth << 16) | (flag << 24) | (ib[C_GEN] << 28)
         # slot 0 is depth-preferred (kept unless this search is at least as deep, the same position or the
         # entry is from an older search); otherwise slot 1, always replaced
-        slot = slot_base
-        old = ib[O_TTINFO + slot]
+        e = T_TT + 3 * slot_base
+        old = tt[e + 1]
         if not (
-            old == 0 or ub[O_TTKEY + slot] == key or (old >> 28) != ib[C_GEN] or ((old >> 16) & 0xFF) <= depth
+            old == 0
+            or (tt[e] ^ old ^ tt[e + 2]) == key
+            or (old >> 28) != ib[C_GEN]
+            or ((old >> 16) & 0xFF) <= depth
         ):
-            slot = slot_base + 1
-        ub[O_TTKEY + slot] = key
-        fb[O_TTVAL + slot] = v
-        ib[O_TTINFO + slot] = info
+            e += 3
+        tt[e + 1] = info
+        ttf[e + 2] = v
+        tt[e] = key ^ info ^ tt[e + 2]
     return best
 
 
@@ -564,8 +557,11 @@ def _root(
     beta: float,
     ib: np.ndarray,
     fb: np.ndarray,
-    ub: np.ndarray,
+    tt: np.ndarray,
+    ttf: np.ndarray,
     hist: np.ndarray,
+    tbi: np.ndarray,
+    tbd: np.ndarray,
 ) -> tuple[float, int]:
     """One iteration at the root over ``rmoves[:n]`` in that order: (best score, best index).
 
@@ -574,18 +570,63 @@ def _root(
     for i in range(n):
         ib[O_MOVES + i] = rmoves[i]
     ib[S_ROOTN] = n
+    ib[S_ROOTD] = depth
     ib[S_BEST] = -1
     ib[S_PART] = -1
     ib[S_PARTI] = -1
     zero: Any = np.int64(0)
     score = _pvs(
-        me, opp, hme, hopp, side, turns, quiet, cur, depth, alpha, beta, zero, zero, ib, fb, ub, hist
+        me, opp, hme, hopp, side, turns, quiet, cur, depth, alpha, beta, zero, zero, ib, fb, tt, ttf, hist,
+        tbi, tbd,
     )  # fmt: skip
     besti = -1
     for i in range(n):
         if rmoves[i] == ib[S_BEST]:
             besti = i
     return score, besti
+
+
+@njit_cached
+def _helper(
+    me: int,
+    opp: int,
+    hme: int,
+    hopp: int,
+    side: int,
+    turns: int,
+    quiet: int,
+    cur: int,
+    rmoves: np.ndarray,
+    n: int,
+    first: int,
+    last: int,
+    ib: np.ndarray,
+    fb: np.ndarray,
+    tt: np.ndarray,
+    ttf: np.ndarray,
+    hist: np.ndarray,
+    tbi: np.ndarray,
+    tbd: np.ndarray,
+) -> int:
+    """A helper thread of the shared-table parallel search (Lazy SMP): iterative deepening with full
+    windows from depth ``first`` to ``last`` over its own buffers and the shared table, until the search
+    stops (the shared stop word). Returns the last depth it completed (0: none)."""
+    done = 0
+    for d in range(first, last + 1):
+        _root(me, opp, hme, hopp, side, turns, quiet, cur, rmoves, n, d, -_INF, _INF, ib, fb, tt, ttf, hist,
+              tbi, tbd)  # fmt: skip
+        if ib[S_STOP] != 0:
+            break
+        done = d
+        # the best turn first at the next depth (as the driver does)
+        best = ib[S_BEST]
+        for i in range(n):
+            if rmoves[i] == best:
+                for j in range(i, 0, -1):
+                    rmoves[j] = rmoves[j - 1]
+                rmoves[0] = best
+                break
+    return done
 
 
 @njit_cached

@@ -7,16 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from boardeval.morris._search.compiled.evaluate import evaluate
-from boardeval.morris._search.compiled.movegen import (
-    MAX_TURNS_PER_NODE,
-    NO_LIMIT,
-    NONE_POINT,
-    _perft,
-    apply_turn,
-    game_over,
-    generate,
-)
+from boardeval.morris._search.compiled.kernels import kernels
+from boardeval.morris._search.compiled.layout import MAX_TURNS_PER_NODE, NO_LIMIT, NONE_POINT
 from boardeval.morris.rules import Position
 from boardeval.morris.turns import Turn, make_turn
 
@@ -103,7 +95,7 @@ class EngineState:
         """0 ongoing, -1 the side to move has lost, 2 drawn."""
         me, opp, hme, _hopp, _s = self.args()
         return int(
-            game_over(
+            kernels().game_over(
                 me,
                 opp,
                 hme,
@@ -124,7 +116,7 @@ class EngineState:
             return []
         me, opp, hme, _hopp, _s = self.args()
         buf = np.zeros(MAX_TURNS_PER_NODE, dtype=np.int64)
-        n = generate(me, opp, hme, self.flying, buf, 0)
+        n = kernels().generate(me, opp, hme, self.flying, buf, 0)
         return [int(x) for x in buf[:n]]
 
     def make(self, m: int) -> None:
@@ -132,7 +124,7 @@ class EngineState:
         if self.cur + 1 >= len(self.hist):
             self.hist = np.concatenate([self.hist, np.zeros(len(self.hist), dtype=np.uint64)])
         me, opp, hme, _hopp, s = self.args()
-        nme, nopp, nhme, nh, irrev = apply_turn(me, opp, hme, s, self.hist[self.cur], m)
+        nme, nopp, nhme, nh, irrev = kernels().apply_turn(me, opp, hme, s, self.hist[self.cur], m)
         self.undo.append((m, self.quiet))
         self.men[s], self.men[1 - s], self.hand[s] = int(nme), int(nopp), int(nhme)
         self.side = 1 - s
@@ -162,7 +154,7 @@ class EngineState:
     def evaluate(self, coef: np.ndarray) -> float:
         """The compiled static score (side to move's view) of a position that is not over."""
         me, opp, hme, hopp, _s = self.args()
-        return float(evaluate(me, opp, hme, hopp, self.flying, coef))
+        return float(kernels().evaluate(me, opp, hme, hopp, self.flying, coef))
 
     def perft(self, depth: int, removal_plies: bool = False) -> int:
         """Compiled perft (both conventions, every draw rule of the variant) from this state."""
@@ -173,7 +165,7 @@ class EngineState:
         hist[: self.cur + 1] = self.hist[: self.cur + 1]
         buf = np.zeros((depth + 1, MAX_TURNS_PER_NODE), dtype=np.int64)
         return int(
-            _perft(
+            kernels().perft(
                 me,
                 opp,
                 hme,

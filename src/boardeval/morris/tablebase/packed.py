@@ -1,0 +1,124 @@
+"""The tablebase packed for the compiled search: two flat arrays (issue 25 section 1).
+
+The compiled search probes every covered node of its tree, so it reads the tables without Python: an
+``index`` array (header, binomials, symmetries, the reduced rows of :mod:`.index`) and a ``data`` array (every
+built sub-database's cells, one after the other). The layout is the search's ask, written down in
+``boardeval.morris._search.endgame`` (constants ``P_*``); this module fills it from a built folder.
+
+``data`` lives in a file beside the tables, ``packed-<digest>.bin`` (the digest is taken over the manifest's
+checksums, so a rebuilt sub-database gets a new file): it is written once, after every table's checksum was
+verified, and later processes map it (copy-on-write ``mmap``: no read at start-up, the pages are shared
+between processes through the page cache, so two match workers hold 67 MB (K = 5) or 825 MB (K = 6) once,
+not twice). A folder that cannot be written to gets the data packed in memory instead.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import mmap
+import os
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from boardeval.morris._search.endgame import (
+    P_BINOM,
+    P_MASK,
+    P_ROR,
+    P_SOR,
+    P_SUB,
+    P_SYM,
+    P_TABLES,
+    PACK_FORMAT,
+)
+from boardeval.morris.tablebase.files import load_table, sub_name
+from boardeval.morris.tablebase.index import SYM_BYTES, binomials, rows
+
+__all__ = ["Packed", "pack"]
+
+Packed = tuple[npt.NDArray[np.int64], npt.NDArray[np.uint8]]
+
+
+def _index(entries: dict[tuple[int, int], tuple[int, int, int, int]]) -> npt.NDArray[np.int64]:
+    """The ``index`` array: header with the sub-databases' (offset, columns, bits, width), then the tables."""
+    parts: list[npt.NDArray[np.int64]] = []
+    head = np.zeros(P_TABLES, dtype=np.int64)
+    head[0] = PACK_FORMAT
+    head[P_BINOM : P_BINOM + 625] = binomials().reshape(-1)
+    head[P_SYM : P_SYM + 16 * 768] = SYM_BYTES.reshape(-1)
+    at = P_TABLES
+    for a in sorted({a for a, _b in entries}):
+        r = rows(a)
+        for slot, arr in ((P_ROR, r.row_of_rank), (P_SOR, r.sym_of_rank), (P_MASK, r.masks)):
+            head[slot + a] = at
+            parts.append(np.asarray(arr, dtype=np.int64))
+            at += len(arr)
+    for (a, b), (offset, cols, bits, width) in entries.items():
+        head[P_SUB + 4 * (8 * a + b) : P_SUB + 4 * (8 * a + b) + 4] = (offset, cols, bits, width)
+    return np.concatenate([head, *parts])
+
+
+def _digest(manifest: dict[str, Any], keys: list[tuple[int, int]]) -> str:
+    subs = manifest["subdatabases"]
+    text = "".join(f"{sub_name(a, b)}:{subs[sub_name(a, b)]['sha256']};" for a, b in keys)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _map(path: Path, size: int) -> npt.NDArray[np.uint8] | None:
+    """The file's bytes as a writable array over a private (copy-on-write) mapping; None if unusable."""
+    try:
+        if path.stat().st_size != size:
+            return None
+        with path.open("rb") as fh:
+            mm = mmap.mmap(fh.fileno(), size, access=mmap.ACCESS_COPY)
+    except (OSError, ValueError):
+        return None
+    return np.frombuffer(mm, dtype=np.uint8)
+
+
+def pack(
+    directory: Path, manifest: dict[str, Any], keys: list[tuple[int, int]]
+) -> tuple[Packed, dict[tuple[int, int], npt.NDArray[np.integer[Any]]]]:
+    """The packed form of the sub-databases ``keys`` of a built folder, and each table as a view into it.
+
+    Reads (and checks) every table once, the first time; afterwards maps the packed file written then.
+    """
+    subs = manifest["subdatabases"]
+    entries: dict[tuple[int, int], tuple[int, int, int, int]] = {}
+    shapes: dict[tuple[int, int], tuple[int, int, np.dtype[Any]]] = {}
+    offset = 0
+    for a, b in keys:
+        entry = subs[sub_name(a, b)]
+        dtype = np.dtype(entry["dtype"])
+        n_rows = len(rows(a).masks)
+        cols = int(np.asarray(binomials())[24 - a, b])
+        entries[(a, b)] = (offset, cols, int(entry["distance_bits"]), dtype.itemsize)
+        shapes[(a, b)] = (n_rows, cols, dtype)
+        offset += n_rows * cols * dtype.itemsize
+        offset += (-offset) % 8  # every table aligned for its dtype's views
+    size = max(offset, 1)
+    path = directory / f"packed-{_digest(manifest, keys)}.bin"
+    data = _map(path, size)
+    if data is None:
+        data = np.zeros(size, dtype=np.uint8)
+        for key in keys:
+            at = entries[key][0]
+            table = np.ascontiguousarray(load_table(directory, subs[sub_name(*key)]))  # checksum verified
+            raw = table.view(np.uint8).reshape(-1)
+            data[at : at + raw.size] = raw
+        try:
+            tmp = path.with_name(path.name + f".{os.getpid()}.tmp")
+            data.tofile(tmp)
+            os.replace(tmp, path)
+            for old in directory.glob("packed-*.bin"):
+                if old != path:
+                    old.unlink(missing_ok=True)
+        except OSError:
+            pass  # a read-only folder: keep the packed data in memory
+    views: dict[tuple[int, int], npt.NDArray[np.integer[Any]]] = {}
+    for key, (n_rows, cols, dtype) in shapes.items():
+        at = entries[key][0]
+        views[key] = data[at : at + n_rows * cols * dtype.itemsize].view(dtype).reshape(n_rows, cols)
+    return (_index(entries), data), views
