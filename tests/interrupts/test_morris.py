@@ -67,3 +67,18 @@ def test_tune_stopped_while_playing_fits_what_it_gathered(tmp_path: Path) -> Non
     assert data["tablebase_positions"] == 2000 and data["placing_positions"] < 400 * 18
     assert data["tuned"]["train"]["positions"] + data["tuned"]["validation"]["positions"] == data["positions"]
     assert_same_fields("morris tune", data)
+
+
+def test_best_stops_a_deep_search_and_keeps_its_last_depth(tmp_path: Path) -> None:
+    """The compiled search runs in a thread (issue 25: no object-mode clock any more); the waiting
+    thread takes the Ctrl-C and stops it: the best turn of the last completed depth, flagged, exit 130."""
+    position = "W.......B............... w 8 8"
+    # depth 8 done: the search works on depth 9 and beyond (depth 40 never finishes on its own)
+    args = ["morris", "best", position, "--depth", "40", "--tablebase", "none", "--json"]
+    r = interrupt(args, cwd=tmp_path, ready=r"depth (8|9|[1-3]\d):")
+    r.check()
+    data = r.json()
+    assert data["interrupted"] is True and data["why"] is None
+    assert 8 <= data["depth"] < 40 and data["move"] is not None
+    assert_same_fields("morris best", data)
+    assert "last completed depth" in r.err

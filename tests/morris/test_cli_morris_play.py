@@ -83,7 +83,7 @@ def test_best_with_time_limit_and_human_output() -> None:
 def test_match_json() -> None:
     code, out, _ = run(
         "match", "--white", "ai:depth=1", "--black", "random", "--games", "2", "--seed", "5",
-        "--alternate", "--variant", "openspiel", "--json",
+        "--alternate", "--variant", "openspiel", "--json", "--tablebase", "none",
     )  # fmt: skip
     assert code == 0
     data = json.loads(out)

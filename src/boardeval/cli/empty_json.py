@@ -130,8 +130,10 @@ EMPTY_JSON: dict[str, Any] = {
         "nodes": _N,
         "seconds": _N,
         "tablebase": _N,
+        "book": _N,
         "why": _N,
     },
+    "morris book probe": {"position": _N, "book": _N},
     "morris match": {
         "player_a": _N,
         "player_b": _N,

@@ -69,7 +69,12 @@ COMMANDS: dict[str, LazyCommand] = {
     "morris": LazyCommand(
         "boardeval.cli.morris",
         "Nine Men's Morris: rules, evaluation, AI, why-panel.",
-        extends=("boardeval.cli.morris_play", "boardeval.cli.morris_tablebase", "boardeval.cli.morris_tune"),
+        extends=(
+            "boardeval.cli.morris_play",
+            "boardeval.cli.morris_tablebase",
+            "boardeval.cli.morris_tune",
+            "boardeval.cli.morris_book",
+        ),
     ),
     "diplomacy": LazyCommand(
         "boardeval.cli.diplomacy",

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import typer
 from rich.markup import escape
@@ -27,6 +27,7 @@ from boardeval.morris import (
     MatchResult,
     PlayerSpec,
     Position,
+    SearchResult,
     Variant,
     evaluate,
     load_weights,
@@ -161,18 +162,31 @@ def best_cmd(
     ev = Evaluator(load_weights(profile))
     if strength is not None:
         ai = AlphaBetaPlayer.at_strength(
-            _strength(strength), ev, shuffle_ties=False, tablebase=_tablebase(tablebase)
+            _strength(strength), ev, shuffle_ties=False, tablebase=_tablebase(tablebase), manage_time=False
         )
     else:
+        # one answer, not a game: the time asked is the time spent (no game clock to save or borrow from)
         ai = AlphaBetaPlayer(
-            ev, depth=depth, time=time_limit, shuffle_ties=False, tablebase=_tablebase(tablebase)
+            ev,
+            depth=depth,
+            time=time_limit,
+            shuffle_ties=False,
+            tablebase=_tablebase(tablebase),
+            manage_time=False,
         )
     with progress_bar("searching") as cb:
         result = ai.search(pos, progress=cb)
-    panel = ai.why(pos, shown, result.depth)
+    # Ctrl-C: the best turn of the last completed depth, flagged, without the why-panel's searches
+    panel = None if result.interrupted else ai.why(pos, shown, result.depth)
     if as_json:
         print_json({**result.to_dict(), "why": panel})
-        return
+    else:
+        _print_best(pos, result, panel)
+    if result.interrupted:
+        note_interrupted(f"the best turn of the last completed depth ({result.depth}), no why-panel")
+
+
+def _print_best(pos: Position, result: SearchResult, panel: dict[str, Any] | None) -> None:
     print_board(pos)
     if result.move is None:
         console.print("the game is over")
@@ -184,7 +198,10 @@ def best_cmd(
         console.print(f"line: {' '.join(str(t) for t in result.pv)}")
         if result.tablebase is not None:
             console.print(f"tablebase: {result.tablebase}")
-    print_why(panel)
+        if result.book is not None:
+            console.print(result.book)
+    if panel is not None:
+        print_why(panel)
 
 
 def play_cmd(

@@ -18,7 +18,9 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final, TypeAlias
 
 from boardeval.core import BoardevalError, ParamsError, Player, Progress
-from boardeval.morris._evaluate import Evaluator, default_evaluator
+from boardeval.morris._evaluate import BASE_WEIGHTS, Evaluator, default_evaluator
+from boardeval.morris._search.clock import TimeManager
+from boardeval.morris._search.opening import OpeningBook
 from boardeval.morris._search.plain import random_turn
 from boardeval.morris._search.searcher import DEFAULT_DEPTH, ENGINES, Searcher, SearchResult
 from boardeval.morris._search.searcher import _check_depth as check_budget
@@ -28,6 +30,7 @@ from boardeval.morris.why import why_panel
 if TYPE_CHECKING:
     import numpy as np
 
+    from boardeval.morris._search.compiled.engine import EngineOptions
     from boardeval.morris.tablebase import Tablebase
 
 __all__ = [
@@ -87,9 +90,13 @@ class AlphaBetaPlayer:
     Without a budget it searches :data:`~boardeval.morris.DEFAULT_DEPTH`. ``shuffle_ties``: break ties
     between equally scored root turns with the generator given to :meth:`choose` (matches); when False
     the deterministic move ordering decides (the same position always gets the same answer).
-    ``tablebase``: the tablebase's best turn at a covered root (and, on the Python engine, exact scores at
-    covered nodes in the tree) and its verdict in the why-panel. ``engine``: ``"compiled"`` (default) or
-    ``"python"`` (the reference search, today's AI before issue 12).
+    ``tablebase``: the tablebase's best turn at a covered root, exact scores at covered nodes in the tree,
+    and its verdict in the why-panel. ``engine``: ``"compiled"`` (default) or ``"python"`` (the reference
+    search, today's AI before issue 12). ``book``: an opening book (default: the shipped one,
+    ``boardeval.morris.book.default_book``, for the compiled engine with the default weights; ``None``:
+    none). ``manage_time``: with a ``time`` budget, spend a game's time by :class:`~._search.clock.
+    TimeManager` (critical positions more, forced moves less, the average at ``time``); False: every move
+    ``time`` seconds. ``options``: the compiled search's techniques (``EngineOptions``).
     """
 
     def __init__(
@@ -102,6 +109,9 @@ class AlphaBetaPlayer:
         name: str | None = None,
         tablebase: Tablebase | None = None,
         engine: str = "compiled",
+        book: OpeningBook | str | None = "default",
+        manage_time: bool = True,
+        options: EngineOptions | None = None,
     ) -> None:
         if engine not in ENGINES:
             raise ParamsError(f"unknown search engine {engine!r}: expected one of {', '.join(ENGINES)}")
@@ -111,9 +121,15 @@ class AlphaBetaPlayer:
         self.shuffle_ties = shuffle_ties
         self.tablebase = tablebase
         self.engine = engine
-        self._searcher = Searcher(self.evaluator, tablebase=tablebase, engine=engine)
-        self._last_depth: int | None = None  # the depth this player's last search reached
+        self.book = _book(book, engine, evaluator)
         check_budget(depth, time)  # fail at construction, not at the first move
+        self.clock = TimeManager(time) if manage_time and time is not None and depth is None else None
+        self._searcher = Searcher(
+            self.evaluator, tablebase=tablebase, engine=engine, options=options, book=self.book
+        )
+        self._last_depth: int | None = None  # the depth this player's last search reached
+        self._last_searched: tuple[int, ...] | None = None  # the position (and history) it searched
+        self.last_plan: str | None = None  # the time manager's plan of the last move (kind)
         self._name = name if name is not None else _budget_name(depth, time)
 
     @classmethod
@@ -125,6 +141,7 @@ class AlphaBetaPlayer:
         shuffle_ties: bool = True,
         tablebase: Tablebase | None = None,
         engine: str = "compiled",
+        manage_time: bool = True,
     ) -> AlphaBetaPlayer:
         """The player of a named strength level (:data:`STRENGTHS`), named after it."""
         if strength not in STRENGTHS:
@@ -138,6 +155,7 @@ class AlphaBetaPlayer:
             name=strength,
             tablebase=tablebase,
             engine=engine,
+            manage_time=manage_time,
         )
 
     @property
@@ -151,9 +169,45 @@ class AlphaBetaPlayer:
         """The full search result (move, score, principal variation, effort) within this player's budget.
 
         ``state`` is left unchanged; ``rng`` breaks ties between equal root turns (None: move ordering).
+        With the time manager the move's time is its plan's (:class:`~._search.clock.TimeManager`), and the
+        time it took is booked against the game's.
         """
-        result = self._searcher.search(state, self.depth, self.time, rng=rng, progress=progress)
+        if self.clock is None:
+            result = self._searcher.search(state, self.depth, self.time, rng=rng, progress=progress)
+        else:
+            result = self._managed(state, rng, progress)
         self._last_depth = result.depth or self._last_depth
+        self._last_searched = _history_key(state)
+        return result
+
+    def _managed(
+        self, state: Position, rng: np.random.Generator | None, progress: Progress | None
+    ) -> SearchResult:
+        """One move under the time manager: book or forced moves at once, else a planned search."""
+        import time as _time
+
+        assert self.clock is not None
+        start = _time.perf_counter()
+        book = self.book.probe(state) if self.book is not None else None
+        if book is not None or state.outcome() is not None or self._searcher.tb_covers(state):
+            result = self._searcher.search(state, self.depth, self.time, rng=rng, progress=progress)
+            self.last_plan = "book" if result.book else "tablebase" if result.tablebase else None
+            self.clock.record(_time.perf_counter() - start)
+            return result
+        legal, safe = self._searcher.safe_turns(state)
+        plan = self.clock.plan(legal, safe)
+        if plan.kind == "forced":
+            turn = state.legal_turns()[0]
+            result = SearchResult(turn, 0.0, (turn,), 0, 0, _time.perf_counter() - start)
+        else:
+            limit = max(1e-3, plan.limit() - (_time.perf_counter() - start))
+
+            def on_depth(depth: int, score: float, best: int, _nodes: int) -> float | None:
+                return self.clock.after_depth(plan, depth, score, best, _time.perf_counter() - start)  # type: ignore[union-attr]
+
+            result = self._searcher.search(state, None, limit, rng=rng, progress=progress, on_depth=on_depth)
+        self.last_plan = plan.kind
+        self.clock.record(_time.perf_counter() - start)
         return result
 
     def choose(self, state: Position, rng: np.random.Generator) -> Turn:
@@ -173,14 +227,26 @@ class AlphaBetaPlayer:
         """The why-panel of ``state`` with ``n`` candidates, searched at :func:`why_depth` of
         ``search_depth`` (default: this player's depth budget, else the depth its last search reached)."""
         depth = search_depth if search_depth is not None else self.depth or self._last_depth or DEFAULT_DEPTH
+        # the player's own searcher: right after searching this position its table answers most of the
+        # candidates' searches (issue 25 section 3)
         return why_panel(
-            state, n, why_depth(depth), self.evaluator, tablebase=self.tablebase, engine=self.engine
+            state,
+            n,
+            why_depth(depth),
+            self.evaluator,
+            tablebase=self.tablebase,
+            engine=self.engine,
+            book=self.book,
+            searcher=self._searcher,
+            fresh=self._last_searched != _history_key(state),
         )
 
     def new_game(self) -> None:
-        """Forget the transposition table."""
+        """Forget the transposition table and the game's clock."""
         self._searcher.clear()
         self._last_depth = None
+        if self.clock is not None:
+            self.clock.new_game()
 
 
 class HumanPlayer:
@@ -220,6 +286,23 @@ class HumanPlayer:
 
     def new_game(self) -> None:
         """Nothing to forget."""
+
+
+def _history_key(pos: Position) -> tuple[int, ...]:
+    """A position with its game history, as far as a search's table depends on it."""
+    return (pos.zobrist, pos.turns, pos.quiet_turns, len(pos.history))
+
+
+def _book(book: OpeningBook | str | None, engine: str, evaluator: Evaluator | None) -> OpeningBook | None:
+    """The player's opening book: ``"default"`` is the shipped one for the compiled engine with the
+    default (``base``) weights (the book was searched with them), else none."""
+    if book != "default":
+        return book if not isinstance(book, str) else None
+    if engine != "compiled" or (evaluator is not None and dict(evaluator.weights) != dict(BASE_WEIGHTS)):
+        return None
+    from boardeval.morris.book import default_book  # on first use
+
+    return default_book()
 
 
 def _budget_name(depth: int | None, time: float | None) -> str:

@@ -29,6 +29,7 @@ from boardeval.morris._features import (
     neighbours,
     position_phase,
 )
+from boardeval.morris._search.opening import OpeningBook
 from boardeval.morris._search.searcher import Searcher
 from boardeval.morris.board import points_of
 from boardeval.morris.rules import WHITE, Position
@@ -103,6 +104,9 @@ def why_panel(
     *,
     tablebase: Tablebase | None = None,
     engine: str = "compiled",
+    book: OpeningBook | None = None,
+    searcher: Searcher | None = None,
+    fresh: bool = True,
 ) -> dict[str, Any]:
     """The why-panel of ``pos`` as plain JSON-able data (``pos`` is left unchanged).
 
@@ -113,11 +117,20 @@ def why_panel(
     ``tablebase`` = ``{"value", "distance", "summary", "text"}`` (``text`` = "tablebase: White wins in 7",
     also the first explanation sentence) and each candidate's ``tablebase`` verdict; otherwise
     ``tablebase`` is None. ``engine``: the search that scores the candidates (``"compiled"`` or
-    ``"python"``, see :class:`~boardeval.morris.Searcher`).
+    ``"python"``, see :class:`~boardeval.morris.Searcher`). With an opening ``book`` that holds ``pos``:
+    ``book`` = ``{"move", "depth", "score", "nodes", "pv", "text"}`` (``text`` = "book move: searched to
+    depth 20, +0.40", also the first explanation sentence); otherwise ``book`` is None. ``searcher``:
+    search with this one (its evaluator, tablebase and table) instead of a new one; ``fresh=False`` keeps
+    its table (right after it searched ``pos``: ``AlphaBetaPlayer.why``). ``seconds``: the panel's time.
     """
+    import time
+
+    begin = time.perf_counter()
     if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
         raise ParamsError(f"why-panel depth must be an integer >= 1, got {depth!r}")
-    searcher = Searcher(evaluator, tablebase=tablebase, engine=engine)
+    if searcher is None:
+        searcher = Searcher(evaluator, tablebase=tablebase, engine=engine)
+        fresh = True
     ev = searcher.evaluator
     before = _side_dicts(pos)
     panel: dict[str, Any] = {
@@ -130,6 +143,8 @@ def why_panel(
         "ranking": [],
         "explanation": [],
         "tablebase": None,
+        "book": None,
+        "seconds": 0.0,
     }
     outcome = pos.outcome()
     if outcome is not None:
@@ -137,7 +152,7 @@ def why_panel(
         panel["explanation"] = [f"The game is over ({outcome.result}): {outcome.reason}."]
         return panel
 
-    candidates, importance = _candidates(searcher, pos, n, depth, before)
+    candidates, importance = _candidates(searcher, pos, n, depth, before, fresh)
     active = [f for f in FEATURES if ev.weights[f] != 0.0]
     ranking = sorted(
         (f for f in active if importance[f] > 1e-12), key=lambda f: (-importance[f], FEATURES.index(f))
@@ -147,8 +162,11 @@ def why_panel(
     for i, cand in enumerate(candidates):
         tag = "best" if i == 0 else f"#{i + 1}"
         explanation.append(f"{cand['move']} ({tag}): {cand['summary']}.")
-    if tablebase is not None and searcher.tb_covers(pos):
-        verdict = tablebase.probe(pos)
+    table = tablebase if tablebase is not None else searcher.tablebase
+    if book is None:
+        book = searcher.book
+    if table is not None and searcher.tb_covers(pos):
+        verdict = table.probe(pos)
         text = "tablebase: " + verdict.summary()[:1].upper() + verdict.summary()[1:]
         panel["tablebase"] = {
             "value": verdict.value,
@@ -162,12 +180,32 @@ def why_panel(
             if t is not None:
                 cand["tablebase"] = "draw" if t.value == "draw" else f"{t.value} in {t.distance}"
         explanation.insert(0, text + ".")
-    panel.update(candidates=candidates, ranking=ranking, explanation=explanation)
+    entry = book.probe(pos) if book is not None else None
+    if entry is not None:
+        panel["book"] = {
+            "move": str(entry.move),
+            "depth": entry.depth,
+            "score": round(entry.score, 4),
+            "pv": [str(t) for t in entry.pv],
+            "text": entry.text(),
+        }
+        explanation.insert(0, f"{entry.text()[:1].upper()}{entry.text()[1:]} ({entry.move}).")
+    panel.update(
+        candidates=candidates,
+        ranking=ranking,
+        explanation=explanation,
+        seconds=round(time.perf_counter() - begin, 4),
+    )
     return panel
 
 
 def _candidates(
-    searcher: Searcher, pos: Position, n: int, depth: int, before: dict[str, dict[str, float]]
+    searcher: Searcher,
+    pos: Position,
+    n: int,
+    depth: int,
+    before: dict[str, dict[str, float]],
+    fresh: bool = True,
 ) -> tuple[list[dict[str, Any]], dict[str, float]]:
     """The top ``n`` turns as panel entries, and each feature's importance (see the module docstring)."""
     ev = searcher.evaluator
@@ -175,7 +213,7 @@ def _candidates(
     base_terms = _terms(ev, pos, me)
     importance = {f: abs(base_terms[f]) for f in FEATURES}
     candidates: list[dict[str, Any]] = []
-    tops = searcher.top_moves(pos, n, depth)
+    tops = searcher.top_moves(pos, n, depth, fresh=fresh)
     for ms in tops:
         pos.push(ms.move)
         try:

@@ -286,7 +286,8 @@ def _think(game: AiIn, *, play: bool) -> AiAnswer:
     if outcome is not None:
         raise MorrisError(f"the game is over ({outcome.result}: {outcome.reason}); start a new game")
     tb, folder = _tablebase() if pos.variant.flying else (None, _tablebase_folder())
-    ai = AlphaBetaPlayer.at_strength(game.strength, shuffle_ties=False, tablebase=tb)
+    # one answer per request, no game clock kept between them: every move gets the strength's time
+    ai = AlphaBetaPlayer.at_strength(game.strength, shuffle_ties=False, tablebase=tb, manage_time=False)
     t0 = time.perf_counter()
     result = ai.search(pos)
     seconds = time.perf_counter() - t0

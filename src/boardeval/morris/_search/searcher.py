@@ -62,10 +62,13 @@ from typing import TYPE_CHECKING, Any, Final
 from boardeval.core import ParamsError, Progress, report
 from boardeval.morris._evaluate import WIN_SCORE, Evaluator, default_evaluator, terminal_score
 from boardeval.morris._search.endgame import EndgameTable, tablebase_score
+from boardeval.morris._search.opening import OpeningBook
 from boardeval.morris.board import ADJ_MASK, MILL_MASKS, threat_points
 from boardeval.morris.rules import Position, Turn
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     import numpy as np
 
     from boardeval.core import SeedLike
@@ -127,6 +130,8 @@ class SearchResult:
     interrupted: bool = False
     tablebase: str | None = None
     """The tablebase's verdict in words (``"white wins in 7"``) when the root was covered, else None."""
+    book: str | None = None
+    """The opening book's answer in words (``"book move: searched to depth 20, +0.40"``), else None."""
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-able form with turns in notation."""
@@ -139,6 +144,7 @@ class SearchResult:
             "seconds": self.seconds,
             "interrupted": self.interrupted,
             "tablebase": self.tablebase,
+            "book": self.book,
         }
 
 
@@ -172,6 +178,8 @@ class Searcher:
     compiled search's techniques. ``tablebase``: the tablebase's best turn at a covered root, and (Python
     engine) exact scores at every covered node (see the module docstring). Keep one per game to reuse the
     table between moves; call :meth:`clear` to forget it. ``tb_hits`` counts the probes of the last search.
+    ``book``: an opening book (:class:`~.opening.OpeningBook`) whose move is played without a search when
+    it holds the root and was searched at least as deep as asked (always, under a time limit).
     """
 
     def __init__(
@@ -182,6 +190,7 @@ class Searcher:
         tablebase: EndgameTable | None = None,
         engine: str = "compiled",
         options: EngineOptions | None = None,
+        book: OpeningBook | None = None,
     ) -> None:
         if engine not in ENGINES:
             raise ParamsError(f"unknown search engine {engine!r}: expected one of {', '.join(ENGINES)}")
@@ -195,6 +204,7 @@ class Searcher:
         self.nodes = 0
         self.tb_hits = 0
         self.tablebase = tablebase
+        self.book = book
         self._tb_keys: frozenset[tuple[int, int]] = (
             frozenset() if tablebase is None else frozenset(tablebase.subdatabases)
         )
@@ -400,11 +410,14 @@ class Searcher:
         *,
         rng: SeedLike | None = None,
         progress: Progress | None = None,
+        on_depth: Callable[[int, float, int, int], float | None] | None = None,
     ) -> SearchResult:
         """Iterative deepening to ``depth`` (default :data:`DEFAULT_DEPTH`) or until ``time_limit`` seconds.
 
         With a time limit the last *completed* depth gives the move (depth 1 is always completed). Ctrl-C
         returns the last completed depth with ``interrupted=True``. ``pos`` is left unchanged.
+        ``on_depth``: the compiled search's callback after every depth (``Engine.search``: a time manager
+        may move the deadline or stop).
         """
         max_depth, limit = _check_depth(depth, time_limit)
         start = time.perf_counter()
@@ -417,8 +430,17 @@ class Searcher:
             return SearchResult(None, term, (), 0, 0, 0.0)
         if self.tb_covers(pos):
             return self._tb_root(pos, rng, start)
+        if self.book is not None:
+            entry = self.book.probe(pos)
+            if entry is not None and ((depth is None and limit is not None) or entry.depth >= max_depth):
+                return SearchResult(
+                    entry.move, entry.score, tuple(entry.pv), 0, entry.depth, time.perf_counter() - start,
+                    book=entry.text(),
+                )  # fmt: skip
         if self.engine == "compiled":
-            return self._search_compiled(pos, max_depth, limit, rng, progress, start)
+            self.compiled()  # loaded (and the table's pages touched) before the clock starts
+            start = time.perf_counter()
+            return self._search_compiled(pos, max_depth, limit, rng, progress, start, on_depth)
         order = self._root_order(pos, rng)
         result: SearchResult | None = None
         try:
@@ -452,6 +474,7 @@ class Searcher:
         rng: SeedLike | None,
         progress: Progress | None,
         start: float,
+        on_depth: Callable[[int, float, int, int], float | None] | None = None,
     ) -> SearchResult:
         """The compiled search's result as a :class:`SearchResult` (``pos`` is left unchanged).
 
@@ -471,7 +494,9 @@ class Searcher:
         if best_exact is not None and not rest:
             turn, score = best_exact  # every turn is covered: no search needed
             return SearchResult(turn, score, (turn,), self.nodes, 1, time.perf_counter() - start)
-        res = self.compiled().search(pos, depth, limit, progress=progress, rng=gen, root_moves=rest)
+        res = self.compiled().search(
+            pos, depth, limit, progress=progress, rng=gen, root_moves=rest, on_depth=on_depth
+        )
         self.nodes += res.nodes
         self.tb_hits += res.tb_hits
         if best_exact is not None and best_exact[1] >= res.score:
@@ -515,15 +540,23 @@ class Searcher:
             order.sort(key=lambda t: 0 if t.remove is not None else 1)
         return order
 
-    def top_moves(self, pos: Position, n: int = 3, depth: int = DEFAULT_DEPTH) -> list[MoveScore]:
-        """The ``n`` best root turns with exact scores (each searched with a full window), best first."""
+    def top_moves(
+        self, pos: Position, n: int = 3, depth: int = DEFAULT_DEPTH, *, fresh: bool = True
+    ) -> list[MoveScore]:
+        """The ``n`` best root turns with exact scores (each searched with a full window), best first.
+
+        ``fresh=False`` keeps the table of this searcher's last search: only right after searching the
+        same position with the same history (the why-panel of the AI's own move), whose entries then
+        answer most of the candidates' searches (issue 25 section 3)."""
         if isinstance(n, bool) or not isinstance(n, int) or n < 1:
             raise ParamsError(f"number of moves must be an integer >= 1, got {n!r}")
         max_depth, _ = _check_depth(depth, None)
         self.nodes = 0
         self.tb_hits = 0
-        if pos.variant.threefold_repetition:
+        if pos.variant.threefold_repetition and fresh:
             self.tt.clear()
+            if self._engine is not None:
+                self._engine.clear()  # once: the candidates' searches below share the table
         out: list[MoveScore] = []
         for turn in self._ordered(pos, None):
             pos.push(turn)
@@ -539,6 +572,24 @@ class Searcher:
         out.sort(key=lambda m: -m.score)
         return out[:n]
 
+    def safe_turns(self, pos: Position, depth: int = 2, margin: float = 1.0) -> tuple[int, int]:
+        """(legal turns, safe turns) of ``pos``: a turn is safe when a ``depth``-turn look (each turn's own
+        search one turn shallower) neither loses the game nor scores ``margin`` or more below the best turn
+        (about a man: material weighs ~1.1 a man). The time manager's measure of a critical position."""
+        turns = pos.legal_turns()
+        if len(turns) <= 1 or self.engine != "compiled":
+            return len(turns), len(turns)
+        scores = []
+        for turn in turns:
+            pos.push(turn)
+            try:
+                scores.append(self._child_compiled(pos, depth - 1)[0])
+            finally:
+                pos.pop()
+        best = max(scores)
+        safe = sum(1 for s in scores if s > -_MATE_BOUND and s >= best - margin)
+        return len(turns), max(1, safe)
+
     def _child_compiled(self, child: Position, depth: int) -> tuple[float, tuple[Turn, ...]]:
         """A root turn's score (root's view) and line after it: the compiled search of the position after
         the turn, ``depth`` turns deep with a full window (static score at depth 0, exact at a game end or
@@ -553,7 +604,7 @@ class Searcher:
         if depth == 0:
             self.nodes += 1
             return -engine.evaluate(child), ()
-        res = engine.search(child, depth)
+        res = engine.search(child, depth, keep_table=True)
         self.nodes += res.nodes
         self.tb_hits += res.tb_hits
         return _one_ply_up(res.score), res.pv

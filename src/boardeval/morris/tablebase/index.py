@@ -15,9 +15,8 @@ the 16 symmetries are kept; a position is probed by mapping ``own`` to its orbit
 symmetry ``g`` and ``opp`` with the same ``g``. Rows of an ``own`` set with a non-trivial stabiliser keep all
 their columns (a few symmetric duplicates, each a correct position), which keeps the index a plain product.
 
-The 16 symmetries are derived from the 7x7 grid coordinates (``a1`` = (0, 0), ``g7`` = (6, 6)): the 8 of
-the square (rotations by 90 degrees, reflections) times the swap of the inner and outer rings (a point at
-Chebyshev distance 3 from the centre goes to distance 1 on the same ray and back; the middle ring stays).
+The 16 symmetries are :data:`boardeval.morris.symmetry.SYMMETRIES` (derived from the grid coordinates:
+the 8 of the square times the swap of the inner and outer rings);
 ``tests/morris/tablebase/test_tablebase_index.py`` checks that each maps edges to edges and mills to mills
 and that no other permutation of the points does.
 """
@@ -32,7 +31,8 @@ from math import comb
 import numpy as np
 import numpy.typing as npt
 
-from boardeval.morris.board import EDGES, FULL_MASK, MILLS, N_POINTS, POINT_NAMES
+from boardeval.morris.board import EDGES, FULL_MASK, MILLS, N_POINTS
+from boardeval.morris.symmetry import SYMMETRIES
 
 __all__ = [
     "SYMMETRIES",
@@ -51,50 +51,6 @@ __all__ = [
 ]
 
 I64 = npt.NDArray[np.int64]
-
-
-def _coordinates(p: int) -> tuple[int, int]:
-    name = POINT_NAMES[p]
-    return ord(name[0]) - ord("a") - 3, int(name[1]) - 1 - 3
-
-
-def _derive_symmetries() -> tuple[tuple[int, ...], ...]:
-    """The 16 point permutations: D4 on the grid, each with and without the inner/outer ring swap."""
-    where = {_coordinates(p): p for p in range(N_POINTS)}
-    square = (
-        lambda u, v: (u, v),
-        lambda u, v: (-v, u),
-        lambda u, v: (-u, -v),
-        lambda u, v: (v, -u),
-        lambda u, v: (-u, v),
-        lambda u, v: (u, -v),
-        lambda u, v: (v, u),
-        lambda u, v: (-v, -u),
-    )
-
-    def swap(u: int, v: int) -> tuple[int, int]:
-        k = max(abs(u), abs(v))
-        if k == 3:
-            return u // 3, v // 3
-        if k == 1:
-            return 3 * u, 3 * v
-        return u, v
-
-    out = []
-    for ring_swap in (False, True):
-        for f in square:
-            perm = []
-            for p in range(N_POINTS):
-                u, v = f(*_coordinates(p))
-                if ring_swap:
-                    u, v = swap(u, v)
-                perm.append(where[(u, v)])
-            out.append(tuple(perm))
-    return tuple(out)
-
-
-#: ``SYMMETRIES[g][p]`` is the image of point ``p`` under symmetry ``g``; ``SYMMETRIES[0]`` is the identity.
-SYMMETRIES: tuple[tuple[int, ...], ...] = _derive_symmetries()
 
 
 def _sym_bytes() -> I64:

@@ -363,6 +363,7 @@ class Engine:
         rng: np.random.Generator | None = None,
         root_moves: Sequence[Turn] | None = None,
         on_depth: Callable[[int, float, int, int], float | None] | None = None,
+        keep_table: bool = False,
     ) -> EngineResult:
         """Iterative deepening to ``depth`` (default 64) within ``time_limit`` seconds / ``node_limit`` nodes.
 
@@ -372,7 +373,8 @@ class Engine:
         follow it (matches); without it the move ordering decides. ``root_moves``: search only these root
         turns (a root split; the benchmark measures whether it pays). ``on_depth(depth, score, best turn,
         nodes)``, after every completed depth, may return a new time limit (seconds from the start; the
-        time manager's say), or 0 to stop now.
+        time manager's say), or 0 to stop now. ``keep_table``: do not clear the table under the repetition
+        rule (the caller's searches share one game history: the why-panel's candidates).
         """
         if depth is not None and (
             isinstance(depth, bool) or not isinstance(depth, int) or not 1 <= depth <= 64
@@ -399,7 +401,7 @@ class Engine:
         self.generation += 1
         ib, fb, tt, ttf, hist = self.ib, self.fb, self.tt, self.ttf, st.hist
         tbi, tbd = self.tables
-        if st.threefold:
+        if st.threefold and not keep_table:
             tt[T_TT:] = 0  # entries of an earlier search may predate a repetition (as in Searcher)
         tt[T_STOP] = 0
         self._configure(st)

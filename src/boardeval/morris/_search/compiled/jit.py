@@ -15,9 +15,11 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Final, TypeVar, cast
+from typing import Any, TypeVar, cast
 
 import numba
+
+from boardeval.morris._search.compiled.sources import CACHE_SOURCES, COMPILED_MODULES
 
 __all__ = ["CACHE_SOURCES", "COMPILED_MODULES", "drop_stale_cache", "njit_cached", "njit_inline"]
 
@@ -59,29 +61,5 @@ def drop_stale_cache(cache_dir: Path, sources: list[Path], prefix: str = "") -> 
 
 
 _HERE = Path(__file__).resolve().parent
-_MORRIS = _HERE.parents[1]
-
-COMPILED_MODULES: Final[tuple[str, ...]] = ("movegen.py", "evaluate.py", "tbprobe.py", "pvs.py")
-"""The modules of this package that define cached compiled functions."""
-
-CACHE_SOURCES: Final[tuple[Path, ...]] = (
-    *(_HERE / name for name in (*COMPILED_MODULES, "layout.py")),
-    _HERE.parent / "endgame.py",
-    *(
-        _MORRIS / name
-        for name in (
-            "board.py",
-            "variants.py",
-            "turns.py",
-            "outcome.py",
-            "rules.py",
-            "_features.py",
-            "_evaluate.py",
-        )
-    ),
-)
-"""Every file whose code or tables the cached functions may hold: the compiled modules and every Morris
-module they import, directly or not (``tests/morris/search/test_engine.py`` checks the list against the
-imports)."""
 
 drop_stale_cache(_HERE / "__pycache__", list(CACHE_SOURCES))

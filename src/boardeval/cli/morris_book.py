@@ -1,0 +1,120 @@
+"""``boardeval morris book build|probe``: the placing-phase opening book (issue 25).
+
+Wiring: ``register(morris_app)`` adds the ``book`` group to ``boardeval morris``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import typer
+from rich.markup import escape
+
+from boardeval.cli.common import console, note_interrupted, print_json, progress_bar
+from boardeval.cli.options import WORKERS
+from boardeval.core import parse_int
+from boardeval.core.numbers import quote
+
+__all__ = ["register"]
+
+_BOOK_HELP = "Book file (default: the shipped book, boardeval/morris/data/opening_book.json)."
+
+
+def _depths(text: str) -> list[int]:
+    """``--depths 20,20,18``: one search depth per ply from the start, each through the shared reader."""
+    from boardeval.morris.book.build import MAX_DEPTH
+
+    return [
+        parse_int(part, f"--depths {quote(text)}: entry {k}", lo=1, hi=MAX_DEPTH)
+        for k, part in enumerate(text.split(","), start=1)
+    ]
+
+
+def build_command(
+    depths: str = typer.Option(
+        ...,
+        "--depths",
+        help="Search depth of each ply from the start, comma-separated (e.g. 20,20,20: the start, its 4 "
+        "replies and the 46 positions after two placements, each to depth 20; ~100 s of one core each).",
+    ),
+    out: Path | None = typer.Option(None, "--out", help="Book file to write (default: the shipped one)."),
+    checkpoint: Path | None = typer.Option(
+        None,
+        "--checkpoint",
+        help="Folder of finished positions (default: the user cache dir); a rerun resumes from it.",
+    ),
+    profile: str = typer.Option("base", "--profile", help="Weight profile the positions are searched with."),
+    workers: int = typer.Option(1, "--workers", parser=WORKERS, help="Parallel searches (process pool)."),
+    address: str | None = typer.Option(None, "--address", help="Dask scheduler address."),
+) -> None:
+    """Search the first plies' positions to fixed depths and write the opening book (resumable)."""
+    import platformdirs
+
+    from boardeval.morris.book import DEFAULT_BOOK, build_book
+
+    plan = _depths(depths)
+    target = out if out is not None else DEFAULT_BOOK
+    folder = checkpoint
+    if folder is None:
+        tag = f"{profile}-" + "-".join(map(str, plan))
+        folder = Path(platformdirs.user_cache_dir("boardeval")) / "book-build" / tag
+    command = f"boardeval morris book build --depths {','.join(map(str, plan))}"
+    if profile != "base":
+        command += f" --profile {profile}"
+    with progress_bar("book positions") as progress:
+        result = build_book(
+            plan,
+            profile=profile,
+            checkpoint=folder,
+            workers=workers,
+            address=address,
+            progress=progress,
+            command=command,
+        )
+    if result.interrupted:
+        note_interrupted(
+            f"{result.resumed + result.searched} of {result.total} positions are searched and kept in "
+            f"{folder}; run the same command again to go on (the book is not written until all are done)"
+        )
+        raise typer.Exit(130)
+    result.book.write(target)
+    console.print(
+        f"book of {len(result.book)} positions written to {escape(str(target))}: {result.searched} searched "
+        f"now, {result.resumed} from checkpoints; {result.cpu_seconds:.0f} s of CPU in all, "
+        f"{result.seconds:.0f} s this run"
+    )
+
+
+def probe_command(
+    position: str = typer.Argument(..., help="A placing-phase position, e.g. 'W...(24 points) b 8 9'."),
+    book: Path | None = typer.Option(None, "--book", help=_BOOK_HELP),
+    json_out: bool = typer.Option(False, "--json", help="Print JSON."),
+) -> None:
+    """The book move of a position: the turn, the depth and score it was searched to, and its line."""
+    from boardeval.core import ParamsError
+    from boardeval.morris import Position
+    from boardeval.morris.book import Book, default_book
+
+    pos = Position.parse(position)
+    source = Book.read(book) if book is not None else default_book()
+    if source is None:
+        raise ParamsError("no opening book is shipped with this installation: give one with --book FILE")
+    entry = source.probe(pos)
+    if json_out:
+        data: dict[str, Any] = {"position": pos.text(), "book": None if entry is None else entry.to_dict()}
+        print_json(data)
+        return
+    if entry is None:
+        console.print(f"{escape(pos.text())}: not in the book")
+        return
+    console.print(f"{escape(pos.text())}: [bold]{entry.move}[/bold]  {escape(entry.text())}")
+    console.print("line: " + " ".join(str(t) for t in entry.pv))
+
+
+def register(morris_app: typer.Typer) -> None:
+    """Add ``book build|probe`` to the ``boardeval morris`` group."""
+    book_app: Any = typer.Typer(no_args_is_help=True, help="Placing-phase opening book.")
+    book_app.command("build")(build_command)
+    book_app.command("probe")(probe_command)
+    morris_app.add_typer(book_app, name="book", help="Placing-phase opening book.")

@@ -1,0 +1,108 @@
+"""Time use over a game (issue 25 section 1): more of the budget where the position is critical, less on
+forced moves, and the average time per move at the setting.
+
+:class:`TimeManager` keeps a *bank*: the seconds a game's moves so far saved against the setting (book
+moves and forced moves save almost all of theirs; an overrun draws on it). Each move gets a plan before
+its search and may change it between depths of the iterative deepening:
+
+- **forced** (one legal turn): no search;
+- **one safe turn** (every other turn loses a man or the game within a two-turn look): 30% of the share;
+- **critical** (two or three safe turns), or a **falling score** (the last depth scored at least
+  :attr:`~TimeManager.fall` below the one before), or a best turn that changed at a late depth: up to
+  twice the share;
+- otherwise the share: the setting plus a quarter of the bank (a negative bank is repaid a quarter a move).
+
+A depth is not started once half the move's target has gone (it would not finish in time); a depth that
+runs past the hard limit is cut (the search plays the last completed depth, or a better root turn the cut
+depth had already proved). The hard limit is at most ``max_factor`` times the setting and at most the
+setting plus the bank plus half a setting, so the game's total stays within half a setting of
+``moves x setting`` however the plans go (``tests/morris/search/test_clock.py`` plays synthetic games).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from boardeval.core import ParamsError
+
+__all__ = ["MovePlan", "TimeManager"]
+
+
+@dataclass
+class MovePlan:
+    """One move's time: ``target`` seconds (stop starting depths after half of it), never past ``hard``."""
+
+    target: float
+    hard: float
+    kind: str
+    """``"forced"``, ``"one safe turn"``, ``"critical"``, ``"normal"``; ``"falling score"`` or ``"unstable"``
+    once the search raised the target."""
+    share: float = 0.0
+    scores: list[float] = field(default_factory=list)
+    best: list[int] = field(default_factory=list)
+
+    def limit(self) -> float:
+        """The deadline for the next depth (seconds from the move's start)."""
+        return min(self.hard, 1.6 * self.target)
+
+
+class TimeManager:
+    """A game's clock for one player at ``per_move`` seconds a move on average (see the module docstring)."""
+
+    def __init__(
+        self,
+        per_move: float,
+        *,
+        max_factor: float = 3.0,
+        fall: float = 0.3,
+        critical_safe: int = 3,
+    ) -> None:
+        if not per_move > 0:
+            raise ParamsError(f"time per move must be positive, got {per_move!r}")
+        self.per_move = float(per_move)
+        self.max_factor = max_factor
+        self.fall = fall
+        self.critical_safe = critical_safe
+        self.bank = 0.0
+        self.moves = 0
+        self.spent = 0.0
+
+    def new_game(self) -> None:
+        """Start a new game: an empty bank."""
+        self.bank = 0.0
+        self.moves = 0
+        self.spent = 0.0
+
+    def plan(self, legal: int, safe: int) -> MovePlan:
+        """The plan of a move with ``legal`` turns of which ``safe`` do not lose at once."""
+        share = max(0.05 * self.per_move, self.per_move + 0.25 * self.bank)
+        hard = max(0.0, min(self.max_factor * self.per_move, self.per_move + self.bank + 0.5 * self.per_move))
+        if legal <= 1:
+            return MovePlan(0.0, 0.0, "forced", share)
+        if safe <= 1:
+            return MovePlan(min(hard, 0.3 * share), hard, "one safe turn", share)
+        if safe <= self.critical_safe:
+            return MovePlan(min(hard, 2.0 * share), hard, "critical", share)
+        return MovePlan(min(hard, share), hard, "normal", share)
+
+    def after_depth(self, plan: MovePlan, depth: int, score: float, best: int, elapsed: float) -> float:
+        """The search completed ``depth`` at ``elapsed`` seconds: the deadline for the next depth, or 0 to
+        stop now. Raises the target on a falling score or a changed best turn."""
+        if plan.scores and depth >= 5 and score < plan.scores[-1] - self.fall:
+            plan.target = min(plan.hard, max(plan.target, 2.0 * plan.share))
+            plan.kind = "falling score"
+        elif plan.best and depth >= 6 and best != plan.best[-1]:
+            plan.target = min(plan.hard, max(plan.target, 1.3 * plan.share))
+            if plan.kind == "normal":
+                plan.kind = "unstable"
+        plan.scores.append(score)
+        plan.best.append(best)
+        if elapsed >= 0.5 * plan.target:
+            return 0.0
+        return plan.limit()
+
+    def record(self, seconds: float) -> None:
+        """A move took ``seconds``: the bank gains what it saved (or pays what it overran)."""
+        self.moves += 1
+        self.spent += seconds
+        self.bank += self.per_move - seconds

@@ -1,0 +1,39 @@
+"""What the search asks of an opening book: one method, the way :mod:`.endgame` asks a tablebase.
+
+The search never imports the book (``boardeval.morris.book``): it takes any object with
+:meth:`OpeningBook.probe`, whose answer has a move, the depth and score it was searched to, and a line.
+``boardeval.morris.book.Book`` is one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+from boardeval.morris.rules import Position, Turn
+
+__all__ = ["BookMove", "OpeningBook"]
+
+
+class BookMove(Protocol):
+    """A book's answer: the move, the depth and score (side to move's view) it was searched to, its line."""
+
+    @property
+    def move(self) -> Turn: ...
+    @property
+    def depth(self) -> int: ...
+    @property
+    def score(self) -> float: ...
+    @property
+    def pv(self) -> Sequence[Turn]: ...
+    def text(self) -> str:
+        """In words, e.g. ``"book move: searched to depth 20, +0.40"``."""
+        ...
+
+
+class OpeningBook(Protocol):
+    """The opening book as the search sees it."""
+
+    def probe(self, position: Position) -> BookMove | None:
+        """The book move of ``position`` (in its own frame), or None when the book does not hold it."""
+        ...

@@ -1,0 +1,156 @@
+"""The opening book on disk and in memory: :class:`Book`, :class:`BookEntry`, :func:`default_book`.
+
+A book file is JSON::
+
+    {"format": "boardeval-morris-book/1", "rules": "standard", "command": "boardeval morris book build ...",
+     "weights": "base", "options": {...}, "built_at": "...", "cpu_seconds": 1234.5,
+     "entries": [["<canonical position text>", "<turn>", depth, score, nodes, ["<turn>", ...]], ...]}
+
+Each entry is a position of the placing phase in its *canonical* form (the smallest ``(white, black)``
+bitboards over the board's 16 symmetries, :func:`boardeval.morris.symmetry.canonical`; side to move and men
+in hand as they are), the best turn found there (in that form), the depth it was searched to, its score
+(side to move's view, the units of ``boardeval.morris.evaluate``), the nodes searched and the principal
+variation. :meth:`Book.probe` maps a position to its canonical form, finds the entry and maps the turn and
+line back with the inverse symmetry. Entries are sorted by position text, so a rebuild with the same
+settings writes the same file.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any, Final
+
+from boardeval.core import MorrisError
+from boardeval.morris.rules import STANDARD, Position, Turn
+from boardeval.morris.symmetry import INVERSE, canonical, map_turn
+
+__all__ = ["BOOK_FORMAT", "DEFAULT_BOOK", "Book", "BookEntry", "BookError", "canonical_text", "default_book"]
+
+BOOK_FORMAT: Final[str] = "boardeval-morris-book/1"
+DEFAULT_BOOK: Final[Path] = Path(__file__).resolve().parents[1] / "data" / "opening_book.json"
+"""The shipped book (package data)."""
+
+
+class BookError(MorrisError):
+    """A book file that cannot be read: missing, not JSON, another format, a bad entry."""
+
+
+@dataclass(frozen=True)
+class BookEntry:
+    """A book move of a position: the turn, the depth and score it was searched to, nodes and line."""
+
+    move: Turn
+    depth: int
+    score: float
+    nodes: int = 0
+    pv: tuple[Turn, ...] = field(default=())
+
+    def text(self) -> str:
+        """In words, e.g. ``"book move: searched to depth 20, +0.40"``."""
+        return f"book move: searched to depth {self.depth}, {self.score:+.2f}"
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-able form (turns in notation)."""
+        return {
+            "move": str(self.move),
+            "depth": self.depth,
+            "score": self.score,
+            "nodes": self.nodes,
+            "pv": [str(t) for t in self.pv],
+            "text": self.text(),
+        }
+
+
+def canonical_text(pos: Position) -> tuple[str, int]:
+    """The text of ``pos``'s canonical form (its book key) and the symmetry that maps ``pos`` there."""
+    (white, black), g = canonical(pos.men[0], pos.men[1])
+    image = Position([white, black], pos.hand, pos.side, validate=False)
+    return image.text(), g
+
+
+def _covers(pos: Position) -> bool:
+    """Book positions: the standard rules, still placing, the men on the board those of the turns played."""
+    return pos.variant == STANDARD and (pos.hand[0] > 0 or pos.hand[1] > 0)
+
+
+class Book:
+    """An opening book: canonical position text -> :class:`BookEntry` (in the canonical frame)."""
+
+    def __init__(self, entries: dict[str, BookEntry], meta: dict[str, Any] | None = None) -> None:
+        self.entries = entries
+        self.meta = dict(meta or {})
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+    def probe(self, position: Position) -> BookEntry | None:
+        """The book move of ``position`` in its own frame, or None when the book does not hold it."""
+        if not _covers(position):
+            return None
+        key, g = canonical_text(position)
+        entry = self.entries.get(key)
+        if entry is None:
+            return None
+        back = INVERSE[g]
+        move = map_turn(back, entry.move)
+        if move not in position.legal_turns():
+            return None  # a damaged entry: search instead
+        pv = tuple(map_turn(back, t) for t in entry.pv)
+        return BookEntry(move, entry.depth, entry.score, entry.nodes, pv)
+
+    # ---- files ---------------------------------------------------------------------------------------
+
+    @classmethod
+    def read(cls, path: str | Path) -> Book:
+        """Read a book file (:class:`BookError` naming the file and what is wrong)."""
+        path = Path(path)
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except OSError as exc:
+            raise BookError(f"cannot read opening book {str(path)!r}: {exc.strerror or exc}") from None
+        except ValueError as exc:
+            raise BookError(f"opening book {str(path)!r} is not JSON: {exc}") from None
+        if not isinstance(data, dict) or data.get("format") != BOOK_FORMAT:
+            raise BookError(f"{str(path)!r} is not a {BOOK_FORMAT} file")
+        entries: dict[str, BookEntry] = {}
+        for i, row in enumerate(data.get("entries", [])):
+            try:
+                text, move, depth, score, nodes, pv = row
+                pos = Position.parse(text)
+                turn = Turn.parse(move)
+                if turn not in pos.legal_turns() or canonical_text(pos)[0] != pos.text():
+                    raise ValueError("the turn is not legal there, or the position is not canonical")
+                entries[pos.text()] = BookEntry(
+                    turn, int(depth), float(score), int(nodes), tuple(Turn.parse(t) for t in pv)
+                )
+            except (ValueError, TypeError, MorrisError) as exc:
+                raise BookError(f"opening book {str(path)!r}, entry {i}: {exc}") from None
+        meta = {k: v for k, v in data.items() if k != "entries"}
+        return cls(entries, meta)
+
+    def to_json(self) -> dict[str, Any]:
+        """The file's content (entries sorted by position text)."""
+        rows = [
+            [key, str(e.move), e.depth, round(e.score, 4), e.nodes, [str(t) for t in e.pv]]
+            for key, e in sorted(self.entries.items())
+        ]
+        return {**self.meta, "format": BOOK_FORMAT, "entries": rows}
+
+    def write(self, path: str | Path) -> None:
+        """Write the book (temporary file, then rename)."""
+        path = Path(path)
+        text = json.dumps(self.to_json(), indent=None, separators=(",", ":"))
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_text(text + "\n", encoding="utf-8")
+        tmp.replace(path)
+
+
+@cache
+def default_book() -> Book | None:
+    """The shipped book, read once per process (None if the package has none)."""
+    if not DEFAULT_BOOK.is_file():
+        return None
+    return Book.read(DEFAULT_BOOK)

@@ -1,0 +1,131 @@
+"""The time manager (issue 25 section 1): plans by the position's kind, and a game's average at the setting.
+
+Synthetic games, no clock: each move has a kind (legal and safe turns) and a search whose depths take
+``t0 * 2.5 ** d`` seconds; the manager's decisions alone decide what the move costs.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from boardeval.core import ParamsError
+from boardeval.morris._search.clock import TimeManager
+
+
+def play_move(tm: TimeManager, legal: int, safe: int, t0: float, scores: list[float]) -> float:
+    """What one move costs under the manager: depths at t0 * 2.5**d seconds until it stops or the hard
+    limit cuts a depth."""
+    plan = tm.plan(legal, safe)
+    if plan.kind == "forced":
+        return 0.0
+    deadline = plan.limit()
+    elapsed = 0.0
+    for depth in range(1, 40):
+        took = t0 * 2.5**depth
+        if elapsed + took > deadline and depth > 1:
+            return deadline  # the depth is cut at the deadline
+        elapsed += took
+        score = scores[min(depth, len(scores) - 1)]
+        deadline = tm.after_depth(plan, depth, score, best=depth % 3 if depth > 8 else 0, elapsed=elapsed)
+        if deadline == 0.0:
+            return elapsed
+    return elapsed
+
+
+@pytest.mark.parametrize("per_move", [0.1, 1.0])
+def test_a_game_spends_the_setting_on_average(per_move: float) -> None:
+    rng = random.Random(25)
+    for game in range(40):
+        tm = TimeManager(per_move)
+        moves = rng.randint(20, 120)
+        for _ in range(moves):
+            legal = rng.choice([1, 2, 5, 20, 24])
+            safe = min(legal, rng.choice([1, 2, 3, 6, 20]))
+            fall = rng.random() < 0.2
+            scores = [0.0] * 6 + ([-0.5, -1.0, -1.5] if fall else [0.1, 0.1, 0.1])
+            t0 = per_move * rng.choice([1e-6, 1e-5, 1e-4])
+            tm.record(play_move(tm, legal, safe, t0, scores))
+        assert tm.moves == moves
+        # never more than half a move's setting over moves x setting, whatever the plans were
+        assert tm.spent <= moves * per_move + 0.5 * per_move + 1e-9, (game, tm.spent, moves * per_move)
+
+
+def test_the_budget_is_used_not_hoarded() -> None:
+    # normal positions only: the game spends most of its time (the bank is spent, a quarter a move)
+    tm = TimeManager(1.0)
+    for _ in range(60):
+        tm.record(play_move(tm, 20, 20, 1e-5, [0.0] * 40))
+    assert 0.6 * 60 <= tm.spent <= 60.5
+
+
+def test_plans_by_kind() -> None:
+    tm = TimeManager(1.0)
+    assert tm.plan(1, 1).kind == "forced" and tm.plan(1, 1).target == 0.0
+    one = tm.plan(20, 1)
+    assert one.kind == "one safe turn" and one.target < 0.5
+    normal = tm.plan(20, 20)
+    assert normal.kind == "normal" and normal.target == pytest.approx(1.0)
+    tm.bank = 4.0  # time saved by earlier book and forced moves
+    critical = tm.plan(20, 2)
+    assert critical.kind == "critical" and critical.target > 1.5 * normal.target
+    assert critical.hard <= 3.0 + 1e-9
+
+
+def test_a_falling_score_buys_time_and_a_late_stop() -> None:
+    tm = TimeManager(1.0)
+    tm.bank = 3.0
+    plan = tm.plan(20, 20)
+    target = plan.target
+    for depth, score in enumerate([0.5, 0.5, 0.4, 0.5, 0.5], start=1):
+        tm.after_depth(plan, depth, score, 0, 0.01)
+    assert plan.kind == "normal" and plan.target == target
+    assert tm.after_depth(plan, 6, -0.2, 0, 0.02) > 0.0
+    assert plan.kind == "falling score" and plan.target > target
+    # past half the target no new depth starts
+    assert tm.after_depth(plan, 7, -0.2, 0, plan.target * 0.6) == 0.0
+
+
+def test_a_negative_bank_is_repaid() -> None:
+    tm = TimeManager(1.0)
+    tm.record(1.5)
+    assert tm.bank == pytest.approx(-0.5)
+    plan = tm.plan(20, 20)
+    assert plan.target < 1.0 and plan.hard <= 1.0 + 1e-9
+
+
+def test_bad_setting() -> None:
+    with pytest.raises(ParamsError, match="time per move"):
+        TimeManager(0.0)
+
+
+def test_the_player_books_every_move_against_its_game_clock() -> None:
+    """An AI with a time budget plays through the time manager: each of its moves is booked, forced
+    moves are answered without a search, and a new game starts with an empty bank."""
+    from boardeval.core import make_rng
+    from boardeval.morris import AlphaBetaPlayer, Position
+
+    ai = AlphaBetaPlayer(time=0.01, book=None)
+    assert ai.clock is not None
+    pos = Position.parse("WW............WBB.....B. w 0 0")  # moving against a flying side: few turns
+    rng = make_rng(3)
+    moves = 0
+    kinds = set()
+    while pos.outcome() is None and moves < 6:
+        pos.push(ai.choose(pos, rng))
+        moves += 1
+        kinds.add(ai.last_plan)
+        if pos.outcome() is None:
+            pos.push(pos.legal_turns()[0])
+    assert ai.clock.moves == moves
+    assert kinds <= {"forced", "one safe turn", "critical", "normal", "falling score", "unstable"}
+    ai.new_game()
+    assert ai.clock.moves == 0 and ai.clock.bank == 0.0
+    forced = Position.parse("...W..WBW.BWB..WB.BB.... w 0 0")  # White has one legal turn
+    assert len(forced.legal_turns()) == 1
+    res = ai.search(forced)
+    assert res.nodes == 0 and ai.last_plan == "forced" and res.move == forced.legal_turns()[0]
+    # a depth budget or manage_time=False: no game clock
+    assert AlphaBetaPlayer(depth=2).clock is None
+    assert AlphaBetaPlayer(time=0.01, manage_time=False).clock is None

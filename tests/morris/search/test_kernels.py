@@ -1,0 +1,32 @@
+"""The compiled search's entry points come ahead-of-time compiled (issue 25 section 3): a process that
+searches imports no numba, and the module is rebuilt for other sources."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from boardeval.morris import Position, Searcher
+from boardeval.morris._search.compiled import aot
+from boardeval.morris._search.compiled.kernels import kernels
+
+
+def test_a_search_process_loads_the_ahead_of_time_module_without_numba() -> None:
+    k = kernels()  # builds the module on first use (under a lock)
+    if k.source != "aot":  # no C compiler here: the just-in-time path serves (docs/morris-search.md)
+        assert aot.load() is None
+        return
+    code = (
+        "import sys\n"
+        "from boardeval.morris import Position, Searcher\n"
+        "r = Searcher().search(Position.parse('WW.BB................... w 7 7'), depth=5)\n"
+        "from boardeval.morris._search.compiled.kernels import kernels\n"
+        "print(kernels().source, 'numba' in sys.modules, r.move)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    source, numba_loaded, move = out.split()
+    assert (source, numba_loaded) == ("aot", "False")
+    # White closes a7-d7-g7 and takes a man: the same answer as this process's search
+    assert move.startswith("g7x")
+    here = Searcher().search(Position.parse("WW.BB................... w 7 7"), depth=5)
+    assert str(here.move) == move

@@ -1,0 +1,161 @@
+"""The placing-phase opening book (issue 25): symmetries, the file's round trip, lookups in every frame,
+a resumable build, its use in search and the why-panel, and the CLI."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from boardeval.morris import AlphaBetaPlayer, Position, Searcher, Variant, why_panel
+from boardeval.morris.board import ADJ_MASK, MILL_MASKS
+from boardeval.morris.book import Book, BookEntry, BookError, book_positions, build_book
+from boardeval.morris.book.store import canonical_text
+from boardeval.morris.symmetry import INVERSE, SYMMETRIES, canonical, map_mask, map_turn
+
+
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory: pytest.TempPathFactory) -> tuple[Book, Path]:
+    """A book of the start (depth 3) and its 4 replies (depth 2), built serially with checkpoints."""
+    folder = tmp_path_factory.mktemp("book")
+    result = build_book([3, 2], checkpoint=folder / "ck", command="test")
+    assert result.total == 5 and result.searched == 5 and not result.interrupted
+    path = folder / "book.json"
+    result.book.write(path)
+    return result.book, path
+
+
+def test_symmetries_keep_edges_and_mills_and_invert() -> None:
+    for g, perm in enumerate(SYMMETRIES):
+        back = SYMMETRIES[INVERSE[g]]
+        assert all(back[perm[p]] == p for p in range(24))
+        for p in range(24):
+            assert map_mask(g, ADJ_MASK[p]) == ADJ_MASK[perm[p]]
+        assert {map_mask(g, m) for m in MILL_MASKS} == set(MILL_MASKS)
+
+
+def test_canonical_form_is_the_same_for_every_image() -> None:
+    pos = Position.from_moves("d2 a1 g4")
+    key, g = canonical_text(pos)
+    (w, b), _ = canonical(pos.men[0], pos.men[1])
+    assert (map_mask(g, pos.men[0]), map_mask(g, pos.men[1])) == (w, b)
+    for h in range(16):
+        men = [map_mask(h, pos.men[0]), map_mask(h, pos.men[1])]
+        image = Position(men, pos.hand, pos.side, validate=False)
+        assert canonical_text(image)[0] == key
+
+
+def test_book_positions_count_the_symmetry_classes() -> None:
+    assert [len(level) for level in book_positions(3)] == [1, 4, 46]
+
+
+def test_file_round_trip(tiny: tuple[Book, Path]) -> None:
+    book, path = tiny
+    again = Book.read(path)
+    assert again.entries == book.entries
+    assert again.to_json() == book.to_json()
+    data = json.loads(path.read_text())
+    assert data["format"] == "boardeval-morris-book/1" and data["command"] == "test"
+    assert data["depths"] == [3, 2] and data["complete"] is True
+    assert [row[0] for row in data["entries"]] == sorted(row[0] for row in data["entries"])
+
+
+def test_lookup_in_every_frame(tiny: tuple[Book, Path]) -> None:
+    book, _ = tiny
+    start = book.probe(Position.start())
+    assert start is not None and start.depth == 3 and start.move in Position.start().legal_turns()
+    assert start.text().startswith("book move: searched to depth 3, ")
+    # every reply of the start is held, under whichever symmetry it is played
+    for turn in Position.start().legal_turns():
+        pos = Position.start()
+        pos.push(turn)
+        entry = book.probe(pos)
+        assert entry is not None and entry.depth == 2
+        assert entry.move in pos.legal_turns()
+        # the entry is the canonical position's move, mapped back: map it forward again and compare
+        key, g = canonical_text(pos)
+        stored = book.entries[key]
+        assert map_turn(g, entry.move) == stored.move
+        assert all(isinstance(t, type(entry.move)) for t in entry.pv)
+    assert book.probe(Position.from_moves("d2 f4")) is None  # ply 2 is not in this book
+    assert book.probe(Position.parse("WWW.BBB................. w 0 0", validate=False)) is None
+    assert book.probe(Position.start(Variant.parse("openspiel"))) is None
+
+
+def test_build_resumes_from_checkpoints_and_keeps_an_interrupt(tmp_path: Path) -> None:
+    folder = tmp_path / "ck"
+
+    def stop_after_two(done: int, total: int, _msg: str) -> None:
+        if done == 2:
+            raise KeyboardInterrupt
+
+    first = build_book([2, 1], checkpoint=folder, progress=stop_after_two)
+    assert first.interrupted and first.searched == 2 and len(first.book) == 2
+    assert first.book.meta["complete"] is False
+    second = build_book([2, 1], checkpoint=folder)
+    assert second.resumed == 2 and second.searched == 3 and len(second.book) == 5
+    assert second.book.meta["complete"] is True
+    third = build_book([2, 1], checkpoint=folder)
+    assert third.searched == 0 and third.book.entries == second.book.entries
+
+
+def test_bad_book_files(tmp_path: Path, tiny: tuple[Book, Path]) -> None:
+    with pytest.raises(BookError, match="cannot read"):
+        Book.read(tmp_path / "none.json")
+    bad = tmp_path / "bad.json"
+    bad.write_text("{")
+    with pytest.raises(BookError, match="not JSON"):
+        Book.read(bad)
+    bad.write_text(json.dumps({"format": "other"}))
+    with pytest.raises(BookError, match="is not a boardeval-morris-book/1"):
+        Book.read(bad)
+    data = json.loads(tiny[1].read_text())
+    data["entries"][0][1] = "a1-a4"  # not legal while placing
+    bad.write_text(json.dumps(data))
+    with pytest.raises(BookError, match="entry 0"):
+        Book.read(bad)
+
+
+def test_search_and_player_take_the_book_move(tiny: tuple[Book, Path]) -> None:
+    book, _ = tiny
+    entry = book.probe(Position.start())
+    assert entry is not None
+    res = Searcher(book=book).search(Position.start(), time_limit=0.05)
+    assert res.move == entry.move and res.book == entry.text() and res.nodes == 0
+    deeper = Searcher(book=book).search(Position.start(), depth=4)  # deeper than the book: searched
+    assert deeper.book is None and deeper.nodes > 0
+    ai = AlphaBetaPlayer(time=0.05, book=book)
+    assert ai.search(Position.start()).book == entry.text()
+    panel = ai.why(Position.start(), 2, 2)
+    assert panel["book"]["text"] == entry.text() and panel["book"]["move"] == str(entry.move)
+    assert panel["explanation"][0].startswith("Book move: searched to depth 3")
+    json.dumps(panel)
+    assert why_panel(Position.start(), 2, 2)["book"] is None
+    assert AlphaBetaPlayer(time=0.05, book=None).search(Position.start()).book is None
+
+
+def test_cli_build_and_probe(tmp_path: Path) -> None:
+    from boardeval.cli.main import app
+
+    out = tmp_path / "b.json"
+    res = CliRunner().invoke(
+        app,
+        ["morris", "book", "build", "--depths", "2", "--out", str(out), "--checkpoint", str(tmp_path / "ck")],
+    )
+    assert res.exit_code == 0, res.output
+    assert "book of 1 positions" in res.output and out.is_file()
+    probe = CliRunner().invoke(
+        app, ["morris", "book", "probe", "........................ w 9 9", "--book", str(out), "--json"]
+    )
+    assert probe.exit_code == 0, probe.output
+    assert json.loads(probe.output)["book"]["depth"] == 2
+    bad = CliRunner().invoke(app, ["morris", "book", "build", "--depths", "2,0x"])
+    assert bad.exit_code == 2 and "--depths" in bad.output
+
+
+def test_entry_json() -> None:
+    pos = Position.start()
+    e = BookEntry(pos.legal_turns()[0], 20, 0.4, 10, ())
+    assert e.to_dict()["text"] == "book move: searched to depth 20, +0.40"
