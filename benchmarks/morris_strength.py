@@ -24,6 +24,23 @@ Issue 12 section 3 (standard rules): the new AI (the compiled search) against to
         how close to "cannot be beaten at equal time": the new AI against itself with 10x the time (a
         stronger searcher of the same kind, ~2 plies deeper), same openings and tallies.
 
+Issue 25 (standard rules): "new" is the AI as shipped now (``AlphaBetaPlayer``: the compiled search with
+tablebase probes in its tree, the opening book, the game clock); "today" is the AI as on main before issue
+25 (commit bd38aad: the same compiled search with ``EngineOptions(tb_probe=False)``, no book, every move its
+plain time; with a tablebase it is used at the root only, as then):
+
+    python benchmarks/morris_strength.py --versus-old --old-engine new --time 0.1 --old-time 1 \
+        --games 200 --tablebase DEFAULT --save runs/odds
+        the AI at 0.1 s against itself at 1 s (issue 25 target >= 0.45; before: 0.345 [0.280, 0.410]);
+    python benchmarks/morris_strength.py --versus-old --old-engine today --time 1 --old-time 1 \
+        --games 200 --tablebase DEFAULT --save runs/today1
+        the new AI against today's at equal time (target >= 0.60 at 1 s; also at 0.1 s);
+    --new-off book,clock,tb_probe   switches the new AI's features off one by one (a feature's own match);
+    --nodes N / --old-nodes N       node-limited sides instead of a clock (fair on a loaded machine);
+    --openings-plies K              K random placements per side open each pair of games (default 2);
+    --save DIR                      every finished game is written there by its worker: a rerun with the
+                                    same options and DIR skips them (Ctrl-C or a kill loses no game).
+
 Issue 13 section 4 (standard rules, no OpenSpiel):
 
     nice .venv/bin/python benchmarks/morris_strength.py --tuned --games 400 --depth 2 --time 0.02
@@ -40,8 +57,11 @@ from __future__ import annotations
 
 import argparse
 import signal
+import sys
 import time
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pyspiel
@@ -194,73 +214,166 @@ class OldJob:
     seed: int  # the opening's seed (shared by the two games of a pair)
     new_white: bool
     time_limit: float | None  # the new AI's budget
-    old_depth: int | None  # today's AI's budget
+    old_depth: int | None  # the opponent's budget
     old_time: float | None
     profile: str
     new_depth: int | None = None  # the new AI at a fixed depth instead of a time (a check of the search)
-    new_options: str = ""  # EngineOptions switched off for the new AI, e.g. "lmr,null_move"
-    old_profile: str | None = None  # today's AI's weights (default: the same as the new AI's)
-    old_engine: str = "python"  # "compiled": the new AI on both sides (a time-odds match, --old-time)
+    new_options: str = ""  # features the new AI switches off: EngineOptions names, "book", "clock"
+    old_profile: str | None = None  # the opponent's weights (default: the same as the new AI's)
+    old_engine: str = "python"  # python (issue 12's old AI) | compiled / today (bd38aad) | new (the new AI)
+    tablebase: str | None = None  # tablebase folder for both sides ("DEFAULT": the default folder)
+    new_nodes: int | None = None  # node limits instead of a clock
+    old_nodes: int | None = None
+    openings_plies: int = 2
+    index: int = 0
+    save: str | None = None
 
 
-def play_versus_old(job: OldJob) -> tuple[str, str, int, float, float, int]:
-    """One game of the new AI (compiled search) against today's (Python ``Searcher``) from a random
-    opening: (result for the new AI, reason, turns, new s/move, old s/move, new AI's mean depth x 100)."""
+def _options(off: str) -> Any:
+    """EngineOptions with the named techniques switched off ("book" and "clock" are the player's)."""
+    from dataclasses import replace
+
+    from boardeval.morris._search.compiled.engine import EngineOptions
+
+    names = [n for n in off.split(",") if n and n not in ("book", "clock")]
+    change: dict[str, object] = {name: False for name in names}
+    if "tt" in change:
+        change["tt"] = "off"  # the table's option is a mode, not a switch
+    if "blockade_extension" in change:
+        change["blockade_extension"] = 0
+    return replace(EngineOptions(), **change)  # type: ignore[arg-type]
+
+
+class _Side:
+    """One side of a match game: ``search(pos, rng) -> SearchResult`` under its own budget."""
+
+    def __init__(
+        self,
+        kind: str,
+        ev: Evaluator,
+        depth: int | None,
+        seconds: float | None,
+        nodes: int | None,
+        tb: Any,
+        off: str = "",
+    ) -> None:
+        from boardeval.morris._search.compiled.engine import EngineOptions
+
+        self.depth, self.seconds, self.nodes = depth, seconds, nodes
+        self.player: AlphaBetaPlayer | None = None
+        self.searcher: Searcher | None = None
+        if kind == "new":  # the AI as shipped, features switched off by name
+            book: Any = None if "book" in off else "default"
+            clock = "clock" not in off and nodes is None
+            self.player = AlphaBetaPlayer(
+                ev,
+                depth=depth,
+                time=seconds,
+                tablebase=tb,
+                book=book,
+                manage_time=clock,
+                options=_options(off),
+            )
+            self.searcher = self.player._searcher
+        elif kind in ("today", "compiled"):  # bd38aad: no tree probes, no book, every move its plain time
+            self.searcher = Searcher(ev, tablebase=tb, options=EngineOptions(tb_probe=False))
+        else:  # issue 12's old AI: the Python search
+            self.searcher = Searcher(ev, engine="python")
+
+    def search(self, pos: Position, rng: Any) -> Any:
+        if self.nodes is not None:
+            assert self.searcher is not None
+            return self.searcher.search(pos, self.depth, None, rng=rng, node_limit=self.nodes)
+        if self.player is not None:
+            return self.player.search(pos, rng)
+        assert self.searcher is not None
+        return self.searcher.search(pos, self.depth, self.seconds, rng=rng)
+
+
+def _saved(job: OldJob) -> Path | None:
+    return None if job.save is None else Path(job.save) / f"game-{job.index:05d}.json"
+
+
+def play_versus_old(job: OldJob) -> tuple[Any, ...]:
+    """One game of the new AI against an opponent from a random opening: (result for the new AI, reason,
+    turns, new s/move, old s/move, new AI's mean depth x 100, new AI's book moves, new AI's first moving
+    turns' minimum of legal moves). Written to ``job.save`` when given (a rerun skips it)."""
+    import json
+
+    saved = _saved(job)
+    if saved is not None and saved.is_file():
+        return tuple(json.loads(saved.read_text()))
     pos = Position.start()
     rng = make_rng(job.seed)
-    for _ in range(4):  # two random placements per side
+    for _ in range(2 * job.openings_plies):  # random placements per side
         turns = pos.legal_turns()
         pos.push(turns[int(rng.integers(len(turns)))])
     ev = Evaluator(load_weights(job.profile))
-    options = None
-    if job.new_options:
-        from dataclasses import replace
-
-        from boardeval.morris._search.compiled.engine import EngineOptions
-
-        off: dict[str, object] = {name: False for name in job.new_options.split(",")}
-        if "tt" in off:
-            off["tt"] = "off"  # the table's option is a mode, not a switch
-        options = replace(EngineOptions(), **off)  # type: ignore[arg-type]
     old_ev = ev if job.old_profile in (None, job.profile) else Evaluator(load_weights(job.old_profile))
-    new, old = Searcher(ev, options=options), Searcher(old_ev, engine=job.old_engine)
+    tb = None
+    if job.tablebase is not None:
+        from boardeval.morris import Tablebase, default_tablebase_dir
+
+        tb = Tablebase.open(default_tablebase_dir() if job.tablebase == "DEFAULT" else job.tablebase)
+    new = _Side("new", ev, job.new_depth, job.time_limit, job.new_nodes, tb, job.new_options)
+    old_kind = "new" if job.old_engine == "new" else job.old_engine
+    old = _Side(old_kind, old_ev, job.old_depth, job.old_time, job.old_nodes, tb)
     new_side = 0 if job.new_white else 1
     rngs = [make_rng(s) for s in spawn_seeds(job.seed + 1, 2)]
     spent = [0.0, 0.0]
     moves = [0, 0]
     depth_sum = 0
+    book_moves = 0
     while (outcome := pos.outcome()) is None:
         t0 = time.perf_counter()
         if pos.side == new_side:
-            res = new.search(pos, job.new_depth, job.time_limit, rng=rngs[pos.side])
+            res = new.search(pos, rngs[pos.side])
             depth_sum += res.depth
+            book_moves += res.book is not None
             who = 0
         else:
-            res = old.search(pos, job.old_depth, job.old_time, rng=rngs[pos.side])
+            res = old.search(pos, rngs[pos.side])
             who = 1
         spent[who] += time.perf_counter() - t0
         moves[who] += 1
         assert res.move is not None
         pos.push(res.move)
     result = "draw" if outcome.winner is None else ("win" if outcome.winner == new_side else "loss")
-    return (
+    row = (
         result,
         outcome.reason,
         pos.turns,
         spent[0] / max(1, moves[0]),
         spent[1] / max(1, moves[1]),
         round(100 * depth_sum / max(1, moves[0])),
+        book_moves,
     )
+    if saved is not None:
+        tmp = saved.with_name(saved.name + ".tmp")
+        tmp.write_text(json.dumps(row))
+        tmp.replace(saved)
+    return row
+
+
+def _budget(depth: int | None, seconds: float | None, nodes: int | None) -> str:
+    if nodes is not None:
+        return f"{nodes:,} nodes/move"
+    return f"depth {depth}" if depth is not None else f"{seconds} s/move"
 
 
 def versus_old(args: argparse.Namespace) -> None:
-    old_budget = f"depth {args.old_depth}" if args.old_depth is not None else f"{args.old_time} s/move"
-    new_budget = f"depth {args.new_depth}" if args.new_depth is not None else f"{args.time} s/move"
+    old_budget = _budget(args.old_depth, args.old_time, args.old_nodes)
+    new_budget = _budget(args.new_depth, args.time, args.nodes)
     off = f" (off: {args.new_off})" if args.new_off else ""
     old_weights = f" ({args.old_profile} weights)" if args.old_profile else ""
-    old_name = "old" if args.old_engine == "python" else "new (compiled)"
+    names = {"python": "old (Python)", "compiled": "today", "today": "today", "new": "new"}
+    old_name = names[args.old_engine]
     label = f"new {new_budget}{off} vs {old_name} {old_budget}{old_weights}"
+    if args.tablebase:
+        label += " (tablebase)"
     seeds = spawn_seeds(args.seed, (args.games + 1) // 2)
+    if args.save:
+        Path(args.save).mkdir(parents=True, exist_ok=True)
     jobs = [
         OldJob(
             seeds[i // 2],
@@ -273,17 +386,27 @@ def versus_old(args: argparse.Namespace) -> None:
             args.new_off,
             args.old_profile,
             args.old_engine,
+            args.tablebase,
+            args.nodes,
+            args.old_nodes,
+            args.openings_plies,
+            i,
+            args.save,
         )
         for i in range(args.games)
     ]
+    resumed = sum(1 for j in jobs if (p := _saved(j)) is not None and p.is_file())
+    if resumed:
+        print(f"  [{label}] {resumed} games from {args.save}", file=sys.stderr, flush=True)
     done = run_jobs(play_versus_old, jobs, workers=args.workers, label=label, show_load=True)
     results = done.results
     blocked = sum(early_blockade(r[0], r[1], r[2]) for r in results)
+    books = sum(r[6] for r in results if len(r) > 6)
     print(
         f"{label} (standard rules, profile {args.profile}): {len(results)} games{done.note} in "
         f"{done.seconds:.0f} s ({load_text()}): {score_line(results)}"
         f"; new {np.mean([r[3] for r in results]) if results else 0:.3f} s/move (mean depth "
-        f"{np.mean([r[5] for r in results]) / 100 if results else 0:.1f}), old "
+        f"{np.mean([r[5] for r in results]) / 100 if results else 0:.1f}, {books} book moves), old "
         f"{np.mean([r[4] for r in results]) if results else 0:.3f} s/move; blockade losses of the new AI "
         f"within 10 turns after placing: {blocked}",
         flush=True,
@@ -437,10 +560,15 @@ def main() -> None:
     ap.add_argument("--old-profile", default=None, help="today's AI's weights (default: --profile)")
     ap.add_argument(
         "--old-engine",
-        choices=["python", "compiled"],
+        choices=["python", "compiled", "today", "new"],
         default="python",
-        help="the opponent's search: python (today's AI) or compiled (the new AI itself: a time-odds match)",
+        help="the opponent: python (issue 12's old AI), today / compiled (the AI of bd38aad, before issue "
+        "25), new (the new AI itself: a time-odds match)",
     )
+    ap.add_argument("--nodes", type=int, default=None, help="the new AI: nodes per move instead of a clock")
+    ap.add_argument("--old-nodes", type=int, default=None, help="the opponent: nodes per move")
+    ap.add_argument("--openings-plies", type=int, default=2, help="random placements per side to open")
+    ap.add_argument("--save", default=None, help="folder for finished games (a rerun skips them)")
     ap.add_argument("--new-depth", type=int, default=None, help="the new AI at a fixed depth (a check)")
     ap.add_argument("--new-off", default="", help="EngineOptions the new AI switches off: lmr,null_move,...")
     ap.add_argument("--engine", choices=["compiled", "python"], default="compiled", help="our AI's engine")
@@ -453,10 +581,13 @@ def main() -> None:
         tb_check(args)
         return
     if args.versus_old:
-        if (args.time is None) == (args.new_depth is None) or (args.old_depth is None) == (
-            args.old_time is None
-        ):
-            ap.error("--versus-old needs one of --time / --new-depth and one of --old-depth / --old-time")
+        if (args.time is None) == (args.new_depth is None and args.nodes is None) or (
+            args.old_depth is None and args.old_nodes is None
+        ) == (args.old_time is None):
+            ap.error(
+                "--versus-old needs one of --time / --new-depth / --nodes and one of --old-depth / "
+                "--old-time / --old-nodes"
+            )
         versus_old(args)
         return
     depth = None if args.time is not None else args.depth

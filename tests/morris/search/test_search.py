@@ -291,3 +291,15 @@ def test_compiled_search_takes_exact_scores_of_captures_into_the_tablebase(
             if best is not None:
                 assert exact[res.move] == ("loss", best)
     assert wins >= 3
+
+
+def test_node_limited_search_goes_as_deep_as_its_nodes() -> None:
+    """A node budget (matches on a busy machine, issue 25): the same result at any speed, deeper with more."""
+    from boardeval.morris import Position, Searcher
+
+    pos = Position.from_moves("d2 f4 b4")
+    small = Searcher().search(pos, node_limit=5_000)
+    again = Searcher().search(pos, node_limit=5_000)
+    large = Searcher().search(pos, node_limit=200_000)
+    assert (small.move, small.depth, small.nodes) == (again.move, again.depth, again.nodes)
+    assert small.nodes <= 5_000 + 1_100 and large.depth > small.depth >= 2

@@ -411,15 +411,20 @@ class Searcher:
         rng: SeedLike | None = None,
         progress: Progress | None = None,
         on_depth: Callable[[int, float, int, int], float | None] | None = None,
+        node_limit: int | None = None,
     ) -> SearchResult:
         """Iterative deepening to ``depth`` (default :data:`DEFAULT_DEPTH`) or until ``time_limit`` seconds.
 
         With a time limit the last *completed* depth gives the move (depth 1 is always completed). Ctrl-C
         returns the last completed depth with ``interrupted=True``. ``pos`` is left unchanged.
         ``on_depth``: the compiled search's callback after every depth (``Engine.search``: a time manager
-        may move the deadline or stop).
+        may move the deadline or stop). ``node_limit``: the compiled search stops after that many nodes
+        (and searches as deep as they reach when no depth is given): a budget the machine's load does not
+        change, for matches on a busy machine.
         """
         max_depth, limit = _check_depth(depth, time_limit)
+        if node_limit is not None and depth is None:
+            max_depth = MAX_DEPTH
         start = time.perf_counter()
         self.nodes = 0
         self.tb_hits = 0
@@ -440,7 +445,7 @@ class Searcher:
         if self.engine == "compiled":
             self.compiled()  # loaded (and the table's pages touched) before the clock starts
             start = time.perf_counter()
-            return self._search_compiled(pos, max_depth, limit, rng, progress, start, on_depth)
+            return self._search_compiled(pos, max_depth, limit, rng, progress, start, on_depth, node_limit)
         order = self._root_order(pos, rng)
         result: SearchResult | None = None
         try:
@@ -475,6 +480,7 @@ class Searcher:
         progress: Progress | None,
         start: float,
         on_depth: Callable[[int, float, int, int], float | None] | None = None,
+        node_limit: int | None = None,
     ) -> SearchResult:
         """The compiled search's result as a :class:`SearchResult` (``pos`` is left unchanged).
 
@@ -495,7 +501,7 @@ class Searcher:
             turn, score = best_exact  # every turn is covered: no search needed
             return SearchResult(turn, score, (turn,), self.nodes, 1, time.perf_counter() - start)
         res = self.compiled().search(
-            pos, depth, limit, progress=progress, rng=gen, root_moves=rest, on_depth=on_depth
+            pos, depth, limit, node_limit, progress=progress, rng=gen, root_moves=rest, on_depth=on_depth
         )
         self.nodes += res.nodes
         self.tb_hits += res.tb_hits

@@ -114,6 +114,16 @@ def _signatures() -> dict[str, Any]:
     }
 
 
+def _wrapper(target: Any, arity: int) -> Any:
+    """A plain function calling ``target`` (a numba dispatcher) with ``arity`` arguments: what pycc
+    compiles for an entry point. Not the dispatcher's own Python function: a recursive one (the search,
+    perft) would then be typed twice at once ("compiler re-entrant to the same function signature")."""
+    names = ", ".join(f"a{i}" for i in range(arity))
+    scope: dict[str, Any] = {"target": target}
+    exec(f"def entry({names}):\n    return target({names})\n", scope)
+    return scope["entry"]
+
+
 def build() -> Path:
     """Build the extension module for the current sources (under a lock; a no-op if another process built
     it meanwhile) and return its path. Raises whatever the build raises (the caller falls back)."""
@@ -156,7 +166,7 @@ def build() -> Path:
             cc.target_cpu = llvm.get_host_cpu_name()
             sigs = _signatures()
             for export in EXPORTS:
-                cc.export(export, sigs[export])(functions[export].py_func)
+                cc.export(export, sigs[export])(_wrapper(functions[export], len(sigs[export].args)))
             with tempfile.TemporaryDirectory(prefix="boardeval-kernels-", dir=path.parent) as tmp:
                 cc.output_dir = tmp
                 original = getattr(pycc_compiler, "Flags")  # noqa: B009

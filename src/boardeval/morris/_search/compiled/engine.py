@@ -22,6 +22,7 @@ from boardeval.morris._search.compiled.kernels import kernels
 from boardeval.morris._search.compiled.layout import (
     C_BEXT,
     C_CLOCK,
+    C_EPOCH,
     C_FLY,
     C_GEN,
     C_HIST,
@@ -293,6 +294,7 @@ class Engine:
         self.fb[O_COEF : O_COEF + coef.size] = coef.reshape(-1)
         self.ib[C_TTMASK] = (slots >> 1) - 1
         self.generation = 0
+        self.epoch = 1
         self.tables: tuple[np.ndarray, np.ndarray] = _NO_TB
 
     def set_tablebase(self, packed: tuple[np.ndarray, np.ndarray] | None) -> None:
@@ -306,6 +308,7 @@ class Engine:
     def clear(self) -> None:
         """Forget the table, killers and history."""
         self.tt[T_TT:] = 0
+        self.epoch = 1
         self.ib[O_KILL : O_KILL + 2 * MAX_PLY] = -1
         self.ib[O_HH : O_HH + 1200] = 0
 
@@ -321,6 +324,7 @@ class Engine:
         mask = ib[C_TTMASK]
         ib[:64] = 0
         ib[C_TTMASK] = mask
+        ib[C_EPOCH] = self.epoch
         ib[C_FLY] = st.flying
         ib[C_MAXT] = st.max_turns
         ib[C_THREE] = st.threefold
@@ -402,7 +406,12 @@ class Engine:
         ib, fb, tt, ttf, hist = self.ib, self.fb, self.tt, self.ttf, st.hist
         tbi, tbd = self.tables
         if st.threefold and not keep_table:
-            tt[T_TT:] = 0  # entries of an earlier search may predate a repetition (as in Searcher)
+            # entries of an earlier search may predate a repetition (as in Searcher): a new epoch makes
+            # them read as empty (a real clear only when the 16-bit epoch wraps)
+            self.epoch += 1
+            if self.epoch > 0xFFFF:
+                tt[T_TT:] = 0
+                self.epoch = 1
         tt[T_STOP] = 0
         self._configure(st)
         ib[O_KILL : O_KILL + 2 * MAX_PLY] = -1
@@ -431,10 +440,15 @@ class Engine:
         limit = time_limit
         helpers = self._start_helpers(args, rmoves, n, max_depth, clock0, limit, hist) if n > 1 else []
 
+        # a call that may run long runs in a thread (this one waits for Ctrl-C); a short one runs here: a
+        # thread costs a start and two switches (milliseconds on a loaded machine), and a Ctrl-C then waits
+        # for the end of the depth, at most the time limit (up to 1 s) away
+        bounded = node_limit is not None or (time_limit is not None and time_limit <= 1.0)
+
         def root(d: int, lo: float, hi: float) -> tuple[float, int]:
             call = (*args, rmoves, n, d, lo, hi, *tail)
-            if d < 6 and not helpers:
-                return k.root(*call)  # type: ignore[no-any-return]  # milliseconds: no thread needed
+            if (d < 8 or bounded) and not helpers:
+                return k.root(*call)  # type: ignore[no-any-return]
             return _call(k.root, call, tt)  # type: ignore[no-any-return]
 
         try:

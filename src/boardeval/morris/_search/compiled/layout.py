@@ -12,7 +12,10 @@ Buffers (fewer arguments per compiled call: faster calls and a shorter compile):
 - ``tt`` (int64) and ``ttf`` (the same memory as float64), shared by every search thread: the table-key
   tweaks, the shared stop word, then the transposition table, three words per slot -- ``key ^ info ^
   value bits`` (a slot torn by two threads writing at once fails this check and reads as empty), ``info``
-  (move, depth, bound, generation) and the value.
+  (move bits 0-15, depth 16-23, bound 24-25, generation 28-30, epoch 32-47) and the value. A slot of
+  another epoch than ``ib[C_EPOCH]`` reads as empty: the driver starts a new epoch where it used to clear
+  the table (before every search under the repetition rule), which costs nothing instead of 24 MB of
+  writes per search.
 """
 
 from __future__ import annotations
@@ -44,6 +47,7 @@ C_LMR_MIN, C_LMR_DEPTH, C_TTMASK, C_GEN, C_NULL, C_NULL_R = 13, 14, 15, 16, 17, 
 C_TB = 19  # probe the tablebase at every covered node below the root (issue 25)
 C_BEXT = 20  # blockade extension: extend a node whose mover slides with at most this many moves (0: off)
 C_CLOCK = 21  # the clock_gettime clock id of the deadline (CLOCK_MONOTONIC)
+C_EPOCH = 22  # the table's epoch: entries of another epoch read as empty (a clear without writing 24 MB)
 # ib: counters and the root's state
 S_NODES, S_STOP, S_NEXT, S_LIMIT, S_QNODES, S_TTHITS, S_ROOTN, S_BEST = 32, 33, 34, 35, 36, 37, 38, 39
 S_PART, S_PARTI = 40, 41  # the root turn that last raised alpha in this pass, and its index

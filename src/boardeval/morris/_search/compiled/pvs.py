@@ -43,6 +43,7 @@ from boardeval.morris._search.compiled.jit import njit_cached, njit_inline
 from boardeval.morris._search.compiled.layout import (
     C_BEXT,
     C_CLOCK,
+    C_EPOCH,
     C_FLY,
     C_GEN,
     C_HIST,
@@ -406,7 +407,7 @@ def _pvs(
         for j in range(2):
             e = T_TT + 3 * (slot_base + j)
             info = tt[e + 1]
-            if info != 0 and (tt[e] ^ info ^ tt[e + 2]) == key:
+            if info != 0 and ((info >> 32) & 0xFFFF) == ib[C_EPOCH] and (tt[e] ^ info ^ tt[e + 2]) == key:
                 ttmove = info & 0xFFFF
                 e_depth = (info >> 16) & 0xFF
                 flag = (info >> 24) & 0x3
@@ -522,15 +523,16 @@ def _pvs(
             v += ply
         elif v < -MATE_BOUND:
             v -= ply
-        info = (bestm & 0xFFFF) | (depth << 16) | (flag << 24) | (ib[C_GEN] << 28)
+        info = (bestm & 0xFFFF) | (depth << 16) | (flag << 24) | (ib[C_GEN] << 28) | (ib[C_EPOCH] << 32)
         # slot 0 is depth-preferred (kept unless this search is at least as deep, the same position or the
         # entry is from an older search); otherwise slot 1, always replaced
         e = T_TT + 3 * slot_base
         old = tt[e + 1]
         if not (
             old == 0
+            or ((old >> 32) & 0xFFFF) != ib[C_EPOCH]
             or (tt[e] ^ old ^ tt[e + 2]) == key
-            or (old >> 28) != ib[C_GEN]
+            or ((old >> 28) & 0x7) != ib[C_GEN]
             or ((old >> 16) & 0xFF) <= depth
         ):
             e += 3
