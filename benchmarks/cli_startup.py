@@ -51,13 +51,21 @@ class Case:
 
     args: tuple[str, ...]
     target: float
+    stdin: str | None = None
+    """Typed into the command (``play``: ``quit`` after the AI's first move)."""
 
+
+MORRIS_FIRST_ANSWER = "W.......B............... w 8 8"
+"""Issue 25 section 3: the position of ``best --time 1`` (reported seconds <= 1.05, the command <= 1.5 s)."""
 
 CASES = (
     Case(("--help",), 0.25),
     Case(("catan", "spots", SEED_CODE, "--json"), 0.5),
     Case(("morris", "eval", MORRIS_POSITION, "--json"), 0.5),
     Case(("diplomacy", "fear", "--static", "--json"), 1.0),
+    Case(("morris", "best", MORRIS_FIRST_ANSWER, "--time", "1", "--json"), 1.5),
+    # the AI plays White: its first move, then the prompt reads `quit`
+    Case(("morris", "play", "--colour", "black", "--strength", "expert"), 1.5, stdin="quit\n"),
 )
 
 
@@ -75,13 +83,13 @@ def _children_cpu() -> float:
 
 
 def run_once(
-    prefix: list[str], args: tuple[str, ...], *, python_flags: tuple[str, ...] = ()
+    prefix: list[str], args: tuple[str, ...], *, python_flags: tuple[str, ...] = (), stdin: str | None = None
 ) -> tuple[float, float, subprocess.CompletedProcess[str]]:
     """Wall time and CPU time of one process, and the finished process (exit code, stderr)."""
     cmd = [prefix[0], *python_flags, *prefix[1:], *args]
     env = {**os.environ, "COLUMNS": "100", "PYTHONDONTWRITEBYTECODE": "1"}
     cpu0, start = _children_cpu(), time.perf_counter()
-    proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=env, input=stdin)
     return time.perf_counter() - start, _children_cpu() - cpu0, proc
 
 
@@ -230,12 +238,13 @@ def time_cases(prefix: list[str], runs_per_case: int) -> bool:
     print(f"{'command':<62} {'median s':>9} {'min s':>7} {'cpu s':>7} {'target s':>9}  ")
     failed = False
     for case in CASES:
-        _, _, proc = run_once(prefix, case.args)  # warm-up: the page cache (no bytecode is written)
+        # warm-up: the page cache (no bytecode is written)
+        _, _, proc = run_once(prefix, case.args, stdin=case.stdin)
         if proc.returncode != 0:
             print(f"{display(case.args):<62}{failure(case.args, proc)}")
             failed = True
             continue
-        runs = [run_once(prefix, case.args) for _ in range(runs_per_case)]
+        runs = [run_once(prefix, case.args, stdin=case.stdin) for _ in range(runs_per_case)]
         walls = [wall for wall, _, _ in runs]
         median, best = statistics.median(walls), min(walls)
         cpu = statistics.median(c for _, c, _ in runs)
@@ -243,7 +252,25 @@ def time_cases(prefix: list[str], runs_per_case: int) -> bool:
         print(
             f"{display(case.args):<62} {median:>9.3f} {best:>7.3f} {cpu:>7.3f} {case.target:>9.2f}  {verdict}"
         )
+        reported = [_reported(proc.stdout) for _, _, proc in runs]
+        if all(r is not None for r in reported):
+            search = statistics.median(r[0] for r in reported if r is not None)
+            why = statistics.median(r[1] for r in reported if r is not None)
+            print(f"    reported: search {search:.3f} s (median; issue 25: <= 1.05), why-panel {why:.3f} s")
     return failed
+
+
+def _reported(stdout: str) -> tuple[float, float] | None:
+    """(search seconds, why-panel seconds) a ``morris best --json`` document reports, else None."""
+    import json
+
+    try:
+        data = json.loads(stdout)
+    except ValueError:
+        return None
+    if not isinstance(data, dict) or "seconds" not in data or not isinstance(data.get("why"), dict):
+        return None
+    return float(data["seconds"]), float(data["why"].get("seconds", 0.0))
 
 
 if __name__ == "__main__":
