@@ -40,10 +40,14 @@ __all__ = ["count_markers_cpsat", "count_tiles_cpsat"]
 
 
 def _count(model: cp_model.CpModel, limit: int | None, seconds: float) -> int:
-    """Enumerate the solutions; an unfinished enumeration (time limit) is an error, not a count."""
+    """Enumerate the solutions; an unfinished enumeration (budget spent) is an error, not a count. The
+    budget is CP-SAT's deterministic time (T = 22 takes ~7 of the 60 s), so a slow or loaded machine gets
+    the same verdict."""
     n, complete = count_solutions(model, limit, seconds)
     if not complete and (limit is None or n < limit):
-        raise BlogModelError(f"CP-SAT did not finish counting within {seconds} s ({n} found so far)")
+        raise BlogModelError(
+            f"CP-SAT did not finish counting within {seconds} s of deterministic time ({n} found so far)"
+        )
     return n
 
 

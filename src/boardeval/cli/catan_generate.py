@@ -224,7 +224,10 @@ def optimum_cmd(
         typer.Option(
             "--time-limit",
             parser=float_option("--time-limit", 0.0, 86400.0, lo_open=True),
-            help="CP-SAT time limit in seconds.",
+            help=(
+                "CP-SAT budget in seconds of its deterministic time (about a second of one core each): "
+                "the same board and proof on any machine, however loaded."
+            ),
         ),
     ] = 20.0,
     json_out: JsonOpt = False,

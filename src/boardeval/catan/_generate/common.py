@@ -435,6 +435,18 @@ STOP_POLL_SECONDS = 0.1
 """How often a running CP-SAT solve re-sends its progress report (so a stop lands within about this)."""
 
 
+def set_budget(solver: Any, seconds: float) -> None:
+    """Give a CP-SAT ``solver`` a budget of ``seconds`` of CP-SAT's deterministic time, not of the wall clock.
+
+    Deterministic time counts the solver's work (calibrated to about a second of one core each unit), so
+    a search cut short by it is cut at the same point on a fast, slow or loaded machine: with one worker,
+    a seed and a rule set give the same board and the same proof verdict everywhere (a wall-clock limit
+    let a busy machine turn a proven board into an unproven or different one). Ctrl-C and the web's
+    Cancel still stop any search at once (:func:`solve_stoppable`).
+    """
+    solver.parameters.max_deterministic_time = seconds
+
+
 def solve_stoppable(
     solver: Any, model: Any, progress: Any, phase: tuple[int, int, str], callback: Any = None
 ) -> tuple[Any, bool]:

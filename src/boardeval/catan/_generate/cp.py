@@ -6,8 +6,10 @@ integer ``1296 * energy`` (see :mod:`.common`): pair indicators for same-resourc
 corner and centre pip sums, and the variance numerator read from a table indexed by those two sums.
 
 Reproducibility: CP-SAT is deterministic with one worker and no wall-clock limit deciding the answer, so
-the randomised "satisfy" mode runs one worker, hints a seeded uniform board (the solver's first solution
-is then a board near that random one: seed-dependent, repeatable) and uses the seed as the solver seed.
+every time limit here is a budget of CP-SAT's deterministic time (:func:`~.common.set_budget`), never of
+the wall clock, and the randomised "satisfy" mode runs one worker, hints a seeded uniform board (the
+solver's first solution is then a board near that random one: seed-dependent, repeatable) and uses the
+seed as the solver seed.
 The optimum also runs one worker by default (measured: proofs take well under a second on the base
 board), so the optimal board returned is the same on every run; ``workers=`` trades that for speed on
 harder rule sets. Every board returned is re-checked by the independent energy and rule checkers.
@@ -35,6 +37,7 @@ from boardeval.catan._generate.common import (
     integer_weights,
     make_result,
     ports_weight,
+    set_budget,
     solve_stoppable,
     variance_numerator,
 )
@@ -92,6 +95,7 @@ class CountInterrupted(KeyboardInterrupt):
 
 
 DEFAULT_TIME_LIMIT = 20.0
+"""CP-SAT budget of the generators, in seconds of deterministic time (:func:`~.common.set_budget`)."""
 TOTAL_PIPS = sum(PIPS[n] for n in NUMBER_TOKENS)
 
 
@@ -105,6 +109,8 @@ class Optimum:
     seconds: float
     interrupted: bool = False
     """Ctrl-C (or a cancel) stopped the search: ``board`` is the best found so far, not proven."""
+    work: float = 0.0
+    """CP-SAT deterministic time spent (the budget's unit, :func:`~.common.set_budget`)."""
 
     @property
     def energy(self) -> float:
@@ -149,7 +155,8 @@ def _fail(status: Any, rules: Sequence[Rule], seconds: float) -> None:
         raise InfeasibleError(f"no board satisfies {rules_text(rules)}")
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         raise CatanError(
-            f"CP-SAT could not decide within {seconds:g} s whether a board satisfies {rules_text(rules)}"
+            f"CP-SAT could not decide within its budget ({seconds:g} s of deterministic time) whether a "
+            f"board satisfies {rules_text(rules)}"
         )
 
 
@@ -248,7 +255,7 @@ def satisfy(
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
     solver.parameters.random_seed = int(rng.integers(0, 2**31 - 1))
-    solver.parameters.max_time_in_seconds = time_limit
+    set_budget(solver, time_limit)
     status, stopped = solve_stoppable(solver, model, progress, (0, 1, "searching for a board"))
     if stopped and status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         raise KeyboardInterrupt
@@ -330,10 +337,12 @@ def _optimum_run(
         board = first.board if ports is not None else best_harbours(first.board, rule_list)
         value = BoardState(board, w).energy()
         if first.proven and value == first.scaled:
-            return Optimum(value, board, True, time.perf_counter() - t0), False
+            return Optimum(value, board, True, time.perf_counter() - t0, work=first.work), False
         hint: Board | None = board
+        used = first.work
     else:
         hint = None
+        used = 0.0
     model, bv = _model(rule_list, ports, layout)
     objective = energy_objective(bv, w)
     model.minimize(objective)
@@ -341,7 +350,7 @@ def _optimum_run(
         bv.add_hint(hint)
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = max(1, workers)
-    solver.parameters.max_time_in_seconds = max(time_limit - (time.perf_counter() - t0), 0.01)
+    set_budget(solver, max(time_limit - used, 0.01))
     status, stopped = solve_stoppable(solver, model, progress, (0, 1, "minimising the energy"))
     if stopped and status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         raise KeyboardInterrupt
@@ -349,7 +358,8 @@ def _optimum_run(
     board = bv.read(solver)
     proven = status == cp_model.OPTIMAL
     cut = stopped and not proven
-    return Optimum(round(solver.objective_value), board, proven, time.perf_counter() - t0, cut), cut
+    work = used + solver.deterministic_time
+    return Optimum(round(solver.objective_value), board, proven, time.perf_counter() - t0, cut, work), cut
 
 
 def count_boards(
@@ -394,9 +404,10 @@ def count_solutions(
 ) -> tuple[int, bool]:
     """Enumerate the solutions of ``model`` with CP-SAT (one worker, as enumeration requires).
 
-    Stops at ``limit`` solutions (None: no limit) or ``time_limit`` seconds. Returns ``(count,
-    complete)``: ``complete`` is True when the enumeration finished (the count is exact), False when it
-    stopped early. An infeasible model gives ``(0, True)``. Ctrl-C, or ``progress`` raising
+    Stops at ``limit`` solutions (None: no limit) or ``time_limit`` seconds of CP-SAT's deterministic
+    time (:func:`~.common.set_budget`: the same count and verdict on a slow or loaded machine). Returns
+    ``(count, complete)``: ``complete`` is True when the enumeration finished (the count is exact), False
+    when it stopped early. An infeasible model gives ``(0, True)``. Ctrl-C, or ``progress`` raising
     KeyboardInterrupt, stops the search and raises :class:`CountInterrupted` with the count so far (CP-SAT's
     own Ctrl-C handler used to end the search as if the limit had been reached: exit 0, no flag).
     """
@@ -414,7 +425,7 @@ def count_solutions(
     solver = cp_model.CpSolver()
     solver.parameters.enumerate_all_solutions = True
     solver.parameters.num_workers = 1
-    solver.parameters.max_time_in_seconds = time_limit
+    set_budget(solver, time_limit)
     cb = _Counter()
 
     def tick(*_: object) -> None:  # on the calling thread, every STOP_POLL_SECONDS

@@ -41,6 +41,7 @@ from boardeval.catan._generate.common import (
     GenerationResult,
     Swap,
     make_result,
+    set_budget,
     solve_stoppable,
 )
 from boardeval.catan._generate.harbours import best_harbours, start_harbours
@@ -267,7 +268,7 @@ def _solver(seed: int, time_limit: float) -> cp_model.CpSolver:
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
     solver.parameters.random_seed = seed % (2**31 - 1)
-    solver.parameters.max_time_in_seconds = time_limit
+    set_budget(solver, time_limit)
     return solver
 
 
@@ -311,7 +312,10 @@ def _fewest_displaced(
     if status == cp_model.INFEASIBLE:
         raise InfeasibleError(f"no board satisfies {rules_text(rules)}")
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        raise CatanError(f"CP-SAT found no repair within {time_limit:g} s for {rules_text(rules)}")
+        raise CatanError(
+            f"CP-SAT found no repair within its budget ({time_limit:g} s of deterministic time) for "
+            f"{rules_text(rules)}"
+        )
     return bv.read(solver), round(solver.objective_value), stopped
 
 
