@@ -2,7 +2,7 @@
 
 The audit runs axe-core (bundled by ``axe-playwright-python``: no download at test time) in Debian's chromium
 on ``/``, ``/catan``, ``/morris``, ``/diplomacy`` and the error page, at 1400 and 390 px, each in an
-interesting state (a spot chosen, a hint explained, an evaluation shown with a definition open, a zoomed
+interesting state (a spot chosen and the seats' draft and why shown, a hint explained, an evaluation shown with a definition open, a zoomed
 map), and fails on any serious or critical violation, or on the empty table headers and skipped heading
 levels the issue found. Before issue 23: colour contrast failed on every page (31 elements on /diplomacy),
 plus empty table headers, heading order and 13 px checkboxes.
@@ -46,6 +46,10 @@ def _catan(page: Any) -> None:
     page.wait_for_selector("#board svg [data-spot]")
     page.click('#board g.spot[data-spot="20"]')
     page.wait_for_selector("#spot table.breakdown")
+    page.click("#equity-draft")  # issue 26: the draft drawn and the seats' why shown, audited with the rest
+    page.click("#equity-why")
+    page.wait_for_selector("#equity-overlay circle.draft-pick")
+    page.wait_for_selector("#equity-breakdown table.breakdown")
 
 
 def _morris(page: Any) -> None:

@@ -158,3 +158,45 @@ def test_rule_presets_parse_and_are_offered(client: TestClient) -> None:
     for key, (label, _what, rules) in RULE_PRESETS.items():
         assert all(parse_rule(r) for r in rules)
         assert f'value="{key}" data-rules="{", ".join(rules)}"' in page and html.escape(label) in page
+
+
+@pytest.mark.parametrize(
+    ("body", "fragment"),
+    [
+        ({"objective": "seat-equity", "method": "random"}, "optimises nothing"),
+        ({"objective": "seat-equity", "method": "cp"}, "CP-SAT cannot encode"),
+        ({"objective": "seat-equity", "layout": "extended"}, "no 5-6 player map"),
+        ({"objective": "seat-equity", "method": "anneal", "rules": ["max-spot-pips=12"]}, "takes no rules"),
+        ({"objective": "seat-equity", "fairness": 0.5}, "fairness dials the energy"),
+        ({"objective": "seat-equity", "ports": "fixed"}, "moves the harbours itself"),
+        ({"energy_weight": 0.5}, "energy_weight goes with objective 'seat-equity'"),
+        ({"objective": "seats"}, "objective: "),
+    ],
+)
+def test_seat_equity_objective_refusals_are_422_before_a_job(
+    client: TestClient, body: dict[str, Any], fragment: str
+) -> None:
+    """Issue 26 §3: the fairness control can target the seats where the generator can; elsewhere the
+    request is refused with the reason (the CLI's), before any job is queued."""
+    r = client.post("/api/jobs/catan/generate", json={"method": "anneal", "seed": 2, **body})
+    assert r.status_code == 422, r.text
+    assert fragment in r.json()["detail"]
+
+
+def test_seat_equity_objective_is_the_library_generator(client: TestClient) -> None:
+    """A tournament for the seats answers the board ``equity_tournament`` makes, its seat equity beside
+    the energy (the board view's ``seat_equity`` is ``equity_summary``'s), the objective said back."""
+    from boardeval.catan import equity_summary, equity_tournament
+
+    body = {"method": "tournament", "seed": 8, "rules": ["max-spot-pips=12"], "objective": "seat-equity"}
+    job = wait_for_job(client, client.post("/api/jobs/catan/generate", json=body).json()["id"])
+    assert job["state"] == "done", job
+    res = job["result"]
+    made = equity_tournament(8, ["max-spot-pips=12"])
+    assert res["code"] == made.board.code()
+    assert res["generation"]["objective"] == "seat-equity" and all(res["generation"]["rules"].values())
+    summary = equity_summary(made.board)
+    assert res["seat_equity"]["seats"] == summary["seats"]
+    got, want = res["seat_equity"]["win_probabilities"], summary["win_probabilities"]
+    assert len(got) == 4 and all(math.isclose(a, b, rel_tol=1e-9) for a, b in zip(got, want, strict=True))
+    assert math.isclose(sum(got), 1.0, rel_tol=1e-9)

@@ -65,7 +65,13 @@ if TYPE_CHECKING:
     )
     from boardeval.catan.draft import Draft, opening_draft
     from boardeval.catan.equity import SeatEquity, seat_equity
-    from boardeval.catan.equity_generate import OBJECTIVES, equity_anneal, equity_summary, equity_tournament
+    from boardeval.catan.equity_generate import (
+        ENERGY_WEIGHT,
+        OBJECTIVES,
+        equity_anneal,
+        equity_summary,
+        equity_tournament,
+    )
     from boardeval.catan.playtest import PlaytestResult, RateStats, run_playtest
     from boardeval.catan.render import DISPLAY_DIGITS, board_svg
     from boardeval.catan.spot_tuning import TuneResult, load_named_params, tune_spots, write_tuned
@@ -136,6 +142,7 @@ __all__ = [
     "write_tuned",
     # seat equity (issue 26)
     "Draft",
+    "ENERGY_WEIGHT",
     "OBJECTIVES",
     "SeatEquity",
     "equity_anneal",
@@ -178,6 +185,7 @@ _LAZY_MODULES: dict[str, tuple[str, ...]] = {
     "boardeval.catan.draft": ("Draft", "opening_draft"),
     "boardeval.catan.equity": ("SeatEquity", "seat_equity"),
     "boardeval.catan.equity_generate": (
+        "ENERGY_WEIGHT",
         "OBJECTIVES",
         "equity_anneal",
         "equity_summary",

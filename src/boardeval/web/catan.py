@@ -29,12 +29,13 @@ from boardeval.catan import (
     SpotTable,
     board_energy,
     board_svg,
+    equity_summary,
     evaluate_spots,
     parse_rule,
 )
 from boardeval.core import BoardevalError
 from boardeval.web.common import StrictModel, api_router, templates, text_bool, text_int
-from boardeval.web.glossary import GLOSSARY
+from boardeval.web.glossary import page_glossary
 
 __all__ = ["RULE_PRESETS", "board_view", "describe_swap", "router"]
 
@@ -98,6 +99,11 @@ class BoardView(BaseModel):
         "weighting), the same for every spot (so not repeated in the spots' breakdowns)"
     )
     board: dict[str, Any] = Field(description="the board as named JSON (hexes, ports)")
+    seat_equity: dict[str, Any] = Field(
+        description="seats if everyone opens well (issue 26): win_probabilities per seat (null on a 5-6 "
+        "player board), spread, seats (each seat's two draft spots), opening_values, note; the why and "
+        "the breakdowns: POST /api/catan/equity"
+    )
 
 
 class SwapIn(StrictModel):
@@ -142,8 +148,9 @@ def _spot_breakdown(table: SpotTable, s: int) -> dict[str, Any]:
 
 
 def board_view(board: Board) -> BoardView:
-    """Evaluate a board: spots (one vectorised call), energy, and the SVG with the heatmap (spots named
-    by the page itself: no per-spot tooltips in the SVG); floats to :data:`SIGNIFICANT_DIGITS`."""
+    """Evaluate a board: spots (one vectorised call), energy, the seats' predicted win rates under the
+    advisor draft (a few ms; the page shows them beside the energy), and the SVG with the heatmap (spots
+    named by the page itself: no per-spot tooltips in the SVG); floats to :data:`SIGNIFICANT_DIGITS`."""
     table = evaluate_spots(board)
     scores = table.scores.tolist()
     rank = {s: r + 1 for r, s in enumerate(table.ranked())}
@@ -167,6 +174,7 @@ def board_view(board: Board) -> BoardView:
         ],
         resources=_sig({"totals": extras["totals"], "strength": extras["strength"]}),
         board=board.to_json(),
+        seat_equity=_sig(equity_summary(board)),
     )
 
 
@@ -217,7 +225,7 @@ def catan_page(request: Request, board: str | None = Query(None, max_length=200)
             "ports_modes": PORTS_MODES,
             "tournament_rules": DEFAULT_TOURNAMENT_RULES,
             "digits": DISPLAY_DIGITS,
-            "glossary": GLOSSARY["catan"],
+            "glossary": page_glossary("catan"),
         },
         status_code=status,
     )

@@ -16,7 +16,7 @@ from fastapi import Query
 
 from boardeval.web.common import api_router, templates
 
-__all__ = ["GLOSSARY", "Game", "markdown", "morris_terms", "router", "term_id"]
+__all__ = ["GLOSSARY", "LAZY_TERMS", "Game", "markdown", "morris_terms", "page_glossary", "router", "term_id"]
 
 Game = Literal["catan", "morris", "diplomacy"]
 
@@ -148,6 +148,42 @@ _CATAN: Final[dict[str, str]] = {
         "ring per spot, larger when more often); A marks its first pick on an empty board (the spot "
         "evaluator's top spot)."
     ),
+    "seat equity": (
+        "Each seat's predicted chance to win if every player opens with the advisor (the draft): a "
+        "logistic model fitted on catanatron games among four advisor openers turns each seat's opening "
+        "into a win probability. Spread: the best minus the worst seat, in points; 0 is fair to the seats. "
+        "Fair to the seats: the generator anneals for a small spread. Base board only: catanatron has no "
+        "5-6 player map."
+    ),
+    "draft": (
+        "The opening when every seat follows the advisor: seat 1 places first, then 2, 3, 4 and back 4, 3, "
+        "2, 1 (six seats: 1..6, 6..1); a first settlement on the free spot with the best score, a second "
+        "on the best second-pick score (resources the first lacks, a harbour for what the seat makes). The "
+        "board alone decides it."
+    ),
+    "opening value": (
+        "Draft only (5-6 player boards): the advisor's values of a seat's two picks, added (the spot "
+        "score of the first, the second-pick score of the second), when it made them."
+    ),
+    "logit": (
+        "A seat's score in the seat-equity model: intercept + the sum of weight x (the seat's term minus "
+        "the table's mean of it); the raw column is that difference. Win probability: the logistic of the "
+        "logit, divided by the sum over the seats (the seats add up to 100 %)."
+    ),
+    "intercept": (
+        "The seat-equity model's constant, the same for every seat: it sets how far the seats spread."
+    ),
+    "opening_score": "The spot scores of the seat's two settlements, added.",
+    "resource pips": "Pips of this resource that the seat's two settlements make together.",
+    "resources": (
+        "How many of the five resources the seat's two settlements make (a missing one must be traded for)."
+    ),
+    "harbour": "1 if either of the seat's two settlements is on a harbour, else 0.",
+    "expansion": (
+        "Room to grow: the best spot score among the free legal spots two roads from the seat's "
+        "settlements after the draft (where its third settlement can go)."
+    ),
+    "seat order": "1 in the row of the seat's place in the turn order (seat 1 rolls first: all rows 0).",
 }
 
 _DIPLOMACY: Final[dict[str, str]] = {
@@ -240,6 +276,30 @@ _DIPLOMACY: Final[dict[str, str]] = {
 
 GLOSSARY: Final[dict[str, dict[str, str]]] = {"catan": _CATAN, "morris": _MORRIS, "diplomacy": _DIPLOMACY}
 """Game -> term -> definition (one sentence or two, plain text)."""
+
+LAZY_TERMS: Final[dict[str, frozenset[str]]] = {
+    "catan": frozenset(
+        {
+            "logit",
+            "intercept",
+            "opening_score",
+            "resource pips",
+            "resources",
+            "harbour",
+            "expansion",
+            "seat order",
+        }
+    )
+}
+"""Terms a page does not embed: they appear only in a part loaded on first use (the seat-equity why of
+``/catan``, ``static/catan_equity.js``), which reads them from ``/api/glossary`` then; the page budget
+(``benchmarks/web_budget.py``) counts every byte of the page's definitions."""
+
+
+def page_glossary(game: Game) -> dict[str, str]:
+    """The definitions a page of ``game`` embeds: its glossary without :data:`LAZY_TERMS`."""
+    lazy = LAZY_TERMS.get(game, frozenset())
+    return {k: v for k, v in GLOSSARY[game].items() if k not in lazy}
 
 
 def term_id(key: str) -> str:

@@ -13,7 +13,7 @@ from boardeval import __version__
 from boardeval.catan import DISPLAY_DIGITS, Board
 from boardeval.web.catan import MAX_SEED, board_view
 from boardeval.web.common import api_router, templates, text_int
-from boardeval.web.glossary import GLOSSARY
+from boardeval.web.glossary import page_glossary
 
 __all__ = ["prepare", "router"]
 
@@ -40,7 +40,7 @@ def index(
             "seed": seed,
             "top": top,
             "digits": DISPLAY_DIGITS,
-            "glossary": GLOSSARY["catan"],
+            "glossary": page_glossary("catan"),
         },
     )
 

@@ -40,8 +40,32 @@
 
   // ---- the fairness dial: one meaning for every method ----
 
+  const seatsTarget = () => $("objective").value === "seat-equity";
+
+  /** Why the form cannot make a board fair to the seats as it stands ("" when it can; the server says
+      the same, web/catan_gen.py). */
+  function seatsProblem() {
+    if (!seatsTarget()) return "";
+    const m = $("method").value;
+    if ($("layout").value !== "base") return "Seat equity needs the base board: catanatron has no 5-6 player map";
+    if (m === "random") return "Fair to the seats needs anneal or tournament: a uniform shuffle optimises nothing";
+    if (m === "cp") return "Fair to the seats needs anneal or tournament: CP-SAT cannot encode the draft";
+    if (m === "anneal" && formRules().length) return "Fair to the seats with anneal takes no rules: pick tournament to keep them";
+    return "";
+  }
+
+  /** Seat equity is a base-board target (no play-fitted model on the 5-6 player board). */
+  function syncObjective() {
+    const seatsOption = $("objective").querySelector('option[value="seat-equity"]');
+    seatsOption.disabled = $("layout").value !== "base";
+    if (seatsOption.disabled && seatsTarget()) $("objective").value = "energy";
+  }
+
   /** What the dial does for the method chosen, and whether it can move. */
   function dialRules(method) {
+    if (seatsTarget()) return { fixed: null, says: method === "tournament" ?
+      "tournament repairs the rules, then makes up to 3 swaps that narrow the spread of the seats' win rates (the dial is the energy's)" :
+      "anneal minimises the spread of the seats' win rates if everyone opens well, plus a tenth of the energy (the dial is the energy's)" };
     if (method === "random") return { fixed: 0, says: "random boards are never balanced: fairness 0 (pick anneal or cp to balance)" };
     if (method === "tournament") return { fixed: 0, says: "tournament repairs only what the rules forbid, with the fewest swaps: fairness 0" };
     if (method === "cp") return { step: 1, says: "cp: 0 = any board meeting the rules, 1 = the fairest board meeting them (proven)" };
@@ -70,12 +94,19 @@
     if (r.fixed !== undefined && !dial.disabled) dialKept = dial.value;
     if (r.fixed === undefined && dial.disabled) dial.value = dialKept;
     dial.step = String(r.step || 1);
-    if (r.fixed !== undefined) dial.value = String(r.fixed);
+    if (r.fixed !== undefined) dial.value = String(r.fixed === null ? 1 : r.fixed);
     else if (method === "cp") dial.value = Number(dial.value) >= 0.5 ? "1" : "0";
     dial.disabled = r.fixed !== undefined;
     const f = dialValue();
-    $("fairness-value").textContent = f === null ? "default" : BE.fmt(f, 2);
-    $("fairness-says").textContent = `Fairness ${f === null ? "(default)" : BE.fmt(f, 2)}: ${dialMeaning(f)}. ${r.says}.`;
+    const word = seatsTarget() ? "seats" : "default";
+    $("fairness-value").textContent = f === null ? word : BE.fmt(f, 2);
+    const problem = seatsProblem();
+    $("fairness-says").textContent = problem ? problem + "." : seatsTarget() ? `Fair to the seats: ${r.says}.` :
+      `Fairness ${f === null ? `(${word})` : BE.fmt(f, 2)}: ${dialMeaning(f)}. ${r.says}.`;
+    $("fairness-says").classList.toggle("catan-warn", Boolean(problem));
+    $("ports").disabled = seatsTarget();  // the seat search moves the harbours itself
+    if (seatsTarget()) $("ports").value = "balanced";
+    if (!currentJob) { $("generate").disabled = Boolean(problem); $("new-board").disabled = Boolean(problem); }
   }
 
   // ---- harbours, rule presets, tournament defaults ----
@@ -109,7 +140,8 @@
     if (made.source === "shared") return "a shared board (no seed)" + edited;
     const parts = [`${made.method}, seed ${made.seed}`];
     if (made.layout === "extended") parts.push("5-6 players");
-    if (made.fairness !== undefined) parts.push(`fairness ${made.fairness === null ? "default" : BE.fmt(made.fairness, 2)}`);
+    if (made.objective === "seat-equity") parts.push("fair to the seats");
+    else if (made.fairness !== undefined) parts.push(`fairness ${made.fairness === null ? "default" : BE.fmt(made.fairness, 2)}`);
     if (made.ports) parts.push(`harbours ${made.ports}`);
     const fresh = made.edits === 0;
     const status = made.rulesStatus || {};
@@ -150,6 +182,7 @@
     if (made.layout && made.layout !== "base") q.set("layout", made.layout);
     if (made.rules && made.rules.length) q.set("rules", made.rules.join(","));
     if (made.fairness !== null && made.fairness !== undefined) q.set("fairness", String(made.fairness));
+    if (made.objective === "seat-equity") q.set("objective", "seat-equity");
     if (made.ports) q.set("ports", made.ports);
     return v.share_url + "&" + q.toString();
   }
@@ -195,9 +228,35 @@
     if (selectedSpot !== null && !v.spots[selectedSpot]) selectedSpot = null;
     showSpot(pinnedSpot !== null ? pinnedSpot : (selectedSpot !== null ? selectedSpot : (best ? best.spot : 0)));
     window.CATAN_VIEW = v;
+    showEquity(v);
     tools();
     showCount();
     document.dispatchEvent(new CustomEvent("catan:board", { detail: v }));
+  }
+
+  // ---- seats if everyone opens well (issue 26): the line here; the draft and the why in catan_equity.js ----
+
+  const ORD = ["1st", "2nd", "3rd", "4th", "5th", "6th"];
+
+  function showEquity(v) {
+    const e = v.seat_equity, p = e.win_probabilities;
+    $("equity-line").textContent = p ?
+      p.map((x, i) => `${ORD[i]} ${BE.fmt(100 * x, 0)} %`).join(", ") :
+      "Opening values: " + e.opening_values.map((x, i) => `${ORD[i]} ${num(x, "spot_score")}`).join(", ");
+    $("equity-note").textContent = p ?
+      `Spread ${BE.fmt(100 * e.spread, 0)} points (best minus worst seat; seat 1 places first).` :
+      `No win rates: ${e.note}.`;
+  }
+
+  /** "Show the draft" and "Why": the part that draws and explains them loads on first use. */
+  function equityPart(what) {
+    const btn = $(what === "draft" ? "equity-draft" : "equity-why");
+    const attr = what === "draft" ? "aria-pressed" : "aria-expanded";
+    const on = btn.getAttribute(attr) !== "true";
+    btn.setAttribute(attr, String(on));
+    if (what === "draft") btn.textContent = on ? "Hide the draft" : "Show the draft";
+    load("catan_equity").then(() => window.CatanEquity.set(what, on),
+      () => BE.toast("the seat-equity part did not load (is the server still running?)"));
   }
 
   // ---- parts loaded on first use: the editor and ids (catan_edit.js), the play-test (catan_play.js) ----
@@ -312,8 +371,12 @@
     if (evt) evt.preventDefault();
     if (currentJob) return;
     if (fresh || $("seed").value.trim() === "") $("seed").value = String(freshSeed());
+    const problem = seatsProblem();
+    if (problem) { $("gen-info").textContent = problem + "."; return; }
+    const seats = seatsTarget();
     const body = { method: $("method").value, seed: Number($("seed").value), rules: formRules(),
-      fairness: dialValue(), layout: $("layout").value, ports: $("ports").value };
+      fairness: dialValue(), layout: $("layout").value, ports: seats ? null : $("ports").value,
+      objective: $("objective").value };
     const bar = $("progress"), fill = bar.firstElementChild;
     $("generate").disabled = true; $("new-board").disabled = true; $("cancel").hidden = false; bar.hidden = false; fill.style.width = "0";
     $("gen-info").textContent = "generating…";
@@ -326,7 +389,7 @@
       });
       if (done.result) {
         const g = done.result.generation;
-        made = { source: "generated", method: g.method, seed: g.seed, fairness: g.fairness, ports: g.ports,
+        made = { source: "generated", method: g.method, seed: g.seed, fairness: g.fairness, ports: g.ports, objective: g.objective,
           rules: body.rules, rulesStatus: g.rules, layout: g.layout, optimal: g.optimal === true,
           swapsSaid: g.swaps_said && g.method === "tournament" ? g.swaps_said : null,
           ms: Math.max(g.seconds, done.seconds || 0) * 1000, stopped: done.state === "cancelled" || g.interrupted,
@@ -339,7 +402,7 @@
     } catch (e) {
       $("gen-info").textContent = e.message;
     } finally {
-      currentJob = null; $("generate").disabled = false; $("new-board").disabled = false; $("cancel").hidden = true; bar.hidden = true;
+      currentJob = null; $("cancel").hidden = true; bar.hidden = true; showDial();
       if (again) { again = false; generate(null, true); }
     }
   }
@@ -374,6 +437,8 @@
     const method = q.get("method"), seed = q.get("seed");
     if (q.get("layout") === "extended" || (CATAN_INITIAL && CATAN_INITIAL.layout === "extended")) $("layout").value = "extended";
     if (method && [...$("method").options].some(o => o.value === method)) $("method").value = method;
+    if (q.get("objective") === "seat-equity") $("objective").value = "seat-equity";
+    syncObjective();
     if (q.get("rules")) $("rules").value = q.get("rules").split(",").join(", ");
     const ports = q.get("ports");
     if (ports && [...$("ports").options].some(o => o.value === ports)) { $("ports").value = ports; portsTouched = true; }
@@ -386,6 +451,7 @@
     if (!CATAN_INITIAL) return;
     if (method && seed !== null && /^[0-9]+$/.test(seed)) {
       made = { source: "link", method: $("method").value, seed: Number(seed), rules: formRules(), fairness: dialValue(),
+        objective: $("objective").value,
         ports: $("ports").value, layout: $("layout").value, code: CATAN_INITIAL.code, edits: 0, edited: [] };
     } else {
       made = { source: "shared", edits: 0, edited: [], rules: [] };
@@ -415,19 +481,23 @@
     $("cancel").addEventListener("click", () => { if (currentJob) BE.api("DELETE", "/api/jobs/" + currentJob); });
     $("fairness").addEventListener("input", () => { legacyDial = false; showDial(); });
     $("method").addEventListener("change", onMethodChange);
+    $("objective").addEventListener("change", () => { legacyDial = false; showDial(); });
+    $("equity-draft").addEventListener("click", () => equityPart("draft"));
+    $("equity-why").addEventListener("click", () => equityPart("why"));
     $("ports").addEventListener("change", () => { portsTouched = true; });
     $("preset").addEventListener("change", () => {
       const o = $("preset").selectedOptions[0];
       if (o && o.value !== "custom") $("rules").value = o.dataset.rules;
-      showRulesNote(); tools();
+      showRulesNote(); showDial(); tools();
     });
-    $("rules").addEventListener("input", () => { syncPreset(); showRulesNote(); tools(); });
+    $("rules").addEventListener("input", () => { syncPreset(); showRulesNote(); showDial(); tools(); });
     $("rule-help").addEventListener("toggle", () => {  // the rule list, from the datalist (sent once)
       if ($("rule-list").childElementCount) return;
       $("rule-list").innerHTML = [...$("rule-names").options].map(o => `<li><code>${BE.esc(o.value)}</code>: ${BE.esc(o.textContent)}</li>`).join("");
     });
     $("layout").addEventListener("change", () => {
       clearErrors();
+      syncObjective(); showDial();
       if (currentJob) { again = true; BE.api("DELETE", "/api/jobs/" + currentJob); } else generate(null, true);
     });
     $("show-ids").addEventListener("change", () => { tools(); if (view) showSpot(selectedSpot); });
