@@ -2,10 +2,10 @@
 
 The audit runs axe-core (bundled by ``axe-playwright-python``: no download at test time) in Debian's chromium
 on ``/``, ``/catan``, ``/morris``, ``/diplomacy`` and the error page, at 1400 and 390 px, each in an
-interesting state (a spot chosen and the seats' draft and why shown, a hint explained, an evaluation shown with a definition open, a zoomed
-map), and fails on any serious or critical violation, or on the empty table headers and skipped heading
-levels the issue found. Before issue 23: colour contrast failed on every page (31 elements on /diplomacy),
-plus empty table headers, heading order and 13 px checkboxes.
+interesting state (a spot chosen and the seats' draft and why shown, a hint explained, an evaluation shown
+with a definition open, a zoomed map), and fails on any serious or critical violation, or on the empty table
+headers and skipped heading levels the issue found. Before issue 23: colour contrast failed on every page (31
+elements on /diplomacy), plus empty table headers, heading order and 13 px checkboxes.
 
 The glossary tests check what a keyboard, pointer and touch user meet: a skip link first, each section's
 terms one Tab stop with the arrow keys between them, a popover on focus, hover and tap that Escape closes,
