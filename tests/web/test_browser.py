@@ -62,7 +62,7 @@ def test_catan_hover_swap_share(page: Any, live_server: str) -> None:
 
     # Edit: swap two hexes by clicking them; the numbers update.
     page.check('input[name="edit"][value="hexes"]')
-    page.wait_for_selector('#board g[data-hex="0"][tabindex="0"]')  # the editor is loaded on first use
+    page.wait_for_selector('#board g[data-hex="0"][role="button"]')  # the editor is loaded on first use
     page.click('#board [data-hex="0"]', position={"x": 20, "y": 30})
     first = expected["board"]["hexes"][0]
     assert f"{first['resource']} {first['number'] or ''}".strip() + " picked" in page.inner_text("#edit-hint")

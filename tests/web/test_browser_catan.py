@@ -66,8 +66,10 @@ def test_clicked_spot_stays_selected_and_keyboard_selects(page: Any, live_server
     page.click('#board g.spot[data-spot="12"]')
     page.hover('#board g.spot[data-spot="13"]')
     page.wait_for_function("() => document.getElementById('spot-card').dataset.spot === '13'")
-    # keyboard: every spot is focusable; Enter on a focused spot selects and keeps it
-    assert page.locator('#board g.spot[tabindex="0"]').count() == 54
+    # keyboard: every spot is focusable, the board one Tab stop (test_browser_catan_keys.py); Enter on a
+    # focused spot selects and keeps it
+    assert page.locator('#board g.spot[tabindex="-1"]').count() == 53
+    assert page.locator('#board g.spot[tabindex="0"]').count() == 1
     page.focus('#board g.spot[data-spot="30"]')
     page.keyboard.press("Enter")
     page.hover('#board g.spot[data-spot="31"]')
@@ -140,7 +142,7 @@ def test_new_board_seed_fairness_timing_and_share_link(page: Any, live_server: s
     assert page.input_value("#rules") == "max-cluster=2" and page.inner_text("#fairness-value") == "0.50"
     # an edited board has no seed: the box says so instead of naming a seed that did not make it
     page.check('input[name="edit"][value="numbers"]')
-    page.wait_for_selector('#board g[data-hex="0"][tabindex="0"]')  # the editor is loaded on first use
+    page.wait_for_selector('#board g[data-hex="0"][role="button"]')  # the editor is loaded on first use
     page.focus('#board g[data-hex="0"]')
     page.keyboard.press("Enter")
     page.focus('#board g[data-hex="4"]')

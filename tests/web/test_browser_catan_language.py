@@ -49,7 +49,7 @@ def _swap(page: Any, kind: str, a: int, b: int) -> None:
     key = "port" if kind == "ports" else "hex"
     before = page.inner_text("#code")
     page.check(f'input[name="edit"][value="{kind}"]')
-    page.wait_for_selector(f'#board g[data-{key}="{a}"][tabindex="0"]')  # the editor is loaded on first use
+    page.wait_for_selector(f'#board g[data-{key}="{a}"][role="button"]')  # the editor is loaded on first use
     page.focus(f'#board g[data-{key}="{a}"]')
     page.keyboard.press("Enter")
     page.focus(f'#board g[data-{key}="{b}"]')

@@ -197,14 +197,80 @@
     return rules.concat(formRules()).some(r => PORT_RULES.some(p => r.startsWith(p)));
   }
 
+  // ---- the board is one Tab stop: the arrow keys move between its spots (its hexes or harbours while editing) ----
+
+  /** The board's items for the keyboard in the current mode: spots, or the hexes or harbours being edited. */
+  function boardItems() {
+    const m = editMode();
+    const sel = m === "none" ? "g.spot[data-spot]" : (m === "ports" ? "g.port[data-port]" : "g.hex[data-hex]");
+    return [...$("board").querySelectorAll(sel)];
+  }
+  const itemKind = el => ["spot", "port", "hex"].find(k => el.hasAttribute("data-" + k));
+  let boardStop = null;  // [kind, id] of the item holding the board's Tab stop (the last one focused)
+  let refocus = false;   // the board had focus when it was drawn again (a swap): give it back to the stop
+
+  /** A roving tabindex: one item of the board is the Tab stop (the last focused, else the picked hex or
+      harbour or the selected spot, else the first), every other -1 (54-80 spots were 54-80 stops). */
+  function rove() {
+    const items = boardItems();
+    if (!items.length) return;
+    const kind = itemKind(items[0]), idOf = e => e.getAttribute("data-" + kind);
+    const stop = items.find(e => boardStop && boardStop[0] === kind && idOf(e) === boardStop[1]) ||
+      items.find(e => e.classList.contains("picked")) || items.find(e => e.classList.contains("selected")) || items[0];
+    boardStop = [kind, idOf(stop)];
+    $("board").querySelectorAll("[tabindex]").forEach(e => e.setAttribute("tabindex", e === stop ? "0" : "-1"));
+    if (refocus && stop.hasAttribute("tabindex")) { refocus = false; stop.focus({ preventScroll: true }); }
+  }
+
+  function centre(el) {
+    const r = (el.querySelector("circle.spot-dot, polygon, circle.port-hit") || el).getBoundingClientRect();
+    return [r.x + r.width / 2, r.y + r.height / 2];
+  }
+
+  const ARROWS = { ArrowRight: [1, 0], ArrowLeft: [-1, 0], ArrowDown: [0, 1], ArrowUp: [0, -1] };
+
+  /** The item an arrow key moves to: the nearest one within 45° of the arrow's direction (else the nearest
+      ahead, sideways counting double); Home and End the first and the last. */
+  function nextItem(from, key) {
+    const items = boardItems();
+    if (key === "Home") return items[0];
+    if (key === "End") return items[items.length - 1];
+    const [dx, dy] = ARROWS[key], c = centre(from);
+    let best = null, bestCost = Infinity;
+    for (const e of items) {
+      const p = centre(e), along = (p[0] - c[0]) * dx + (p[1] - c[1]) * dy;
+      const across = Math.abs((p[0] - c[0]) * dy - (p[1] - c[1]) * dx);
+      if (e === from || along <= 0.5) continue;
+      const cost = across <= along ? Math.hypot(along, across) : 1e6 + along + 2 * across;
+      if (cost < bestCost) { best = e; bestCost = cost; }
+    }
+    return best;
+  }
+
+  function onBoardKey(evt) {
+    const item = evt.target.closest ? evt.target.closest("g[data-spot], g[data-hex], g[data-port]") : null;
+    if (!item || !boardItems().includes(item)) return;
+    if (ARROWS[evt.key] || evt.key === "Home" || evt.key === "End") {
+      evt.preventDefault();
+      const next = nextItem(item, evt.key);
+      if (next) { boardStop = [itemKind(next), next.getAttribute("data-" + itemKind(next))]; rove(); next.focus(); }
+    }
+  }
+
+  function onBoardFocus(evt) {
+    const item = evt.target.closest ? evt.target.closest("g[data-spot], g[data-hex], g[data-port]") : null;
+    if (item && boardItems().includes(item)) { boardStop = [itemKind(item), item.getAttribute("data-" + itemKind(item))]; rove(); }
+  }
+
   // ---- the board view ----
 
   function show(v, pushUrl) {
     view = v;
+    refocus = $("board").contains(document.activeElement);
     $("board").innerHTML = v.svg;
     $("board").querySelectorAll("g.spot[data-spot]").forEach(el => {
       const s = v.spots[Number(el.getAttribute("data-spot"))];
-      el.setAttribute("tabindex", "0"); el.setAttribute("role", "button");
+      el.setAttribute("tabindex", "-1"); el.setAttribute("role", "button");
       if (s) el.setAttribute("aria-label", `${s.name}: rank ${s.rank}, score ${num(s.score, "spot_score")} (spot ${s.spot})`);
     });
     $("energy").innerHTML = breakdown(v.energy, "energy");
@@ -219,8 +285,8 @@
     showMade(); showProvenance();
     const top = v.spots.slice().sort((a, b) => a.rank - b.rank).slice(0, 6);
     $("top-spots").innerHTML = `<table class="data top-spots"><thead><tr><th title="the number on the board">rank</th><th>spot</th>` +
-      `<th>${BE.term("raw_production", "raw production")}</th><th>${BE.term("spot score", "score")}</th></tr></thead><tbody>` + top.map(s =>
-        `<tr data-spot-row="${s.spot}" tabindex="0" style="cursor:pointer"><td>${s.rank}</td><td>${BE.esc(s.name)}${idText("spot " + s.spot)}</td>` +
+      `<th>${BE.term("raw_production", "raw production")}</th><th>${BE.term("spot score", "score")}</th></tr></thead><tbody>` + top.map((s, k) =>
+        `<tr data-spot-row="${s.spot}" tabindex="${k === 0 ? 0 : -1}" style="cursor:pointer"><td>${s.rank}</td><td>${BE.esc(s.name)}${idText("spot " + s.spot)}</td>` +
         `<td class="num">${BE.fmt(s.breakdown.terms[0].raw, 0)}</td><td class="num">${num(s.score, "spot_score")}</td></tr>`).join("") +
       `</tbody></table>`;
     const best = v.spots.find(s => s.rank === 1);
@@ -229,6 +295,7 @@
     showSpot(pinnedSpot !== null ? pinnedSpot : (selectedSpot !== null ? selectedSpot : (best ? best.spot : 0)));
     window.CATAN_VIEW = v;
     showEquity(v);
+    rove();
     tools();
     showCount();
     document.dispatchEvent(new CustomEvent("catan:board", { detail: v }));
@@ -277,7 +344,7 @@
     document.body.classList.toggle("catan-show-ids", $("show-ids").checked);
     if (!window.CatanEdit && editMode() === "none" && !$("show-ids").checked && !portIdsNamed()) return Promise.resolve();
     return load("catan_edit").then(() => {
-      window.CatanEdit.init({ editMode, portIdsNamed, swap });
+      window.CatanEdit.init({ editMode, portIdsNamed, swap, rove });
       window.CatanEdit.refresh();
     });
   }
@@ -461,8 +528,10 @@
   document.addEventListener("DOMContentLoaded", () => {
     $("board").addEventListener("mouseover", onBoardOver);
     $("board").addEventListener("focusin", onBoardOver);
+    $("board").addEventListener("focusin", onBoardFocus);
     $("board").addEventListener("mouseleave", () => { if (pinnedSpot !== null) showSpot(pinnedSpot); });
     $("board").addEventListener("click", onBoardClick);
+    $("board").addEventListener("keydown", onBoardKey);
     $("board").addEventListener("keydown", evt => {
       if (evt.key !== "Enter" && evt.key !== " ") return;
       if (!evt.target.closest || !evt.target.closest("g.spot[data-spot], [data-hex], [data-port]")) return;
@@ -476,7 +545,14 @@
       if (row) { pinnedSpot = null; pin(Number(row.getAttribute("data-spot-row"))); }
     };
     $("top-spots").addEventListener("click", pickRow);
-    $("top-spots").addEventListener("keydown", evt => { if (evt.key === "Enter") pickRow(evt); });
+    $("top-spots").addEventListener("keydown", evt => {  // one Tab stop: the arrow keys move between the rows
+      if (evt.key === "Enter") { pickRow(evt); return; }
+      const row = evt.target.closest("[data-spot-row]"), to = { ArrowDown: "nextElementSibling", ArrowUp: "previousElementSibling" }[evt.key];
+      if (!row || !to) return;
+      evt.preventDefault();
+      const next = row[to];
+      if (next) { row.tabIndex = -1; next.tabIndex = 0; next.focus(); }
+    });
     $("paste-form").addEventListener("submit", paste);
     $("cancel").addEventListener("click", () => { if (currentJob) BE.api("DELETE", "/api/jobs/" + currentJob); });
     $("fairness").addEventListener("input", () => { legacyDial = false; showDial(); });

@@ -7,7 +7,7 @@
 window.CatanEdit = (() => {
   const $ = id => document.getElementById(id);
   const SVG_NS = "http://www.w3.org/2000/svg";
-  let page = null;     // catan.js: {editMode, portIdsNamed, swap}
+  let page = null;     // catan.js: {editMode, portIdsNamed, swap, rove}
   let picked = null;   // the first hex (or harbour) picked
 
   function label(g, x, y, text, cls) {
@@ -67,10 +67,11 @@ window.CatanEdit = (() => {
       const on = m !== "none" && (port === (m === "ports"));
       if (!on) { e.removeAttribute("tabindex"); e.removeAttribute("role"); e.removeAttribute("aria-label"); }
       else {
-        e.setAttribute("tabindex", "0"); e.setAttribute("role", "button");
+        e.setAttribute("tabindex", "-1"); e.setAttribute("role", "button");
         e.setAttribute("aria-label", port ? `harbour ${e.dataset.port}` : pickedName(Number(e.dataset.hex)));
       }
     });
+    page.rove();  // the board stays one Tab stop: the arrow keys move between the hexes or harbours
     drawIds();
   }
 
