@@ -16,7 +16,7 @@ import pytest
 import uvicorn
 from fastapi.testclient import TestClient
 
-from tests.web.helpers import CHROMIUM, CHROMIUM_ARGS, SCREENSHOTS, free_port
+from tests.web.helpers import CHROMIUM, CHROMIUM_ARGS, GUARD_MS, HTTP_GUARD, SCREENSHOTS, free_port
 
 
 @pytest.fixture(scope="session")
@@ -49,15 +49,15 @@ def live_server() -> Iterator[str]:
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 20
+    deadline = time.monotonic() + HTTP_GUARD  # a hang guard: the first answer is the signal
     while time.monotonic() < deadline:
         try:
-            if httpx.get(base + "/api/health", timeout=1).status_code == 200:
+            if httpx.get(base + "/api/health", timeout=HTTP_GUARD).status_code == 200:
                 break
-        except httpx.HTTPError:
-            time.sleep(0.05)
+        except httpx.HTTPError:  # not listening yet
+            time.sleep(0.05)  # polling for the first answer; the answer decides, not this pause
     else:
-        raise RuntimeError("uvicorn did not start within 20 s")
+        raise RuntimeError(f"uvicorn did not start within {HTTP_GUARD:.0f} s")
     yield base
     server.should_exit = True
     thread.join(timeout=10)
@@ -95,8 +95,7 @@ def page(browser: Any, live_server: str) -> Iterator[Any]:
 
     pg.route("**/*", _route)
     pg.on("pageerror", lambda exc: pg.console_errors.append(str(exc)))  # type: ignore[attr-defined]
-    pg.set_default_timeout(60_000)  # a failure guard for every wait_for_*: a signal ends each wait; 15 s
-    # was too short for a web job on the shared 2-core machine at load 15-20 (issue 22)
+    pg.set_default_timeout(GUARD_MS)  # a hang guard for every wait_for_*: a signal ends each wait
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     yield pg
     context.close()

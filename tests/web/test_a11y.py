@@ -22,6 +22,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 
 from boardeval.web.glossary import GLOSSARY
+from tests.web.helpers import GUARD_MS, HTTP_GUARD
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -99,7 +100,7 @@ def test_axe_finds_no_serious_violation(sized: Any, live_server: str, name: str)
     page = sized.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.set_default_timeout(30000)
+    page.set_default_timeout(GUARD_MS)  # a hang guard: each settle waits for a signal
     try:
         page.goto(live_server + path)
         settle(page)
@@ -240,5 +241,5 @@ def test_the_diplomacy_map_zooms_and_the_phase_slider_stays_in_reach_on_a_phone(
 
 def test_the_error_page_has_a_skip_link_and_no_definitions(live_server: str) -> None:
     """The error page has the site's skip link and no definitions list (it has no terms)."""
-    r = httpx.get(live_server + "/nope", headers={"accept": "text/html"}, timeout=60)
+    r = httpx.get(live_server + "/nope", headers={"accept": "text/html"}, timeout=HTTP_GUARD)
     assert r.status_code == 404 and 'class="skip-link"' in r.text and 'id="definitions"' not in r.text

@@ -111,7 +111,7 @@ def test_full_job_queue_is_429_then_recovers() -> None:
         r = c.post("/api/jobs/catan/generate", json={"method": "random", "seed": 1})
         assert r.status_code == 429 and "limit 1" in r.json()["detail"]
         gate.set()
-        app.state.jobs.wait(job.id, 10)
+        app.state.jobs.wait(job.id, 120)  # a hang guard: the blocker ends as soon as the gate opens
         r = c.post("/api/jobs/catan/generate", json={"method": "random", "seed": 1})
         assert r.status_code == 202
         listed = c.get("/api/jobs").json()

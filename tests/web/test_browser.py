@@ -12,7 +12,7 @@ import httpx
 import pytest
 
 from boardeval.catan import DISPLAY_DIGITS
-from tests.web.helpers import SCREENSHOTS, page_number, wait_for_job
+from tests.web.helpers import HTTP_GUARD, SCREENSHOTS, page_number, wait_for_job
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 SHOWS_CODE = "code => document.getElementById('code').textContent === code"
@@ -31,7 +31,7 @@ def _clean(page: Any) -> None:
 def test_index_shows_a_board_with_heatmap_and_energy(page: Any, live_server: str) -> None:
     page.goto(live_server + "/?seed=42")
     assert page.locator("#home-board svg .spot").count() == 54
-    view = httpx.get(live_server + "/api/catan/random", params={"seed": 42}).json()
+    view = httpx.get(live_server + "/api/catan/random", params={"seed": 42}, timeout=HTTP_GUARD).json()
     assert page.locator("#home-energy").inner_text() == page_number(view["energy"]["total"], 2)
     page.screenshot(path=str(SCREENSHOTS / "index.png"), full_page=True)
     for link in ("/catan", "/morris", "/diplomacy"):
@@ -40,7 +40,7 @@ def test_index_shows_a_board_with_heatmap_and_energy(page: Any, live_server: str
 
 
 def test_catan_hover_swap_share(page: Any, live_server: str) -> None:
-    expected = httpx.get(live_server + "/api/catan/random", params={"seed": 7}).json()
+    expected = httpx.get(live_server + "/api/catan/random", params={"seed": 7}, timeout=HTTP_GUARD).json()
     page.goto(live_server + expected["share_url"])
     page.wait_for_function(SHOWS_CODE, arg=expected["code"])
     assert page.inner_text("#energy-total") == page_number(
@@ -68,7 +68,9 @@ def test_catan_hover_swap_share(page: Any, live_server: str) -> None:
     assert f"{first['resource']} {first['number'] or ''}".strip() + " picked" in page.inner_text("#edit-hint")
     page.click('#board [data-hex="1"]', position={"x": 20, "y": 30})
     swapped = httpx.post(
-        live_server + "/api/catan/swap", json={"board": expected["code"], "kind": "hexes", "a": 0, "b": 1}
+        live_server + "/api/catan/swap",
+        json={"board": expected["code"], "kind": "hexes", "a": 0, "b": 1},
+        timeout=HTTP_GUARD,
     ).json()
     page.wait_for_function(
         "code => document.getElementById('code').textContent === code", arg=swapped["code"]
@@ -92,7 +94,7 @@ def test_catan_generate_with_rules_and_fairness(page: Any, live_server: str) -> 
     page.fill("#rules", "max-spot-pips=12, max-cluster=2")
     page.click("#generate")
     body = {"method": "tournament", "seed": 7, "rules": ["max-spot-pips=12", "max-cluster=2"]}
-    api = httpx.post(live_server + "/api/jobs/catan/generate", json=body).json()
+    api = httpx.post(live_server + "/api/jobs/catan/generate", json=body, timeout=HTTP_GUARD).json()
     expected = _wait_job(live_server, api["id"])["result"]
     page.wait_for_function(SHOWS_CODE, arg=expected["code"])
     info = page.inner_text("#gen-info")
@@ -109,7 +111,9 @@ def test_catan_generate_with_rules_and_fairness(page: Any, live_server: str) -> 
     assert page.inner_text("#fairness-value") == "0.50"
     page.click("#generate")
     api = httpx.post(
-        live_server + "/api/jobs/catan/generate", json={"method": "anneal", "seed": 7, "fairness": 0.5}
+        live_server + "/api/jobs/catan/generate",
+        json={"method": "anneal", "seed": 7, "fairness": 0.5},
+        timeout=HTTP_GUARD,
     ).json()
     expected = _wait_job(live_server, api["id"])["result"]
     page.wait_for_function(SHOWS_CODE, arg=expected["code"])
@@ -138,7 +142,7 @@ def test_api_docs_work_offline(page: Any, live_server: str) -> None:
 
 
 def _wait_job(base: str, job_id: str) -> dict[str, Any]:
-    with httpx.Client(base_url=base) as client:
+    with httpx.Client(base_url=base, timeout=HTTP_GUARD) as client:
         job = wait_for_job(client, job_id)
     assert job["state"] == "done", job
     return job

@@ -14,7 +14,7 @@ import pytest
 
 from boardeval.catan import Board, check_rules
 from boardeval.web.glossary import GLOSSARY
-from tests.web.helpers import SCREENSHOTS
+from tests.web.helpers import HTTP_GUARD, SCREENSHOTS
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 SHOWS_CODE = "code => document.getElementById('code').textContent === code"
@@ -53,7 +53,7 @@ def test_cancel_keeps_the_best_valid_board(page: Any, live_server: str) -> None:
 def test_clicked_spot_stays_selected_and_keyboard_selects(page: Any, live_server: str) -> None:
     """Defect 8 and keyboard use: a clicked spot stays in the panel while the pointer crosses other spots;
     spots are focusable and Enter selects one."""
-    expected = httpx.get(live_server + "/api/catan/random", params={"seed": 7}).json()
+    expected = httpx.get(live_server + "/api/catan/random", params={"seed": 7}, timeout=HTTP_GUARD).json()
     page.goto(live_server + expected["share_url"])
     page.wait_for_function(SHOWS_CODE, arg=expected["code"])
     page.click('#board g.spot[data-spot="12"]')
@@ -113,7 +113,9 @@ def test_new_board_seed_fairness_timing_and_share_link(page: Any, live_server: s
         assert page.input_value("#seed") == str(seed)
         assert (
             page.inner_text("#code")
-            == httpx.get(live_server + "/api/catan/random", params={"seed": seed}).json()["code"]
+            == httpx.get(live_server + "/api/catan/random", params={"seed": seed}, timeout=HTTP_GUARD).json()[
+                "code"
+            ]
         )
         codes.add(page.inner_text("#code"))
         seeds.add(seed)

@@ -21,7 +21,7 @@ import httpx
 import pytest
 
 from boardeval.catan import Board, generate, optimum
-from tests.web.helpers import SCREENSHOTS
+from tests.web.helpers import GUARD_MS, HTTP_GUARD, SCREENSHOTS
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 SPEC = "O10-S2-W9-G12-B6-S4-B10-G9-W11-D-W3-O8-W8-O3-G4-S5-B5-G6-S11~3S3W3B3GO"
@@ -39,7 +39,7 @@ def _generate(page: Any, button: str = "#generate") -> str:
     page.evaluate("() => { document.getElementById('gen-info').textContent = ''; }")
     page.click(button)
     page.wait_for_function(
-        IDLE + " && /seed \\d+/.test(document.getElementById('gen-info').textContent)", timeout=60_000
+        IDLE + " && /seed \\d+/.test(document.getElementById('gen-info').textContent)", timeout=GUARD_MS
     )
     return str(page.inner_text("#gen-info"))
 
@@ -61,7 +61,7 @@ def test_spots_named_by_what_they_touch_ids_on_demand(page: Any, live_server: st
     """Defect 1.1: spot ids were never drawn although the text said "Spot 13", "hexes 2, 5, 6" and "ports
     1↔8". Now a spot reads "ore 10 · grain 12 · brick 6"; ids appear (text and board) only when asked;
     harbour numbers appear when an edit or a rule names harbours."""
-    view = httpx.get(live_server + "/api/catan/board", params={"board": SPEC}).json()
+    view = httpx.get(live_server + "/api/catan/board", params={"board": SPEC}, timeout=HTTP_GUARD).json()
     names = {s["spot"]: s["name"] for s in view["spots"]}
     assert names[9] == Board.parse(SPEC).spot_name(9) == "ore 10 · grain 12 · brick 6"
     page.goto(live_server + "/catan?board=" + SPEC)

@@ -13,7 +13,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.web.helpers import SCREENSHOTS
+from tests.web.helpers import HTTP_GUARD, SCREENSHOTS
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 MAP_LOADED = (
@@ -32,7 +32,7 @@ def _phase_is(page: Any, phase: str) -> None:
 
 
 def test_board_map_follows_the_slider_and_the_url_keeps_game_and_phase(page: Any, live_server: str) -> None:
-    view = httpx.get(live_server + "/api/diplomacy/games/2", timeout=60).json()
+    view = httpx.get(live_server + "/api/diplomacy/games/2", timeout=HTTP_GUARD).json()
     page.goto(live_server + "/diplomacy?game=2&phase=F1905M")
     _phase_is(page, "F1905M")
     assert page.input_value("#game") == "2"
@@ -75,7 +75,7 @@ def test_upload_then_broken_upload_never_mixes_games(page: Any, live_server: str
     page.wait_for_function("() => document.getElementById('game-info').textContent.startsWith('3.json')")
     assert page.input_value("#game") == "upload"
     assert "3.json" in page.locator("#game option:checked").inner_text()
-    first = httpx.get(live_server + "/api/diplomacy/games/3", timeout=60).json()["phases"][0]
+    first = httpx.get(live_server + "/api/diplomacy/games/3", timeout=HTTP_GUARD).json()["phases"][0]
     page.wait_for_function(MAP_LOADED, arg=first)
     assert page.get_attribute("#board-map", "src").startswith("blob:")
     assert page.locator("#charts .chart-link").count() > 0  # library charts for uploads as well
@@ -96,7 +96,7 @@ def test_upload_then_broken_upload_never_mixes_games(page: Any, live_server: str
     assert page.input_value("#game") == "upload"
     with page.expect_download() as dl:
         page.click("#download-csv")
-    want = httpx.get(live_server + "/api/diplomacy/games/3/measures.csv", timeout=60).text
+    want = httpx.get(live_server + "/api/diplomacy/games/3/measures.csv", timeout=HTTP_GUARD).text
     with open(dl.value.path(), encoding="utf-8") as fh:
         assert fh.read() == want  # the CSV is the game on screen
     page.select_option("#game", "1")
@@ -125,7 +125,10 @@ def test_chart_axes_ticks_and_the_100_percent_note(page: Any, live_server: str) 
     with page.expect_download() as dl:  # the shipped game's tidy table
         page.click("#download-csv")
     with open(dl.value.path(), encoding="utf-8") as fh:
-        assert fh.read() == httpx.get(live_server + "/api/diplomacy/games/1/measures.csv", timeout=60).text
+        assert (
+            fh.read()
+            == httpx.get(live_server + "/api/diplomacy/games/1/measures.csv", timeout=HTTP_GUARD).text
+        )
     _clean(page)
 
 
@@ -147,14 +150,14 @@ def test_highlight_show_hide_hover_and_glossary(page: Any, live_server: str) -> 
     svg.scroll_into_view_if_needed()
     box = svg.bounding_box()
     page.mouse.move(box["x"] + box["width"] * 0.97, box["y"] + box["height"] * 0.5)
-    view = httpx.get(live_server + "/api/diplomacy/games/1", timeout=60).json()
+    view = httpx.get(live_server + "/api/diplomacy/games/1", timeout=HTTP_GUARD).json()
     readout = page.locator('#charts .readout[data-measure="tempi"]').inner_text()
     assert readout.startswith(view["phases"][-1]) and "Eng" not in readout and "Fra" in readout
     # click the chart (above the lines): go to that phase
     page.mouse.click(box["x"] + box["width"] * 0.97, box["y"] + box["height"] * 14 / 220)
     _phase_is(page, view["phases"][-1])
     # every Diplomacy number's tooltip is its glossary definition
-    gloss = httpx.get(live_server + "/api/glossary", params={"game": "diplomacy"}, timeout=60).json()[
+    gloss = httpx.get(live_server + "/api/glossary", params={"game": "diplomacy"}, timeout=HTTP_GUARD).json()[
         "diplomacy"
     ]
     page.wait_for_selector('#charts .term[data-def][data-gloss="cohesion"]')  # popovers set up (issue 23 §4)
@@ -191,8 +194,8 @@ def test_evaluation_chart_breakdown_and_alliances_follow_the_phase(page: Any, li
     """Issue 14's web part: the evaluation per power over the phases, its breakdown at the phase of the
     slider (value, weight, contribution of each measure), and the alliances detected in that year."""
     api = live_server + "/api/diplomacy/games/2/evaluation"
-    ev = httpx.get(api, params={"phase": "F1905M"}, timeout=60).json()
-    again = httpx.get(api, params={"phase": "S1908M"}, timeout=60).json()
+    ev = httpx.get(api, params={"phase": "F1905M"}, timeout=HTTP_GUARD).json()
+    again = httpx.get(api, params={"phase": "S1908M"}, timeout=HTTP_GUARD).json()
     page.goto(live_server + "/diplomacy?game=2&phase=F1905M")
     page.wait_for_function("() => (document.getElementById('eval-phase') || {}).textContent === 'F1905M'")
     assert page.locator("#eval-chart svg path.line").count() == len(ev["powers"])
@@ -229,7 +232,7 @@ def test_evaluation_chart_breakdown_and_alliances_follow_the_phase(page: Any, li
     foot = page.locator("#eval-breakdown tfoot td b").inner_text().replace("+", "")
     assert float(foot) == pytest.approx(row["total"], abs=6e-4)
     # every term of the evaluation card is defined by the glossary
-    gloss = httpx.get(live_server + "/api/glossary", params={"game": "diplomacy"}, timeout=60).json()
+    gloss = httpx.get(live_server + "/api/glossary", params={"game": "diplomacy"}, timeout=HTTP_GUARD).json()
     gloss = gloss["diplomacy"]
     page.wait_for_selector("#eval-breakdown .term[data-def]")
     terms = page.locator("#evaluation .term").evaluate_all(
@@ -311,7 +314,7 @@ def test_games_named_progress_explained_no_seed(page: Any, live_server: str) -> 
     options = page.locator("#game option:not([hidden])").all_inner_texts()
     assert options[0].startswith("Game 1: human players, standard map, 1901–1913; Italy 16")
     assert not any(".json (" in o for o in options)
-    view = httpx.get(live_server + "/api/diplomacy/games/1", timeout=60).json()
+    view = httpx.get(live_server + "/api/diplomacy/games/1", timeout=HTTP_GUARD).json()
     t = view["phases"].index("F1907M")
     total = sum(n * n for n in view["sc_counts"][t])
     note = page.inner_text("#progress-note")
@@ -377,6 +380,6 @@ def test_unknown_page_is_an_html_404_for_a_browser(page: Any, live_server: str) 
     assert response.headers["content-type"].startswith("text/html")
     assert page.locator("h1").inner_text() == "404" and "/diplomacy/nope" in page.inner_text("main")
     assert "detail" not in page.inner_text("body")
-    api = httpx.get(live_server + "/api/nope", headers={"accept": "text/html"}, timeout=60)
+    api = httpx.get(live_server + "/api/nope", headers={"accept": "text/html"}, timeout=HTTP_GUARD)
     assert api.status_code == 404 and api.json() == {"detail": "Not Found"}
     _clean(page)

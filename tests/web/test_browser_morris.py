@@ -16,7 +16,7 @@ from urllib.parse import quote
 import httpx
 import pytest
 
-from tests.web.helpers import SCREENSHOTS
+from tests.web.helpers import GUARD_MS, HTTP_GUARD, SCREENSHOTS
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -36,9 +36,6 @@ def _clean(page: Any) -> None:
 def _status(page: Any, text: str) -> None:
     page.wait_for_function(STATUS, arg=text, polling=50)
 
-
-GUARD_MS = 30_000
-"""A failure guard for the waits below (a signal ends each wait; a busy machine only makes it later)."""
 
 SETTLED = "() => new Promise(r => setTimeout(() => requestAnimationFrame(() => requestAnimationFrame(r))))"
 """Resolves once the page has run its queued tasks and drawn twice: what an answer it received did is on
@@ -178,7 +175,7 @@ def test_feature_labels_and_tie_note(page: Any, live_server: str) -> None:
     page.goto(live_server + "/morris?strength=easy&moves=" + quote("d2 a7 f4 d7 b4"))
     page.wait_for_function(AI_MOVED)
     game = {"moves": ["d2", "a7", "f4", "d7", "b4"], "strength": "easy"}
-    api = httpx.post(live_server + "/api/morris/ai", json=game).json()
+    api = httpx.post(live_server + "/api/morris/ai", json=game, timeout=HTTP_GUARD).json()
     cands = api["why"]["candidates"]
     played = next(c for c in cands if c["move"] == api["move"])
     ties = [c["move"] for c in cands if c is not played and c["score"] == played["score"]]
@@ -230,7 +227,7 @@ def test_analysis_board_both_humans_keys_graph_hint_share(page: Any, live_server
 
     page.wait_for_function("() => document.querySelectorAll('#graph circle.ev').length === 4")
     game = {"moves": ["d2", "a7", "f4"]}
-    scores = httpx.post(live_server + "/api/morris/evals", json=game).json()["scores"]
+    scores = httpx.post(live_server + "/api/morris/evals", json=game, timeout=HTTP_GUARD).json()["scores"]
     assert len(scores) == 4
     page.click("body", position={"x": 5, "y": 5})  # focus off the board: arrows step through the game
     page.keyboard.press("ArrowLeft")
@@ -259,7 +256,9 @@ def test_analysis_board_both_humans_keys_graph_hint_share(page: Any, live_server
     page.click("#hint-btn")
     page.wait_for_function(HINT_SHOWN)
     hint = page.inner_text("#ai-move")
-    state = httpx.post(live_server + "/api/morris/state", json={"moves": ["d2", "a7", "f4"]}).json()
+    state = httpx.post(
+        live_server + "/api/morris/state", json={"moves": ["d2", "a7", "f4"]}, timeout=HTTP_GUARD
+    ).json()
     assert hint in state["legal"] and ai_calls == []
 
     page.click("#share")
@@ -315,7 +314,9 @@ def test_ai_vs_ai_setup_import_export(page: Any, live_server: str) -> None:
 
 def test_every_term_shown_has_a_glossary_entry(page: Any, live_server: str) -> None:
     """Every term the page marks (tooltips in the controls and the why-panel) is defined in the glossary."""
-    glossary = httpx.get(live_server + "/api/glossary", params={"game": "morris"}).json()["morris"]
+    glossary = httpx.get(live_server + "/api/glossary", params={"game": "morris"}, timeout=HTTP_GUARD).json()[
+        "morris"
+    ]
     page.goto(live_server + "/morris?strength=easy&moves=" + quote("a7 e3 g7"))
     page.wait_for_function(AI_MOVED)
     page.wait_for_selector("#why .term[data-def]")  # the glossary popovers are set up (issue 23 §4)
@@ -356,7 +357,9 @@ def test_morris_drag_to_move(page: Any, live_server: str) -> None:
         "f2",
         "e4",
     ]
-    state = httpx.post(live_server + "/api/morris/state", json={"moves": placements}).json()
+    state = httpx.post(
+        live_server + "/api/morris/state", json={"moves": placements}, timeout=HTTP_GUARD
+    ).json()
     assert state["phase"] == "moving" and state["side"] == "white"
     page.goto(live_server + "/morris?moves=" + quote(" ".join(placements)))
     page.wait_for_function("() => document.getElementById('status').textContent.startsWith('Your turn')")
