@@ -5,12 +5,16 @@ from __future__ import annotations
 import atexit
 import os
 import shutil
+import signal
+import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
 import pytest
 
 DATA = Path(__file__).parent / "data"
+_BUILDER = pytest.StashKey[subprocess.Popen]()  # type: ignore[type-arg]
 
 # -- the user's caches stay out of the verdict --------------------------------------------------------------
 # A tablebase built in the user's cache folder (``boardeval morris tablebase build``) is found by the CLI and
@@ -24,6 +28,52 @@ if "BOARDEVAL_TEST_CACHE" not in os.environ:
     _test_cache = tempfile.mkdtemp(prefix="boardeval-cache-")
     os.environ["BOARDEVAL_TEST_CACHE"] = os.environ["XDG_CACHE_HOME"] = _test_cache
     atexit.register(shutil.rmtree, _test_cache, ignore_errors=True)
+    # ... except the compiled Morris search (boardeval.morris._search.compiled.aot: ~1 min of CPU to build,
+    # in <cache>/boardeval/engine). It cannot change a verdict (its name is a digest of its sources, the
+    # Python and the machine), and building it in every run cost each run that minute while the tests that
+    # search waited for it (at load 20: ~5 min of two stalled workers). It lives in this checkout's
+    # .pytest_cache (not the user's cache: a checkout with other sources would delete it as stale).
+    _engine = Path(__file__).resolve().parent.parent / ".pytest_cache" / "morris-engine"
+    _engine.mkdir(parents=True, exist_ok=True)
+    (Path(_test_cache) / "boardeval").mkdir()
+    (Path(_test_cache) / "boardeval" / "engine").symlink_to(_engine, target_is_directory=True)
+
+_BUILD = (
+    "import signal, sys\n"
+    "signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # stopped: clean up the build folder\n"
+    "from boardeval.morris._search.compiled.kernels import kernels\n"
+    "kernels()\n"
+)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The run's first process starts building the compiled Morris search in the background (when this
+    checkout has none for its sources), so the tests that search find it built, or wait less, instead of
+    one of them building it while every other worker's searching test waits on the build lock."""
+    if hasattr(config, "workerinput") or os.environ.get("BOARDEVAL_MORRIS_KERNELS") == "jit":
+        return
+    from boardeval.morris._search.compiled import aot
+
+    if aot.module_path().is_file():
+        return
+    config.stash[_BUILDER] = subprocess.Popen(
+        [sys.executable, "-c", _BUILD],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,  # its own group: stopped below with whatever it started
+    )
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """A build still running when the run ends (a run without Morris tests) is stopped."""
+    proc = config.stash.get(_BUILDER, None)
+    if proc is not None and proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=60)  # a hang guard: the build folder's clean-up is the signal
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
 
 
 @pytest.fixture
