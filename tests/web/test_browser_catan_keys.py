@@ -20,6 +20,7 @@ FOCUSED = """() => { const e = document.activeElement;
 CENTRE = """e => { const r = (e.querySelector('circle.spot-dot, polygon') || e).getBoundingClientRect();
   return [r.x + r.width / 2, r.y + r.height / 2]; }"""
 ACTIVE_SPOT = "() => document.activeElement.getAttribute('data-spot')"
+MOVED = "s => document.activeElement.getAttribute('data-spot') !== s"  # the moves load on first use
 
 
 def _tab_to(page: Any, target: str) -> list[dict[str, Any]]:
@@ -70,7 +71,7 @@ def test_arrow_keys_move_between_spots_and_enter_selects(page: Any, live_server:
     }
     page.focus('#board g.spot[tabindex="0"]')
     page.keyboard.press("Home")
-    assert page.evaluate(ACTIVE_SPOT) == "0"
+    page.wait_for_function("() => document.activeElement.getAttribute('data-spot') === '0'")
     moves = {"ArrowRight": (0, 1), "ArrowDown": (1, 1), "ArrowLeft": (0, -1), "ArrowUp": (1, -1)}
     visited = {0}
     for key in ["ArrowRight", "ArrowRight", "ArrowDown", "ArrowDown", "ArrowLeft", "ArrowUp", "ArrowRight"]:
@@ -84,6 +85,7 @@ def test_arrow_keys_move_between_spots_and_enter_selects(page: Any, live_server:
 
         cone = [s for s in centres if s != here and ahead(s)[0] > 0.5 and ahead(s)[1] <= ahead(s)[0]]
         page.keyboard.press(key)
+        page.wait_for_function(MOVED, arg=str(here))
         there = int(page.evaluate(ACTIVE_SPOT))
         assert cone, (key, here)  # the walk above stays inside the board
         nearest = min(cone, key=lambda s: sum(x * x for x in ahead(s)))
@@ -95,10 +97,10 @@ def test_arrow_keys_move_between_spots_and_enter_selects(page: Any, live_server:
         assert page.get_attribute("#spot-card", "data-spot") == str(there)
     assert len(visited) >= 6, visited
     page.keyboard.press("End")
-    assert page.evaluate(ACTIVE_SPOT) == "53"
+    page.wait_for_function("() => document.activeElement.getAttribute('data-spot') === '53'")
     page.keyboard.press("ArrowLeft")
+    page.wait_for_function(MOVED, arg="53")
     here = page.evaluate(ACTIVE_SPOT)
-    assert here != "53"
     page.keyboard.press("Enter")
     assert (
         "selected" in page.inner_text("#spot-rank") and page.get_attribute("#spot-card", "data-spot") == here
@@ -131,11 +133,10 @@ def test_editing_keeps_the_board_one_stop_and_swaps_by_keyboard(page: Any, live_
     assert page.locator('#board g.spot[tabindex="0"]').count() == 0
     page.focus('#board g.hex[tabindex="0"]')
     page.keyboard.press("Home")
-    assert page.evaluate("() => document.activeElement.getAttribute('data-hex')") == "0"
+    page.wait_for_function("() => document.activeElement.getAttribute('data-hex') === '0'")
     page.keyboard.press("Enter")
-    page.keyboard.press("ArrowRight")
-    second = page.evaluate("() => document.activeElement.getAttribute('data-hex')")
-    assert second == "1"  # the next hex of the top row
+    page.keyboard.press("ArrowRight")  # the next hex of the top row
+    page.wait_for_function("() => document.activeElement.getAttribute('data-hex') === '1'")
     page.keyboard.press("Enter")
     page.wait_for_function("c => document.getElementById('code').textContent !== c", arg=SPEC)
     assert Board.parse(page.inner_text("#code")) == Board.parse(SPEC).with_swapped("hexes", 0, 1)

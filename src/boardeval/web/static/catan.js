@@ -197,69 +197,38 @@
     return rules.concat(formRules()).some(r => PORT_RULES.some(p => r.startsWith(p)));
   }
 
-  // ---- the board is one Tab stop: the arrow keys move between its spots (its hexes or harbours while editing) ----
+  // ---- the board is one Tab stop; the arrow keys move between its spots (its hexes or harbours while editing) ----
 
-  /** The board's items for the keyboard in the current mode: spots, or the hexes or harbours being edited. */
   function boardItems() {
     const m = editMode();
-    const sel = m === "none" ? "g.spot[data-spot]" : (m === "ports" ? "g.port[data-port]" : "g.hex[data-hex]");
-    return [...$("board").querySelectorAll(sel)];
+    return [...$("board").querySelectorAll(m === "none" ? "g.spot" : (m === "ports" ? "g.port" : "g.hex"))];
   }
-  const itemKind = el => ["spot", "port", "hex"].find(k => el.hasAttribute("data-" + k));
-  let boardStop = null;  // [kind, id] of the item holding the board's Tab stop (the last one focused)
+  const boardItem = evt => { const e = evt.target.closest && evt.target.closest("#board g[role=button]"); return boardItems().includes(e) ? e : null; };
+  const itemId = e => `${e.dataset.spot}/${e.dataset.hex}/${e.dataset.port}`;
+  let boardStop = null;  // itemId of the item holding the board's Tab stop (the last one focused)
   let refocus = false;   // the board had focus when it was drawn again (a swap): give it back to the stop
 
-  /** A roving tabindex: one item of the board is the Tab stop (the last focused, else the picked hex or
-      harbour or the selected spot, else the first), every other -1 (54-80 spots were 54-80 stops). */
+  /** A roving tabindex: the item last focused (else the picked hex or harbour, the selected spot, the
+      first) is the Tab stop, every other -1. */
   function rove() {
     const items = boardItems();
-    if (!items.length) return;
-    const kind = itemKind(items[0]), idOf = e => e.getAttribute("data-" + kind);
-    const stop = items.find(e => boardStop && boardStop[0] === kind && idOf(e) === boardStop[1]) ||
-      items.find(e => e.classList.contains("picked")) || items.find(e => e.classList.contains("selected")) || items[0];
-    boardStop = [kind, idOf(stop)];
-    $("board").querySelectorAll("[tabindex]").forEach(e => e.setAttribute("tabindex", e === stop ? "0" : "-1"));
+    const stop = items.find(e => itemId(e) === boardStop) || items.find(e => /picked|selected/.test(e.getAttribute("class"))) || items[0];
+    if (!stop) return;
+    boardStop = itemId(stop);
+    $("board").querySelectorAll("[tabindex]").forEach(e => { e.tabIndex = e === stop ? 0 : -1; });
     if (refocus && stop.hasAttribute("tabindex")) { refocus = false; stop.focus({ preventScroll: true }); }
   }
 
-  function centre(el) {
-    const r = (el.querySelector("circle.spot-dot, polygon, circle.port-hit") || el).getBoundingClientRect();
-    return [r.x + r.width / 2, r.y + r.height / 2];
-  }
-
-  const ARROWS = { ArrowRight: [1, 0], ArrowLeft: [-1, 0], ArrowDown: [0, 1], ArrowUp: [0, -1] };
-
-  /** The item an arrow key moves to: the nearest one within 45° of the arrow's direction (else the nearest
-      ahead, sideways counting double); Home and End the first and the last. */
-  function nextItem(from, key) {
-    const items = boardItems();
-    if (key === "Home") return items[0];
-    if (key === "End") return items[items.length - 1];
-    const [dx, dy] = ARROWS[key], c = centre(from);
-    let best = null, bestCost = Infinity;
-    for (const e of items) {
-      const p = centre(e), along = (p[0] - c[0]) * dx + (p[1] - c[1]) * dy;
-      const across = Math.abs((p[0] - c[0]) * dy - (p[1] - c[1]) * dx);
-      if (e === from || along <= 0.5) continue;
-      const cost = across <= along ? Math.hypot(along, across) : 1e6 + along + 2 * across;
-      if (cost < bestCost) { best = e; bestCost = cost; }
-    }
-    return best;
-  }
-
+  /** Arrows, Home, End: the move is catan_edit.js's (loaded on first use), from the item focused when it
+      runs, so no key pressed while it loads is lost; the focus moves the stop (focusin). */
   function onBoardKey(evt) {
-    const item = evt.target.closest ? evt.target.closest("g[data-spot], g[data-hex], g[data-port]") : null;
-    if (!item || !boardItems().includes(item)) return;
-    if (ARROWS[evt.key] || evt.key === "Home" || evt.key === "End") {
-      evt.preventDefault();
-      const next = nextItem(item, evt.key);
-      if (next) { boardStop = [itemKind(next), next.getAttribute("data-" + itemKind(next))]; rove(); next.focus(); }
-    }
-  }
-
-  function onBoardFocus(evt) {
-    const item = evt.target.closest ? evt.target.closest("g[data-spot], g[data-hex], g[data-port]") : null;
-    if (item && boardItems().includes(item)) { boardStop = [itemKind(item), item.getAttribute("data-" + itemKind(item))]; rove(); }
+    const item = boardItem(evt);
+    if (!item || !/^(Arrow(Up|Down|Left|Right)|Home|End)$/.test(evt.key)) return;
+    evt.preventDefault();
+    tools(true).then(() => {
+      const items = boardItems(), next = window.CatanEdit.nextItem(items.includes(document.activeElement) ? document.activeElement : item, evt.key, items);
+      if (next) next.focus();
+    });
   }
 
   // ---- the board view ----
@@ -338,11 +307,11 @@
     return loaded[name];
   }
 
-  /** The editor and ids, refreshed after every change (loaded once an edit mode, the ids or a harbour
-      name asks for them). */
-  function tools() {
+  /** The editor, the ids and the board's arrow keys, refreshed after every change (loaded once an edit mode,
+      the ids, a harbour name or an arrow key on the board asks for them). */
+  function tools(keys) {
     document.body.classList.toggle("catan-show-ids", $("show-ids").checked);
-    if (!window.CatanEdit && editMode() === "none" && !$("show-ids").checked && !portIdsNamed()) return Promise.resolve();
+    if (!window.CatanEdit && !keys && editMode() === "none" && !$("show-ids").checked && !portIdsNamed()) return Promise.resolve();
     return load("catan_edit").then(() => {
       window.CatanEdit.init({ editMode, portIdsNamed, swap, rove });
       window.CatanEdit.refresh();
@@ -528,7 +497,7 @@
   document.addEventListener("DOMContentLoaded", () => {
     $("board").addEventListener("mouseover", onBoardOver);
     $("board").addEventListener("focusin", onBoardOver);
-    $("board").addEventListener("focusin", onBoardFocus);
+    $("board").addEventListener("focusin", evt => { const e = boardItem(evt); if (e) { boardStop = itemId(e); rove(); } });
     $("board").addEventListener("mouseleave", () => { if (pinnedSpot !== null) showSpot(pinnedSpot); });
     $("board").addEventListener("click", onBoardClick);
     $("board").addEventListener("keydown", onBoardKey);

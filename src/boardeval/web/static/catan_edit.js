@@ -1,6 +1,7 @@
 /* Catan page, loaded on first use (catan.js asks for it when an edit mode is chosen, "show ids" is
-   checked, or a swap, an edit or a rule names harbours): the board editor (pick two hexes or harbours,
-   by click or Enter) and the ids drawn over the board on demand (spot, hex and harbour numbers; harbour
+   checked, a swap, an edit or a rule names harbours, or an arrow key moves on the board): the board
+   editor (pick two hexes or harbours, by click or Enter), the arrow keys' moves between spots, hexes or
+   harbours (the board is one Tab stop, catan.js rove()) and the ids drawn over the board on demand (spot, hex and harbour numbers; harbour
    numbers alone when something names harbours). catan.js keeps the board and calls refresh() after
    every change; page.swap(a, b, kind) asks it for a swap. */
 "use strict";
@@ -87,8 +88,33 @@ window.CatanEdit = (() => {
     page.swap(a, id, mode);
   }
 
+  function centre(el) {
+    const r = (el.querySelector("circle.spot-dot, polygon, circle.port-hit") || el).getBoundingClientRect();
+    return [r.x + r.width / 2, r.y + r.height / 2];
+  }
+
+  const ARROWS = { ArrowRight: [1, 0], ArrowLeft: [-1, 0], ArrowDown: [0, 1], ArrowUp: [0, -1] };
+
+  /** The item of the board an arrow key moves to from ``from``: the nearest one within 45° of the arrow's
+      direction (else the nearest ahead, sideways counting double); Home and End the first and the last. */
+  function nextItem(from, key, items) {
+    if (key === "Home") return items[0];
+    if (key === "End") return items[items.length - 1];
+    const [dx, dy] = ARROWS[key], c = centre(from);
+    let best = null, bestCost = Infinity;
+    for (const e of items) {
+      const p = centre(e), along = (p[0] - c[0]) * dx + (p[1] - c[1]) * dy;
+      const across = Math.abs((p[0] - c[0]) * dy - (p[1] - c[1]) * dx);
+      if (e === from || along <= 0.5) continue;
+      const cost = across <= along ? Math.hypot(along, across) : 1e6 + along + 2 * across;
+      if (cost < bestCost) { best = e; bestCost = cost; }
+    }
+    return best;
+  }
+
   return {
     init(p) { page = p; },
+    nextItem,
     refresh,
     pick,
     reset() { picked = null; refresh(); },
