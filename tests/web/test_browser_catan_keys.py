@@ -44,7 +44,7 @@ def test_the_board_is_one_tab_stop_and_a_skip_link_reaches_the_playtest(
     stops = [s["board"] for s in seen if s["board"]]
     assert len(stops) == 1, stops  # was 54 (80)
     assert len([s for s in seen if s["row"]]) == 1  # the best spots table: one stop too (was 6)
-    assert len(seen) <= 50, len(seen)  # 96 presses before (44 since the seat-equity controls)
+    assert len(seen) <= 50, len(seen)  # 97 presses to Play-test before (44 after)
     assert page.locator('#board g.spot[tabindex="0"]').count() == 1
     # the skip link: from the top of the page, a few presses reach the play-test
     page.goto(live_server + "/catan?board=" + Board.random(3, layout=layout).code())
