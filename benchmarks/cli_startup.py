@@ -64,6 +64,8 @@ CASES = (
     Case(("morris", "eval", MORRIS_POSITION, "--json"), 0.5),
     Case(("diplomacy", "fear", "--static", "--json"), 1.0),
     Case(("morris", "best", MORRIS_FIRST_ANSWER, "--time", "1", "--json"), 1.5),
+    # the same without the opening book (which holds the position): the search's own first answer
+    Case(("morris", "best", MORRIS_FIRST_ANSWER, "--time", "1", "--no-book", "--json"), 1.5),
     # the AI plays White: its first move, then the prompt reads `quit`
     Case(("morris", "play", "--colour", "black", "--strength", "expert"), 1.5, stdin="quit\n"),
 )
@@ -153,7 +155,15 @@ def main() -> None:
         default="both",
         help="both: time without, then with boardeval's bytecode (editable install); asis: the tree as it is",
     )
+    parser.add_argument(
+        "--only", default="", help="time only the commands whose text holds this (e.g. 'morris best')"
+    )
     opts = parser.parse_args()
+    if opts.only:
+        global CASES
+        CASES = tuple(c for c in CASES if opts.only in " ".join(c.args))
+        if not CASES:
+            parser.error(f"--only {opts.only!r}: no command holds it")
     if opts.runs < 1:
         parser.error(f"--runs must be >= 1, got {opts.runs}")
 

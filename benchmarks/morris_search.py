@@ -17,13 +17,20 @@ Sections (``--sections``, default all), on the same positions in the same run:
 * ``split``: does a root split over 2 processes pay on 2 cores? Each position is searched to
   ``--split-depth`` once whole, then as two halves of its root turns (interleaved), each half in a fresh
   engine; CPU time of the whole vs the slower half (the wall time two idle cores would need, before any
-  process overhead) and the work of both halves together.
+  process overhead) and the work of both halves together;
+* ``tbprobe`` (issue 25 section 1): the tablebase's exact values inside the tree, on and off
+  (``EngineOptions(tb_probe=...)``, the default tablebase or ``--tablebase DIR``): on ``--tb-positions``
+  sampled moving/flying positions one capture or more above the built tables (no men in hand, not
+  covered themselves, at most 6 men a side), nodes to ``--tb-depth``, the depth reached within
+  ``--tb-nodes`` nodes (a node budget: the machine's load does not change it), the probes used and how
+  many root scores and moves changed.
 
 The machine may be shared: every timing prints the 1-minute load average beside it; CPU time
 (``time.process_time``) is printed too, since it is less sensitive to other jobs than wall time.
 
     python benchmarks/morris_search.py                      # everything
     python benchmarks/morris_search.py --sections speed,depth --time 1
+    python benchmarks/morris_search.py --sections tbprobe --tb-positions 40
 """
 
 from __future__ import annotations
@@ -38,7 +45,7 @@ from functools import partial
 from pathlib import Path
 
 from _harness import add_common_options, load_text
-from boardeval.morris import BASE_WEIGHTS, STANDARD, Position, Searcher, Variant
+from boardeval.morris import BASE_WEIGHTS, STANDARD, WIN_SCORE, Position, Searcher, Variant
 from boardeval.morris._evaluate import NORM, PHASE_SCALE
 from boardeval.morris._search.compiled.engine import (
     FULL_WIDTH,
@@ -295,6 +302,68 @@ def section_split(positions: list[Position], depth: int) -> None:
     )
 
 
+def tb_positions(count: int, seed: int, keys: frozenset[tuple[int, int]]) -> list[Position]:
+    """``count`` seeded moving/flying positions, no men in hand, not covered by the tablebase (``keys``:
+    its built (side to move, other) men counts), at most 6 men a side: the tables lie a capture or more
+    below them."""
+    out: list[Position] = []
+    k = 0
+    while len(out) < count:
+        for pos in sampled_positions(200, seed * 1000 + k):
+            counts = (pos.men[pos.side].bit_count(), pos.men[pos.side ^ 1].bit_count())
+            if pos.hand == [0, 0] and counts not in keys and max(counts) <= 6 and len(out) < count:
+                out.append(pos)
+        k += 1
+    return out
+
+
+def section_tbprobe(count: int, depth: int, nodes: int, seed: int, folder: str | None) -> None:
+    from boardeval.morris import Tablebase, default_tablebase_dir
+
+    tb = Tablebase.open(Path(folder) if folder else default_tablebase_dir())
+    keys = frozenset(tb.subdatabases)
+    positions = tb_positions(count, seed, keys)
+    print(
+        f"== tablebase probes in the tree: {len(positions)} positions (<= 6 men a side, tables "
+        f"{','.join(f'{a}v{b}' for a, b in sorted(keys))}), depth {depth} and {nodes:,} nodes ({load()})"
+    )
+    warm_up()
+    rows = {}
+    for probe in (True, False):
+        opts = EngineOptions(tb_probe=probe)
+        fixed = budget = 0
+        depths: list[int] = []
+        hits = 0
+        cpu = 0.0
+        results = []
+        for pos in positions:
+            searcher = Searcher(tablebase=tb, options=opts)
+            r, _w, c = timed(searcher.search, pos, depth=depth)
+            fixed += r.nodes
+            cpu += c
+            hits += searcher.tb_hits
+            results.append(r)
+            searcher = Searcher(tablebase=tb, options=opts)
+            rb = searcher.search(pos, node_limit=nodes)
+            budget += rb.nodes
+            depths.append(rb.depth)
+        rows[probe] = results
+        print(
+            f"  tb_probe={'on ' if probe else 'off'}: {fixed:13,d} nodes to depth {depth} ({cpu:6.2f} s CPU, "
+            f"{hits:,} probes); within {nodes:,} nodes: depth median {statistics.median(depths)}, "
+            f"min {min(depths)}, max {max(depths)} ({load()})"
+        )
+    on, off = rows[True], rows[False]
+    moves = sum(a.move != b.move for a, b in zip(on, off, strict=True))
+    scores = sum(abs(a.score - b.score) > 1e-9 for a, b in zip(on, off, strict=True))
+    exact = sum(abs(a.score) >= WIN_SCORE - 1000 for a in on)
+    print(
+        f"  nodes on/off {sum(r.nodes for r in on) / max(1, sum(r.nodes for r in off)):.2f}x; root score "
+        f"differs on {scores}/{len(on)}, move on {moves}/{len(on)}; decided (mate-scale) scores with probes "
+        f"{exact}, without {sum(abs(b.score) >= WIN_SCORE - 1000 for b in off)}"
+    )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sections", default="compile,speed,depth,techniques,perft,games,searcher,split")
@@ -308,6 +377,10 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=1000)
     ap.add_argument("--positions", type=int, default=300, help="positions for the Searcher comparison")
     ap.add_argument("--split-depth", type=int, default=10)
+    ap.add_argument("--tb-positions", type=int, default=40, help="positions for the tbprobe section")
+    ap.add_argument("--tb-depth", type=int, default=8)
+    ap.add_argument("--tb-nodes", type=int, default=1_000_000)
+    ap.add_argument("--tablebase", default=None, help="tablebase folder (default: the default folder)")
     args = ap.parse_args()
     sections = set(args.sections.split(","))
     placing = placing_positions(args.positions_placing, args.seed)
@@ -332,6 +405,8 @@ def main() -> None:
         section_searcher(args.positions, 3, args.seed)
     if "split" in sections:
         section_split(placing, args.split_depth)
+    if "tbprobe" in sections:
+        section_tbprobe(args.tb_positions, args.tb_depth, args.tb_nodes, args.seed, args.tablebase)
 
 
 if __name__ == "__main__":

@@ -124,6 +124,8 @@ def test_search_and_player_take_the_book_move(tiny: tuple[Book, Path]) -> None:
     assert entry is not None
     res = Searcher(book=book).search(Position.start(), time_limit=0.05)
     assert res.move == entry.move and res.book == entry.text() and res.nodes == 0
+    budget = Searcher(book=book).search(Position.start(), node_limit=1000)  # a node budget, like a clock
+    assert budget.move == entry.move and budget.book == entry.text() and budget.nodes == 0
     deeper = Searcher(book=book).search(Position.start(), depth=4)  # deeper than the book: searched
     assert deeper.book is None and deeper.nodes > 0
     ai = AlphaBetaPlayer(time=0.05, book=book)
@@ -159,3 +161,26 @@ def test_entry_json() -> None:
     pos = Position.start()
     e = BookEntry(pos.legal_turns()[0], 20, 0.4, 10, ())
     assert e.to_dict()["text"] == "book move: searched to depth 20, +0.40"
+
+
+def test_shipped_book_in_best_and_no_book() -> None:
+    """The shipped book answers ``best`` at the start (no search; the why-panel says so); ``--no-book``
+    searches instead."""
+    from boardeval.cli.main import app
+    from boardeval.morris.book import default_book
+
+    shipped = default_book()
+    assert shipped is not None and shipped.meta["complete"] is True
+    entry = shipped.probe(Position.start())
+    assert entry is not None
+    start = ["morris", "best", "........................ w 9 9"]
+    args = ["--time", "0.05", "--candidates", "2", "--json"]
+    res = CliRunner().invoke(app, [*start, *args])
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.output)
+    assert data["book"] == entry.text() and data["nodes"] == 0 and data["move"] == str(entry.move)
+    assert data["why"]["book"]["text"] == entry.text()
+    off = CliRunner().invoke(app, [*start, "--no-book", *args])
+    assert off.exit_code == 0, off.output
+    searched = json.loads(off.output)
+    assert searched["book"] is None and searched["nodes"] > 0 and searched["why"]["book"] is None

@@ -86,6 +86,10 @@ def _strength(text: str) -> str:
 
 
 _DEPTH = int_option("--depth", 1, MAX_DEPTH)
+_BOOK_HELP = (
+    "Play the shipped opening book's move where it holds the position (the first placements, standard rules, "
+    "base weights; default); --no-book searches instead."
+)
 _TIME = float_option("--time", 0.0, 1e6, lo_open=True)
 
 
@@ -152,6 +156,7 @@ def best_cmd(
     variant: str = typer.Option("standard", help=_VARIANT_HELP),
     profile: str = typer.Option("base", "--profile", "--weights", help=_PROFILE_HELP),
     tablebase: str | None = typer.Option(None, "--tablebase", help=_TB_HELP),
+    use_book: bool = typer.Option(True, "--book/--no-book", help=_BOOK_HELP),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """Search the best turn, with its principal variation and the why-panel."""
@@ -162,7 +167,12 @@ def best_cmd(
     ev = Evaluator(load_weights(profile))
     if strength is not None:
         ai = AlphaBetaPlayer.at_strength(
-            _strength(strength), ev, shuffle_ties=False, tablebase=_tablebase(tablebase), manage_time=False
+            _strength(strength),
+            ev,
+            shuffle_ties=False,
+            tablebase=_tablebase(tablebase),
+            manage_time=False,
+            book="default" if use_book else None,
         )
     else:
         # one answer, not a game: the time asked is the time spent (no game clock to save or borrow from)
@@ -173,6 +183,7 @@ def best_cmd(
             shuffle_ties=False,
             tablebase=_tablebase(tablebase),
             manage_time=False,
+            book="default" if use_book else None,
         )
     with progress_bar("searching") as cb:
         result = ai.search(pos, progress=cb)
@@ -213,15 +224,17 @@ def play_cmd(
     variant: str = typer.Option("standard", help=_VARIANT_HELP),
     profile: str = typer.Option("base", "--profile", "--weights", help=_PROFILE_HELP),
     tablebase: str | None = typer.Option(None, "--tablebase", help=_TB_HELP),
+    use_book: bool = typer.Option(True, "--book/--no-book", help=_BOOK_HELP),
 ) -> None:
     """Play against the AI in the terminal. Type a turn (d2, a1-a4, d2xg7), 'why', 'undo' or 'quit'."""
     colour = pick_name(colour, COLOURS, "--colour")
     ev = Evaluator(load_weights(profile))
     tb = _tablebase(tablebase)
+    book = "default" if use_book else None
     if depth is not None:
-        ai = AlphaBetaPlayer(ev, depth=depth, shuffle_ties=False, tablebase=tb)
+        ai = AlphaBetaPlayer(ev, depth=depth, shuffle_ties=False, tablebase=tb, book=book)
     else:
-        ai = AlphaBetaPlayer.at_strength(_strength(strength), ev, shuffle_ties=False, tablebase=tb)
+        ai = AlphaBetaPlayer.at_strength(_strength(strength), ev, shuffle_ties=False, tablebase=tb, book=book)
     TerminalSession(Position.start(Variant.parse(variant)), ai, COLOURS.index(colour)).run()
 
 

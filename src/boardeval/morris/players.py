@@ -142,8 +142,10 @@ class AlphaBetaPlayer:
         tablebase: Tablebase | None = None,
         engine: str = "compiled",
         manage_time: bool = True,
+        book: OpeningBook | str | None = "default",
     ) -> AlphaBetaPlayer:
-        """The player of a named strength level (:data:`STRENGTHS`), named after it."""
+        """The player of a named strength level (:data:`STRENGTHS`), named after it (``book`` as in the
+        constructor)."""
         if strength not in STRENGTHS:
             raise ParamsError(f"unknown strength {strength!r}: expected one of {', '.join(STRENGTHS)}")
         depth, limit = STRENGTHS[strength]
@@ -156,6 +158,7 @@ class AlphaBetaPlayer:
             tablebase=tablebase,
             engine=engine,
             manage_time=manage_time,
+            book=book,
         )
 
     @property

@@ -179,7 +179,7 @@ class Searcher:
     engine) exact scores at every covered node (see the module docstring). Keep one per game to reuse the
     table between moves; call :meth:`clear` to forget it. ``tb_hits`` counts the probes of the last search.
     ``book``: an opening book (:class:`~.opening.OpeningBook`) whose move is played without a search when
-    it holds the root and was searched at least as deep as asked (always, under a time limit).
+    it holds the root and was searched at least as deep as asked (always under a time or node limit).
     """
 
     def __init__(
@@ -437,7 +437,9 @@ class Searcher:
             return self._tb_root(pos, rng, start)
         if self.book is not None:
             entry = self.book.probe(pos)
-            if entry is not None and ((depth is None and limit is not None) or entry.depth >= max_depth):
+            if entry is not None and (
+                (depth is None and (limit is not None or node_limit is not None)) or entry.depth >= max_depth
+            ):
                 return SearchResult(
                     entry.move, entry.score, tuple(entry.pv), 0, entry.depth, time.perf_counter() - start,
                     book=entry.text(),
