@@ -109,17 +109,18 @@ LAYERS: dict[str, dict[str, int | str]] = {
         "__init__": 99,
         "_catalog": 0,
         "graph": 0,
-        "records": 1,
-        "measures": 2,
-        "_table": 3,
-        "_plain": 3,
+        "convoys": 1,  # the engine's convoy-path table, built under our control (issue 24)
+        "records": 2,
+        "measures": 3,
+        "_table": 4,
+        "_plain": 4,
         "_colours": SIDE,
-        "bots": 3,
-        "tournament": 5,  # plays every bot kind, EvalBot included
-        "evaluation": 3,  # fitted from the measures (issue 14 §2)
-        "evalbot": 4,  # DumbBot re-ranked by a lookahead scored with the evaluation (issue 14 §4)
-        "alliances": 3,  # detected from mutual fear (issue 14 §3)
-        "corpus": 6,  # bot-game corpora over tournament
+        "bots": 4,
+        "tournament": 6,  # plays every bot kind, EvalBot included
+        "evaluation": 4,  # fitted from the measures (issue 14 §2)
+        "evalbot": 5,  # DumbBot re-ranked by a lookahead scored with the evaluation (issue 14 §4)
+        "alliances": 4,  # detected from mutual fear (issue 14 §3)
+        "corpus": 7,  # bot-game corpora over tournament
         "charts": SIDE,
         "render": SIDE,  # the board drawn by the engine's SVG renderer
     },

@@ -41,3 +41,19 @@ def invoke_registered(
     register(app)
     result = CliRunner().invoke(app, list(args))
     return result.exit_code, result.stdout, result.exception
+
+
+def start_saved_game(map_name: str, game_id: str | None = None) -> dict[str, Any]:
+    """A one-phase saved game (the engine's format) at the start of ``map_name``: uploadable anywhere."""
+    from boardeval.diplomacy import load_map_graph
+
+    graph = load_map_graph(map_name)
+    state = {
+        "units": {p: list(u) for p, u in zip(graph.powers, graph.start_units, strict=True)},
+        "centers": {p: list(c) for p, c in zip(graph.powers, graph.start_centers, strict=True)},
+    }
+    return {
+        "id": game_id or f"start-{map_name}",
+        "map": map_name,
+        "phases": [{"name": graph.first_phase, "state": state}],
+    }

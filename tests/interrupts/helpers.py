@@ -73,11 +73,13 @@ def interrupt(
     cwd: Path,
     ready: str,
     limit: float = 300.0,
+    env: dict[str, str] | None = None,
 ) -> Stopped:
     """Start ``boardeval ARGS``, wait until ``ready`` (a regex) appears on its stderr, press Ctrl-C, and
     wait for the end. Fails if the command ends on its own first (then it was too small to interrupt);
-    ``limit`` seconds without the signal is a failure guard, not part of the verdict."""
-    env = {**os.environ, "FORCE_COLOR": "1", "COLUMNS": "200", "PYTHONUNBUFFERED": "1"}
+    ``limit`` seconds without the signal is a failure guard, not part of the verdict. ``env`` adds to or
+    overrides the environment (e.g. ``HOME``: a cold cache of the diplomacy engine)."""
+    env = {**os.environ, "FORCE_COLOR": "1", "COLUMNS": "200", "PYTHONUNBUFFERED": "1", **(env or {})}
     proc = subprocess.Popen(
         [sys.executable, "-c", _CLI, *args],
         stdout=subprocess.PIPE,

@@ -60,3 +60,18 @@ def test_tournament_on_two_workers_keeps_the_finished_games(tmp_path: Path) -> N
     assert_same_fields("diplomacy tournament", data)
     saved = (tmp_path / "t" / "games.jsonl").read_text(encoding="utf-8").splitlines()
     assert len(saved) == data["games"]
+
+
+def test_ctrl_c_while_a_map_is_prepared_exits_130_without_tracebacks(tmp_path: Path) -> None:
+    """The first use of a map without a shipped convoy table builds it (issue 24): Ctrl-C then stops the
+    build's workers at once, prints no traceback (the engine's builder printed three), keeps nothing."""
+    home = tmp_path / "home"
+    home.mkdir()
+    out = tmp_path / "games.jsonl"
+    args = ["diplomacy", "random-game", "--map", "colonial", "--seed", "1", "--max-phases", "2"]
+    args += ["--out", str(out)]
+    r = interrupt(args, cwd=tmp_path, ready=r"convoy paths.*\b[1-9]\d*/\d+", env={"HOME": str(home)})
+    r.check()
+    assert "used for the first time" in r.err and "Generating convoy paths" not in r.out + r.err
+    assert "wrote 0 game(s)" in r.out
+    assert not (home / ".cache" / "diplomacy" / "convoy_paths_cache.pkl").exists()

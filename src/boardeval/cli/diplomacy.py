@@ -9,6 +9,7 @@ them as one red line (exit code 2).  Measures are shown in the units of the libr
 from __future__ import annotations
 
 import math
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -308,15 +309,25 @@ def random_game_cmd(
 
     Example: boardeval diplomacy random-game --seed 7 --max-phases 30 --out random.jsonl
     """
-    from boardeval.diplomacy import random_game, save_records
+    from boardeval.diplomacy import convoy_table_ready, prepare_map, random_game, save_records
 
     if not out.parent.exists():
         raise ParamsError(f"--out {str(out)!r}: folder {str(out.parent)!r} does not exist")
     played = []
     interrupted = False
-    with progress_bar("random games", enabled=games > 1) as progress:
+    if not convoy_table_ready(map_name):  # the engine's table of a map's first use: minutes for world
+        err_console.print(
+            f"map {map_name!r} is used for the first time: building the engine's convoy-path table "
+            "(once per machine; `world` takes tens of minutes)"
+        )
+        with progress_bar("convoy paths") as progress:
+            try:
+                prepare_map(map_name, progress=progress, workers=max(1, min(2, os.cpu_count() or 1)))
+            except KeyboardInterrupt:
+                interrupted = True
+    with progress_bar("random games", enabled=games > 1 and not interrupted) as progress:
         try:
-            for i in range(games):
+            for i in range(games if not interrupted else 0):
                 played.append(random_game(seed + i, map_name=map_name, max_phases=max_phases))
                 if progress is not None:
                     progress(i + 1, games, f"seed {seed + i}")

@@ -26,6 +26,12 @@ from boardeval.diplomacy._catalog import (
     validate_measures,
 )
 from boardeval.diplomacy._colours import power_colour
+from boardeval.diplomacy.convoys import (
+    MapNotPreparedError,
+    convoy_table_ready,
+    forbid_convoy_builds,
+    prepare_map,
+)
 from boardeval.diplomacy.graph import MapGraph, UnknownMapError, available_maps, load_map_graph
 from boardeval.diplomacy.measures import GameMeasures, compute_measures, static_fear, static_routes
 from boardeval.diplomacy.records import (
@@ -142,6 +148,9 @@ __all__: list[str] = [
     "MapGraph",
     "load_map_graph",
     "available_maps",
+    "prepare_map",
+    "convoy_table_ready",
+    "forbid_convoy_builds",
     # measures
     "MEASURES",
     "MEASURE_INFO",
@@ -194,5 +203,6 @@ __all__: list[str] = [
     "UnknownPowerError",
     "UnknownProvinceError",
     "UnknownMapError",
+    "MapNotPreparedError",
     "UnknownMeasureError",
 ]

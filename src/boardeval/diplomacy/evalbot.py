@@ -173,9 +173,9 @@ class EvalBot:
     def _scratch_game(self, game: Any) -> Any:
         """A reusable engine ``Game`` on the live game's map and rules (state is set per adjudication)."""
         if self._scratch is None or self._scratch.map_name != game.map_name:
-            from diplomacy import Game
+            from boardeval.diplomacy.convoys import engine_game
 
-            self._scratch = Game(map_name=game.map_name, rules=list(game.rules))
+            self._scratch = engine_game(game.map_name, rules=list(game.rules))
         return self._scratch
 
     def _best(

@@ -185,6 +185,8 @@ class MapGraph:
     fleet_index: dict[str, int] = field(repr=False)
     sc_provinces: IntArray = field(repr=False)
     """Province index of every SC (length = number of SCs)."""
+    root_map: str = ""
+    """The map this one is a variant of (its ``MAP standard.map`` line), else its own name."""
 
     # ----- derived tables (cheap views computed once) -------------------------------------------------
 
@@ -437,4 +439,5 @@ def load_map_graph(name: str = "standard") -> MapGraph:
         power_index={p: i for i, p in enumerate(powers)},
         fleet_index=adj.fleet_index,
         sc_provinces=sc_provinces,
+        root_map=str(m.root_map or name),
     )

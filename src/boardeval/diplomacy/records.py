@@ -638,13 +638,13 @@ def random_game(
     same game.
     """
     from boardeval.core import ParamsError, make_rng
-    from diplomacy import Game
+    from boardeval.diplomacy.convoys import engine_game
 
     if max_phases < 1:
         raise ParamsError(f"max_phases must be >= 1, got {max_phases}")
     graph = load_map_graph(map_name)  # validates the name with a clear error
     rng = make_rng(seed)
-    game = Game(map_name=graph.name, game_id=game_id or f"random-{graph.name}-{seed}")
+    game = engine_game(graph.name, game_id=game_id or f"random-{graph.name}-{seed}")
     for _ in range(max_phases - 1):
         if game.is_game_done:
             break

@@ -14,6 +14,7 @@ import threading
 from collections.abc import Mapping
 from typing import Any
 
+from boardeval.core import DiplomacyError
 from boardeval.diplomacy._colours import power_colour
 from boardeval.diplomacy.records import (
     RecordFormatError,
@@ -47,13 +48,43 @@ def _tint(hex_colour: str, amount: float = 0.5) -> str:
     return "#" + "".join(f"{round(c + (255 - c) * amount):02x}" for c in (r, g, b))
 
 
+def _svg_folder() -> str:
+    import os
+
+    from diplomacy import settings
+
+    return os.path.join(settings.PACKAGE_DIR, "maps", "svg")
+
+
+def _svg_file(map_name: str) -> str | None:
+    """The SVG the engine's renderer uses for the map (its own, else its root map's), or None."""
+    import os
+
+    from boardeval.diplomacy.graph import load_map_graph
+
+    graph = load_map_graph(map_name)  # an unknown map is UnknownMapError
+    for stem in (graph.name, graph.root_map):
+        path = os.path.join(_svg_folder(), f"{stem}.svg")
+        if os.path.exists(path):
+            return path
+    return None
+
+
 def _renderer(map_name: str) -> Any:
     if map_name not in _RENDERERS:
         from diplomacy.engine.renderer import Renderer
 
-        from diplomacy import Game
+        from boardeval.diplomacy.convoys import engine_game
 
-        game = Game(map_name=map_name)
+        if _svg_file(map_name) is None:  # checked before a Game: a map's first Game may cost minutes
+            import os
+
+            drawn = sorted(f[:-4] for f in os.listdir(_svg_folder()) if f.endswith(".svg"))
+            raise DiplomacyError(
+                f"the diplomacy engine has no drawing of map {map_name!r}; it draws "
+                f"{', '.join(drawn)} and their variants"
+            )
+        game = engine_game(map_name)
         renderer = Renderer(game)
         for i, power in enumerate(game.map.powers):
             renderer.metadata["color"][power] = power_colour(power, i)  # order arrows

@@ -178,7 +178,7 @@ def play_players(
     The loop of :func:`play_bot_game`, for callers that keep the bots (e.g. to read ``EvalBot.stats``):
     one Generator ``make_rng(seed)`` drives every bot, asked in the map's power order each phase.
     """
-    from diplomacy import Game
+    from boardeval.diplomacy.convoys import engine_game
 
     graph = check_bot_map(map_name)
     if len(players) != len(graph.powers):
@@ -187,7 +187,7 @@ def play_players(
     rng = make_rng(seed)
     for player in players:
         player.new_game()
-    game = Game(map_name=graph.name, game_id=game_id or f"bots-{graph.name}-{seed}")
+    game = engine_game(graph.name, game_id=game_id or f"bots-{graph.name}-{seed}")
     while not game.is_game_done and phase_year(game.get_current_phase()) <= last:
         possible = game.get_all_possible_orders()
         for power, player in zip(graph.powers, players, strict=True):
