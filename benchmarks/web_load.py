@@ -7,7 +7,17 @@ itself after ``--requests`` requests or ``--seconds`` seconds, whichever comes f
 
     .venv/bin/python benchmarks/web_load.py [--requests 1200] [--threads 4] [--seconds 120]
 
-Only loopback addresses are ever contacted. Exit status 1 if any response was a 5xx (or a transport error).
+``--heavy`` runs the fault scenario of issue 24 instead (``tests/web/fault.py``, the same as the fault
+test): ``boardeval web`` gets uploads of a game on every Diplomacy map, Catan generator and play-test
+jobs, and 4 clients asking the expert (1 s) Morris AI three times each, all at once, while one client asks
+``/api/health`` back to back; it prints the health latency (p50/p95/max, and at rest before), the peak
+memory of the server's processes, then stops the server with SIGINT (``--signal TERM``: SIGTERM) in the
+middle of its jobs and prints how long it took and how many processes were left (from /proc).
+
+    .venv/bin/python benchmarks/web_load.py --heavy [--signal INT|TERM]
+
+Only loopback addresses are ever contacted. Exit status 1 if any response was a 5xx (or a transport error)
+or, with ``--heavy``, if a process was left behind.
 """
 
 from __future__ import annotations
@@ -159,7 +169,11 @@ def main() -> int:
     ap.add_argument("--threads", type=int, default=4, help="concurrent client threads")
     ap.add_argument("--seconds", type=float, default=120.0, help="stop after this many seconds in any case")
     add_common_options(ap, seed=1, seed_help="seed of the request mix")
+    ap.add_argument("--heavy", action="store_true", help="the fault scenario of issue 24 (see above)")
+    ap.add_argument("--signal", choices=["INT", "TERM"], default="INT", help="how --heavy stops the server")
     args = ap.parse_args()
+    if args.heavy:
+        return heavy(args.signal)
     if args.requests < 1 or args.threads < 1 or args.seconds <= 0:
         ap.error("--requests, --threads and --seconds must be positive")
 
@@ -243,6 +257,42 @@ def run(base: str, args: argparse.Namespace, has_generate: bool) -> int:
     for line in errors[:10]:
         print("   ", line)
     return 1 if five or errors else 0
+
+
+def heavy(signal_name: str) -> int:
+    """The fault scenario (tests/web/fault.py) with its figures printed."""
+    import signal
+    import tempfile
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repository: tests.web.fault
+    from tests.web.fault import heavy_load, kill_session, session_pids, start_server, stop
+
+    with tempfile.TemporaryDirectory(prefix="boardeval-heavy-") as home:
+        print(f"machine: {load_text()}")
+        server = start_server(Path(home))
+        try:
+            print(
+                f"workers ready in {server.ready_seconds:.1f} s; processes: {len(session_pids(server.sid))}"
+            )
+            figures = heavy_load(server)
+            print(figures.summary())
+            print(
+                "statuses            : "
+                + json.dumps({k: dict(Counter(v)) for k, v in figures.statuses.items()})
+            )
+            print("jobs at the signal  : " + ", ".join(figures.jobs))
+            for line in figures.problems[:10]:
+                print("    problem:", line)
+            stopped = stop(server, getattr(signal, f"SIG{signal_name}"))
+        finally:
+            kill_session(server.sid)
+    print(
+        f"SIG{signal_name} in the middle: exit {stopped.code} after {stopped.seconds:.2f} s "
+        f"({stopped.cpu_after:.2f} CPU-s), processes left: {len(stopped.left)} {stopped.left_after_guard}"
+    )
+    print(f"at the end: {load_text()}")
+    return 1 if stopped.left or figures.problems else 0
 
 
 if __name__ == "__main__":

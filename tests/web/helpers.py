@@ -71,10 +71,12 @@ def wait_for_job(
     client: _Client,
     job_id: str,
     until: Callable[[dict[str, Any]], bool] = job_ended,
-    timeout: float = HTTP_GUARD,
+    timeout: float = 2 * HTTP_GUARD,
 ) -> dict[str, Any]:
     """Poll ``GET /api/jobs/{id}`` until the job's own view says ``until`` (default: it has ended) and
-    return that view. The job's state is the signal; ``timeout`` only turns a hang into a failure."""
+    return that view. The job's state is the signal; ``timeout`` only turns a hang into a failure (jobs
+    run in worker processes: a fresh app's first job waits for the fork server to load the libraries,
+    seconds on a quiet machine, a minute or more when 8 engineers share its 2 cores)."""
     deadline = time.monotonic() + timeout
     while True:
         job: dict[str, Any] = client.get(f"/api/jobs/{job_id}").json()

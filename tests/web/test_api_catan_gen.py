@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import html
 import math
-import threading
+import os
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -98,19 +99,22 @@ def test_bad_generate_requests_are_422(client: TestClient, body: dict[str, Any],
     assert fragment in r.json()["detail"]
 
 
-def test_full_job_queue_is_429_then_recovers() -> None:
+def test_full_job_queue_is_429_then_recovers(tmp_path: Path) -> None:
     app = create_app(job_workers=1, max_pending_jobs=1)
-    gate = threading.Event()
+    gate = tmp_path / "gate"
+    os.mkfifo(gate)  # the job runs in a worker process: it waits until the test writes to this pipe
 
     def blocker(progress: Progress) -> dict[str, Any]:
-        gate.wait(10)
+        with open(gate, encoding="utf-8") as fh:
+            fh.read()
         return {}
 
     with TestClient(app, raise_server_exceptions=False) as c:
         job = app.state.jobs.submit("blocker", blocker)
         r = c.post("/api/jobs/catan/generate", json={"method": "random", "seed": 1})
         assert r.status_code == 429 and "limit 1" in r.json()["detail"]
-        gate.set()
+        with open(gate, "w", encoding="utf-8") as fh:  # blocks until the job has opened its end
+            fh.write("go")
         app.state.jobs.wait(job.id, 120)  # a hang guard: the blocker ends as soon as the gate opens
         r = c.post("/api/jobs/catan/generate", json={"method": "random", "seed": 1})
         assert r.status_code == 202

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from types import FrameType
+
 import typer
 
 from boardeval.cli.options import int_option
@@ -31,15 +33,58 @@ def register(app: typer.Typer) -> None:
                 f"[yellow]warning: serving on {host}: the app has no login, anyone who can reach this "
                 "address can use it[/yellow]"
             )
-        import uvicorn
+        _serve(host, port)
 
-        from boardeval.web.common import UVICORN_OPTIONS  # h11's head buffer: a 200 KB header is a 431
 
-        uvicorn.run(
-            "boardeval.web.app:create_app",
-            factory=True,
-            host=host,
-            port=port,
-            log_level="info",
-            **UVICORN_OPTIONS,
-        )
+SHUTDOWN_GRACE = 1
+"""Seconds uvicorn lets requests still in flight finish after Ctrl-C / SIGTERM; then they are cancelled
+and the app kills its worker processes (docs/reliability.md, Shutdown: the server is gone within 2 s)."""
+
+
+def _serve(host: str, port: int) -> None:
+    """uvicorn with a short graceful shutdown; the app's start-up line on stderr; no process left after.
+
+    The app starts its worker processes in the background and logs one line when they are ready
+    ("... worker processes ready in 3.1 s"). Ctrl-C or SIGTERM kills the workers at once (their work is
+    not waited for: a request waiting on it answers 503, a job ends cancelled), then uvicorn closes the
+    connections (at most :data:`SHUTDOWN_GRACE` s) and the app shuts down; after that every worker pool
+    of this process is shut down again (idempotent) and the fork server is stopped, so nothing outlives
+    the command."""
+    import logging
+
+    import uvicorn
+
+    from boardeval.cli.common import err_console
+    from boardeval.web.common import UVICORN_OPTIONS  # h11's head buffer: a 200 KB header is a 431
+    from boardeval.web.workers import kill_all_workers
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+            kill_all_workers()
+            super().handle_exit(sig, frame)
+
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("boardeval web: %(message)s"))
+    web_log = logging.getLogger("boardeval.web")
+    web_log.addHandler(handler)
+    web_log.setLevel(logging.INFO)
+    err_console.print("boardeval web: starting the worker processes (searches, uploads, jobs) ...")
+    config = uvicorn.Config(
+        "boardeval.web.app:create_app",
+        factory=True,
+        host=host,
+        port=port,
+        log_level="info",
+        timeout_graceful_shutdown=SHUTDOWN_GRACE,
+        **UVICORN_OPTIONS,
+    )
+    try:
+        Server(config).run()
+    finally:
+        _stop_workers()
+
+
+def _stop_workers() -> None:
+    from boardeval.web.workers import kill_all_workers
+
+    kill_all_workers()

@@ -2,7 +2,16 @@
 
 Error policy (the same everywhere): a library input error (:class:`~boardeval.core.BoardevalError`) and a
 pydantic validation error answer 422 with one readable ``detail`` sentence; an oversized body 413; an
-unknown job 404; a full job queue 429. A 5xx would be a bug, never the answer to bad input.
+unknown job 404; a full job queue 429; every search worker busy and the line of waiting requests full, or
+a request's work stopped at its time limit, 503 (``Retry-After``). Another 5xx would be a bug, never the
+answer to bad input.
+
+Bounds (issue 24, ``docs/reliability.md``): heavy work never runs in the server process. Background jobs
+run on ``job_workers`` worker processes (at most that many at once, ``max_pending_jobs`` unfinished, each
+stopped at ``job_time_limit`` seconds; cancel kills a job that does not stop); the heavy requests (the
+Morris AI, uploads of Diplomacy games) run on ``task_workers`` worker processes with at most
+``max_waiting_tasks`` requests waiting (:mod:`boardeval.web.workers`). The workers start with the app (in
+the background: ``/api/health`` answers at once) and are killed when it stops.
 
 ``/docs`` (Swagger UI) and ``/redoc`` work offline: the app is built by ``fastapi-offline``, which serves
 their JavaScript and CSS itself (under ``/static-docs``); ``/openapi.json`` is the machine-readable schema.
@@ -11,6 +20,8 @@ their JavaScript and CSS itself (under ``/static-docs``); ``/openapi.json`` is t
 from __future__ import annotations
 
 import logging
+import threading
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -44,6 +55,7 @@ from boardeval.web.common import (
     templates,
 )
 from boardeval.web.jobs import JobManager
+from boardeval.web.workers import TaskCancelled, TaskFailed, TaskRunner, WorkerPool, WorkersBusy
 
 __all__ = ["create_app"]
 
@@ -57,16 +69,30 @@ background: `POST /api/jobs/...` returns an id, `GET /api/jobs/{id}` its state, 
 
 
 def create_app(
-    *, job_workers: int = 2, max_pending_jobs: int = 8, max_upload_bytes: int = MAX_UPLOAD_BYTES
+    *,
+    job_workers: int = 2,
+    max_pending_jobs: int = 8,
+    max_upload_bytes: int = MAX_UPLOAD_BYTES,
+    task_workers: int = 2,
+    max_waiting_tasks: int = 8,
+    job_time_limit: float = 600.0,
 ) -> FastAPI:
-    """Build the app: pages and API routers per game, background jobs, offline docs, error handlers."""
-    manager = JobManager(workers=job_workers, max_pending=max_pending_jobs)
+    """Build the app: pages and API routers per game, background jobs and search workers (module
+    docstring: bounds), offline docs, error handlers."""
+    manager = JobManager(
+        workers=job_workers, max_pending=max_pending_jobs, processes=True, time_limit=job_time_limit
+    )
+    tasks = TaskRunner(WorkerPool("tasks", task_workers), max_waiting=max_waiting_tasks)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        threading.Thread(target=_start_workers, args=(manager, tasks), daemon=True).start()
         pages.prepare(app)  # before "Application startup complete": first answers are fast (issue 23)
-        yield
-        manager.shutdown()
+        try:
+            yield
+        finally:
+            tasks.shutdown()
+            manager.shutdown()
 
     app = FastAPIOffline(
         title="boardeval",
@@ -77,6 +103,7 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.jobs = manager
+    app.state.tasks = tasks
     app.state.max_upload_bytes = max_upload_bytes
     app.add_middleware(BodySizeLimit, limit=max_upload_bytes)
     # Pages, scripts, SVG maps and JSON compress 3-5x: what a browser downloads stays small.
@@ -89,8 +116,39 @@ def create_app(
     return app
 
 
+def _start_workers(manager: JobManager, tasks: TaskRunner) -> None:
+    """Start the worker processes (the fork server imports the libraries once: seconds); say when ready."""
+    t0 = time.perf_counter()
+    try:
+        tasks.pool.start()
+        manager.start()
+    except Exception:  # the pools start again on first use; a failure here must not kill the server
+        log.exception("could not start the worker processes")
+        return
+    log.info(
+        "%d search and %d job worker processes ready in %.1f s",
+        tasks.pool.size,
+        manager.workers,
+        time.perf_counter() - t0,
+    )
+
+
 def _add_error_handlers(app: FastAPI) -> None:
     """The error policy of the module docstring: 422 for bad input, readable 4xx, a logged 500 for bugs."""
+
+    @app.exception_handler(WorkersBusy)
+    async def _busy(request: Request, exc: WorkersBusy) -> JSONResponse:
+        return JSONResponse(status_code=503, content={"detail": str(exc)}, headers={"Retry-After": "1"})
+
+    @app.exception_handler(TaskCancelled)
+    async def _stopped(request: Request, exc: TaskCancelled) -> JSONResponse:
+        detail = f"the work of this request was stopped ({exc})"
+        return JSONResponse(status_code=503, content={"detail": detail}, headers={"Retry-After": "1"})
+
+    @app.exception_handler(TaskFailed)
+    async def _worker_bug(request: Request, exc: TaskFailed) -> JSONResponse:
+        log.error("task of %s %s failed in its worker: %s", request.method, request.url.path, exc)
+        return JSONResponse(status_code=500, content={"detail": f"internal error: {exc}"})
 
     @app.exception_handler(BoardevalError)
     async def _bad_input(request: Request, exc: BoardevalError) -> JSONResponse:

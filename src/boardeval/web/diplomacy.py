@@ -20,9 +20,9 @@ import numpy as np
 from fastapi import File, Form, HTTPException, Path, Query, Request, UploadFile
 from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel, Field
-from starlette.concurrency import run_in_threadpool
 
 from boardeval import __version__
+from boardeval.core import DiplomacyError
 from boardeval.diplomacy import (
     MEASURE_INFO,
     MEASURES,
@@ -327,18 +327,18 @@ def _csv_response(gm: GameMeasures, filename: str) -> Response:
     )
 
 
-async def _uploaded(request: Request, file: UploadFile, game_index: int) -> tuple[str, GameMeasures]:
-    name, record, _ = await _uploaded_record(request, file, game_index)
-    return name, await run_in_threadpool(compute_measures, record)
+UPLOAD_SECONDS = 120.0
+"""Time limit of the work on one uploaded file (read, check, measure, draw) in a worker process; a 5 MB
+file of valid games takes a few seconds. Past it the worker is killed and the request answers 503."""
 
 
-async def _uploaded_record(request: Request, file: UploadFile, game_index: int) -> tuple[str, Any, bytes]:
-    """(display name, the chosen game's record, the file's bytes) of an upload, checked.
+class UploadError(DiplomacyError):
+    """422 from the work on an upload (done in a worker process), said for a player: no such game in the
+    file, no such phase in the game."""
 
-    A file the library cannot read answers 422 with a sentence in a player's words (issue 23 §3.4:
-    never "'utf-8' codec can't decode byte 0xb7" or "$.phases must be a list"; the CLI keeps the
-    library's exact message for the same file).
-    """
+
+async def _upload_bytes(request: Request, file: UploadFile) -> tuple[bytes, str]:
+    """(the file's bytes, its display name), refused at once when over the app's limit or empty."""
     limit: int = request.app.state.max_upload_bytes
     data = await file.read(limit + 1)
     name = _file_name(file)
@@ -346,19 +346,73 @@ async def _uploaded_record(request: Request, file: UploadFile, game_index: int) 
         raise PayloadTooLarge(limit, f"the file “{name}”")
     if not data.strip():
         raise HTTPException(status_code=422, detail=f"The file “{name}” is empty: there is no game in it.")
+    return data, name
+
+
+async def _upload_task(request: Request, file: UploadFile, game_index: int, kind: str, **options: Any) -> Any:
+    """What ``kind`` asks of an upload, computed by :func:`_upload_work` on the app's workers (off the
+    event loop, at most :data:`UPLOAD_SECONDS`; a client that goes away stops it).
+
+    A file the library cannot read answers 422 with a sentence in a player's words (issue 23 §3.4:
+    never "'utf-8' codec can't decode byte 0xb7" or "$.phases must be a list"; the CLI keeps the
+    library's exact message for the same file).
+    """
+    data, name = await _upload_bytes(request, file)
     try:
-        records = await run_in_threadpool(load_records, data, name=name)
+        return await request.app.state.tasks.run(
+            _upload_work,
+            kind,
+            data,
+            name,
+            game_index,
+            options,
+            time_limit=UPLOAD_SECONDS,
+            disconnected=request.is_disconnected,
+        )
     except RecordError as exc:
         raise UploadProblem(name, exc) from None
+
+
+def _read_upload(data: bytes, name: str, game_index: int) -> tuple[str, Any]:
+    """(display name, the chosen game's record) of an upload, checked (in a worker process)."""
+    records = load_records(data, name=name)
     if not 0 <= game_index < len(records):
-        raise HTTPException(
-            status_code=422,
-            detail=f"There is no game #{game_index} in “{name}”: it holds {len(records)} game(s), "
-            f"numbered from 0 (game_index {game_index} is out of range).",
+        raise UploadError(
+            f"There is no game #{game_index} in “{name}”: it holds {len(records)} game(s), "
+            f"numbered from 0 (game_index {game_index} is out of range)."
         )
     record = records[game_index]
     label = f"{name}" + (f" #{game_index}" if len(records) > 1 else "")
-    return _record_label(label, record), record, data
+    return _record_label(label, record), record
+
+
+def _upload_work(kind: str, data: bytes, name: str, game_index: int, options: dict[str, Any]) -> Any:
+    """The work on an upload, in a worker process: ``view`` (GameView), ``csv`` (text), ``map`` and
+    ``chart`` (SVG text), ``evaluation`` (EvaluationView). Bad input raises a BoardevalError (422)."""
+    try:
+        label, record = _read_upload(data, name, game_index)
+        if kind == "map":
+            saved = saved_games(data, name=name)[game_index]
+            return board_svg(saved, options["phase"], orders=options["orders"])
+        gm = compute_measures(record)
+        if kind == "view":
+            return _game_view(label, gm)
+        if kind == "csv":
+            return measures_table(gm).to_csv(index=False)
+        if kind == "chart":
+            from boardeval.diplomacy import chart_svg
+
+            phase = options["phase"]
+            if phase is not None and phase not in gm.phases:
+                raise UploadError(f"phase {phase!r} is not in {label} ({gm.phases[0]} .. {gm.phases[-1]})")
+            table = measures_table(gm, [options["measure"]])
+            with _CHART_LOCK:
+                return chart_svg(table, options["measure"], phase=phase)
+        if kind == "evaluation":
+            return _evaluation_view(label, record, gm, options["phase"])
+    except HTTPException as exc:  # the shared view builders say 422 this way
+        raise UploadError(str(exc.detail)) from None
+    raise ValueError(f"unknown upload work {kind!r}")
 
 
 def _file_name(file: UploadFile) -> str:
@@ -420,8 +474,8 @@ async def api_upload(
     file: UploadFile = File(..., description="the engine's saved-game JSON, or JSONL with one game a line"),
     game_index: GameIndexForm = 0,
 ) -> GameView:
-    name, gm = await _uploaded(request, file, game_index)
-    return _game_view(name, gm)
+    view: GameView = await _upload_task(request, file, game_index, "view")
+    return view
 
 
 @router.post("/api/diplomacy/upload.csv", summary="The tidy measures table of an uploaded game as CSV")
@@ -430,9 +484,10 @@ async def api_upload_csv(
     file: UploadFile = File(...),
     game_index: GameIndexForm = 0,
 ) -> Response:
-    _, gm = await _uploaded(request, file, game_index)
+    csv: str = await _upload_task(request, file, game_index, "csv")
     stem = os.path.splitext(_file_name(file))[0] or "game"
-    return _csv_response(gm, f"{stem}-measures.csv")
+    headers = {"Content-Disposition": content_disposition(f"{stem}-measures.csv")}
+    return Response(csv, media_type="text/csv", headers=headers)
 
 
 _CHART_LOCK = threading.Lock()  # matplotlib's global state is not thread-safe
@@ -519,14 +574,8 @@ async def api_upload_map(
     phase: str = Form(..., max_length=12),
     orders: Annotated[bool, Form(), text_bool("orders")] = True,
 ) -> Response:
-    _, _, data = await _uploaded_record(request, file, game_index)
-    fname = _file_name(file)
-    saved = (await run_in_threadpool(saved_games, data, name=fname))[game_index]
-    try:
-        svg = await run_in_threadpool(board_svg, saved, phase, orders=orders)
-    except RecordError as exc:
-        raise UploadProblem(fname, exc) from None
-    stem = os.path.splitext(fname)[0] or "game"
+    svg: str = await _upload_task(request, file, game_index, "map", phase=phase, orders=orders)
+    stem = os.path.splitext(_file_name(file))[0] or "game"
     return _svg(svg, f"{stem}-map-{phase}.svg")
 
 
@@ -539,21 +588,8 @@ async def api_upload_chart(
     phase: str | None = Form(None, max_length=12),
 ) -> Response:
     """The same chart as ``GET /api/diplomacy/games/{id}/chart.svg``, for an uploaded game."""
-    from boardeval.diplomacy import chart_svg
-
     chosen = validate_measures([measure])[0]
-    name, gm = await _uploaded(request, file, game_index)
-    if phase is not None and phase not in gm.phases:
-        raise HTTPException(
-            status_code=422, detail=f"phase {phase!r} is not in {name} ({gm.phases[0]} .. {gm.phases[-1]})"
-        )
-    table = measures_table(gm, [chosen])
-
-    def draw() -> str:
-        with _CHART_LOCK:
-            return chart_svg(table, chosen, phase=phase)
-
-    svg = await run_in_threadpool(draw)
+    svg: str = await _upload_task(request, file, game_index, "chart", measure=chosen, phase=phase)
     stem = os.path.splitext(_file_name(file))[0] or "game"
     return _svg(svg, f"{stem}-{chosen}{'-' + phase if phase else ''}.svg", attachment=True)
 
@@ -703,6 +739,5 @@ async def api_upload_evaluation(
     phase: str | None = Form(None, max_length=12),
 ) -> EvaluationView:
     """The same answer as ``GET /api/diplomacy/games/{id}/evaluation``, for an uploaded game."""
-    name, record, _ = await _uploaded_record(request, file, game_index)
-    gm = await run_in_threadpool(compute_measures, record)
-    return await run_in_threadpool(_evaluation_view, name, record, gm, phase)
+    view: EvaluationView = await _upload_task(request, file, game_index, "evaluation", phase=phase)
+    return view

@@ -246,9 +246,8 @@ def _open_tablebase(folder: str, stamp: int) -> Tablebase | None:
         return None
 
 
-def _tablebase() -> tuple[Tablebase | None, Path | None]:
-    """The built tablebase (or None) and the folder it was looked for in."""
-    folder = _tablebase_folder()
+def _tablebase(folder: Path | None) -> tuple[Tablebase | None, Path | None]:
+    """The tablebase built in ``folder`` (or None), and the folder."""
     if folder is None:
         return None, None
     manifest = folder / "manifest.json"
@@ -279,13 +278,16 @@ def _tablebase_info(tb: Tablebase | None, folder: Path | None, why: dict[str, An
     return TablebaseInfo(available=True, folder=where, covers=False, verdict=None, note=note)
 
 
-def _think(game: AiIn, *, play: bool) -> AiAnswer:
-    """Search the position after the game's turns, explain the best turn, and play it if ``play``."""
+def _think(game: AiIn, play: bool, tablebase_folder: Path | None) -> AiAnswer:
+    """Search the position after the game's turns, explain the best turn, and play it if ``play``.
+
+    Runs in a search worker process (the compiled search holds the GIL for its whole second); the
+    tablebase folder is resolved by the server when the request comes (``BOARDEVAL_TABLEBASE`` now)."""
     pos, played = _replay(game)
     outcome = pos.outcome()
     if outcome is not None:
         raise MorrisError(f"the game is over ({outcome.result}: {outcome.reason}); start a new game")
-    tb, folder = _tablebase() if pos.variant.flying else (None, _tablebase_folder())
+    tb, folder = _tablebase(tablebase_folder) if pos.variant.flying else (None, tablebase_folder)
     # one answer per request, no game clock kept between them: every move gets the strength's time
     ai = AlphaBetaPlayer.at_strength(game.strength, shuffle_ties=False, tablebase=tb, manage_time=False)
     t0 = time.perf_counter()
@@ -313,23 +315,43 @@ def _think(game: AiIn, *, play: bool) -> AiAnswer:
     )
 
 
+SEARCH_SECONDS = 60.0
+"""Time limit of one AI, why or evals request's work (the expert AI thinks 1 s, its why-panel a little
+more; the evaluation graph scores at most 200 positions at depth 2): past it the worker is killed, 503."""
+
+
+async def _in_worker(request: Request, fn: Any, *args: Any) -> Any:
+    """Run ``fn(*args)`` on the app's search workers (off the event loop; bounded line; time limit)."""
+    return await request.app.state.tasks.run(
+        fn, *args, time_limit=SEARCH_SECONDS, disconnected=request.is_disconnected
+    )
+
+
 @router.post("/api/morris/ai", response_model=AiAnswer, summary="The AI's turn with its why-panel")
-def morris_ai(game: AiIn) -> AiAnswer:
+async def morris_ai(request: Request, game: AiIn) -> AiAnswer:
     """Search the position after the turns, play the best turn, and explain it (raw features only)."""
-    return _think(game, play=True)
+    answer: AiAnswer = await _in_worker(request, _think, game, True, _tablebase_folder())
+    return answer
 
 
 @router.post("/api/morris/why", response_model=AiAnswer, summary="The best turn here, explained, not played")
-def morris_why(game: AiIn) -> AiAnswer:
+async def morris_why(request: Request, game: AiIn) -> AiAnswer:
     """The why-panel of the side to move's best turn at this strength (the page's hint); nothing is played,
     so ``state`` is the position explained."""
-    return _think(game, play=False)
+    answer: AiAnswer = await _in_worker(request, _think, game, False, _tablebase_folder())
+    return answer
 
 
 @router.post("/api/morris/evals", response_model=EvalsAnswer, summary="Scores of the game's positions")
-def morris_evals(game: EvalsIn) -> EvalsAnswer:
+async def morris_evals(request: Request, game: EvalsIn) -> EvalsAnswer:
     """A depth-2 search score of each position of the game from ``from_ply`` on (at most 200 per answer),
     from White's view, for the evaluation graph. A finished position scores ±10000 (won) or 0 (draw)."""
+    answer: EvalsAnswer = await _in_worker(request, _evals, game)
+    return answer
+
+
+def _evals(game: EvalsIn) -> EvalsAnswer:
+    """The scores of :func:`morris_evals` (in a search worker process)."""
     _replay(game)  # every turn checked first: a bad list is refused before any search
     variant = Variant.parse(game.variant)
     pos = Position.parse(game.position, variant)

@@ -1,0 +1,341 @@
+"""The web fault scenario (issue 24): a real ``boardeval web`` under heavy concurrent work, measured, then
+stopped in the middle of it. Used by ``tests/web/test_fault.py`` (bounds asserted) and by
+``benchmarks/web_load.py --heavy`` (the same figures printed).
+
+* :func:`start_server` runs ``boardeval web`` in its own session (its processes: the server, the fork
+  server, the workers and whatever they start, all found through ``/proc`` by session id) with ``HOME``
+  pointed at an empty folder (a cold Diplomacy convoy cache: no map's table may be built) and waits for
+  its start-up line saying the workers are ready;
+* :func:`heavy_load` sends, all at once: uploads of a game on every Diplomacy map, Catan generator jobs
+  (annealing, tournament repair, CP-SAT) and play-test jobs, and Morris AI turns at the expert level (1 s
+  of search each), while one client asks ``/api/health`` back to back; memory (PSS of the session's
+  processes) is sampled at every health answer;
+* :func:`stop` sends SIGINT or SIGTERM to the server, waits for it to exit (its exit is the signal; a
+  guard fails a hang) and for the session to hold no process (``/proc``).
+
+Nothing here waits on the clock for an event: the start is a line on stderr, the load is over when its
+requests have been answered, the end is the exit and ``/proc``. Latency percentiles are the measured
+quantity (over however many health requests the load lasted, at least :data:`MIN_HEALTH_SAMPLES`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from tests.diplomacy.helpers import start_saved_game
+
+HOST = "127.0.0.1"
+START_GUARD = 600.0
+"""Seconds to wait for the start-up line before failing (a guard: the fork server's imports take a few
+seconds on an idle machine, minutes when 8 engineers share 2 cores)."""
+EXIT_GUARD = 30.0
+"""Seconds after the signal before a server that has not exited, or processes still alive, fail."""
+MIN_HEALTH_SAMPLES = 100
+SEED_CODE = "O10-S2-W9-G12-B6-S4-B10-G9-W11-D-W3-O8-W8-O3-G4-S5-B5-G6-S11~3S3W3B3GO"
+READY = re.compile(r"worker processes ready in ([0-9.]+) s")
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind((HOST, 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@dataclass
+class Server:
+    proc: subprocess.Popen[bytes]
+    base: str
+    err: list[str] = field(default_factory=list)
+    ready_seconds: float = 0.0
+
+    @property
+    def sid(self) -> int:
+        return self.proc.pid  # start_new_session: the server leads its own session
+
+    def stderr(self) -> str:
+        return "".join(self.err)
+
+
+def start_server(home: Path, *, extra_env: dict[str, str] | None = None) -> Server:
+    """``boardeval web`` on a free port in its own session; returns once its workers are ready."""
+    port = free_port()
+    env = {**os.environ, "HOME": str(home), "BOARDEVAL_TABLEBASE": "none", "PYTHONUNBUFFERED": "1"}
+    env.pop("XDG_CACHE_HOME", None)
+    env.update(extra_env or {})
+    proc = subprocess.Popen(
+        [sys.executable, "-c", "from boardeval.cli.main import main; main()", "web", "--port", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env=env,
+        cwd=str(home),
+        start_new_session=True,
+    )
+    server = Server(proc, f"http://{HOST}:{port}")
+    seen = threading.Event()
+
+    def pump() -> None:
+        assert proc.stderr is not None
+        for raw in iter(proc.stderr.readline, b""):
+            line = raw.decode("utf-8", "replace")
+            server.err.append(line)
+            found = READY.search(line)
+            if found:
+                server.ready_seconds = float(found.group(1))
+                seen.set()
+        seen.set()  # the server ended: let the waiter see it
+
+    threading.Thread(target=pump, daemon=True).start()
+    if not seen.wait(START_GUARD) or proc.poll() is not None:
+        kill_session(server.sid)
+        raise AssertionError("the server did not say its workers were ready:\n" + server.stderr()[-3000:])
+    return server
+
+
+# --------------------------------------------------------------------------------------------------------
+# /proc
+
+
+def _stat(pid: int) -> list[str] | None:
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as fh:
+            return fh.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+
+
+def session_pids(sid: int) -> list[int]:
+    """Every process of session ``sid`` (fields after "(comm)": state ppid pgrp session ...)."""
+    out = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            fields = _stat(int(entry))
+            if fields is not None and int(fields[3]) == sid:
+                out.append(int(entry))
+    return sorted(out)
+
+
+def pss_mb(pids: list[int]) -> float:
+    """Proportional set size of the processes, MB (shared pages counted once in all: the fork server's
+    libraries are shared by every worker)."""
+    total_kb = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/smaps_rollup", encoding="ascii") as fh:
+                for line in fh:
+                    if line.startswith("Pss:"):
+                        total_kb += int(line.split()[1])
+                        break
+        except OSError:
+            continue
+    return total_kb / 1024
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """CPU seconds used so far by the processes (their own time and that of children they reaped)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for pid in pids:
+        fields = _stat(pid)
+        if fields is not None:
+            total += sum(int(x) for x in fields[11:15])
+    return total / tick
+
+
+def kill_session(sid: int) -> None:
+    """SIGKILL whatever is left of session ``sid`` (test clean-up after a failure)."""
+    for pid in session_pids(sid):
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(pid, signal.SIGKILL)
+
+
+# --------------------------------------------------------------------------------------------------------
+# The load
+
+
+def _quantile(values: list[float], q: float) -> float:
+    data = sorted(values)
+    return data[min(len(data) - 1, int(q * len(data)))] if data else float("nan")
+
+
+def idle_health(server: Server, n: int = MIN_HEALTH_SAMPLES) -> list[float]:
+    """Seconds of ``n`` back-to-back ``/api/health`` requests to the server at rest: the machine's own
+    delay (a crowded machine answers slower whatever the server does)."""
+    out = []
+    with httpx.Client(base_url=server.base, timeout=60) as c:
+        for _ in range(n):
+            t0 = time.perf_counter()
+            c.get("/api/health")
+            out.append(time.perf_counter() - t0)
+    return out
+
+
+@dataclass
+class LoadFigures:
+    health: list[float] = field(default_factory=list)
+    idle: list[float] = field(default_factory=list)
+    peak_pss_mb: float = 0.0
+    peak_processes: int = 0
+    statuses: dict[str, list[int]] = field(default_factory=dict)
+    problems: list[str] = field(default_factory=list)
+    jobs: list[str] = field(default_factory=list)
+
+    def quantile(self, q: float) -> float:
+        return _quantile(self.health, q)
+
+    def summary(self) -> str:
+        p50 = 1000 * self.quantile(0.5)
+        return (
+            f"/api/health over {len(self.health)} requests under load: p50 {p50:.1f} ms, "
+            f"p95 {1000 * self.quantile(0.95):.1f} ms, max {1000 * max(self.health, default=0):.1f} ms "
+            f"(at rest before: p95 {1000 * _quantile(self.idle, 0.95):.1f} ms); "
+            f"peak memory of the server's processes {self.peak_pss_mb:.0f} MB (PSS, "
+            f"{self.peak_processes} processes)"
+        )
+
+
+JOBS: list[tuple[str, dict[str, Any]]] = [
+    ("/api/jobs/catan/generate", {"method": "anneal", "seed": 1}),
+    ("/api/jobs/catan/generate", {"method": "tournament", "seed": 2, "rules": ["max-spot-pips=11"]}),
+    ("/api/jobs/catan/generate", {"method": "cp", "seed": 3}),
+    ("/api/jobs/catan/generate", {"method": "anneal", "seed": 4, "layout": "extended"}),
+    ("/api/jobs/catan/playtest", {"board": SEED_CODE, "games": 30, "seed": 1}),
+    ("/api/jobs/catan/playtest", {"board": SEED_CODE, "games": 30, "seed": 2}),
+]
+OPENINGS = [["d2"], ["d2", "f4"], ["a1", "g7"], ["d6", "b4", "f4"]]
+
+
+def heavy_load(
+    server: Server, *, morris_clients: int = 4, morris_turns: int = 3, keep_jobs_running: bool = True
+) -> LoadFigures:
+    """Every kind of heavy request at once, and ``/api/health`` back to back until they are answered.
+
+    Returns when the searches and uploads have been answered; the jobs (submitted first) may still run
+    (``keep_jobs_running``: the play-tests are sized to outlast the rest, so that a shutdown right after
+    meets work in the worker processes)."""
+    from boardeval.diplomacy import available_maps
+
+    figures = LoadFigures(idle=idle_health(server))
+    lock = threading.Lock()
+    uploads = [(name, json.dumps(start_saved_game(name)).encode()) for name in available_maps()]
+
+    def note(kind: str, status: int, text: str = "") -> None:
+        with lock:
+            figures.statuses.setdefault(kind, []).append(status)
+            if status >= 500 or (status >= 400 and kind != "job"):
+                figures.problems.append(f"{kind}: {status} {text[:200]}")
+
+    with httpx.Client(base_url=server.base, timeout=120) as client:
+        for url, body in JOBS:
+            r = client.post(url, json=body)
+            note("job", r.status_code, r.text)
+            if r.status_code == 202:
+                figures.jobs.append(r.json()["id"])
+
+    def morris(k: int) -> None:
+        with httpx.Client(base_url=server.base, timeout=120) as c:
+            for turn in range(morris_turns):
+                moves = OPENINGS[(k + turn) % len(OPENINGS)]
+                r = c.post("/api/morris/ai", json={"moves": moves, "strength": "expert"})
+                note("morris", r.status_code, r.text)
+
+    def upload(part: list[tuple[str, bytes]]) -> None:
+        with httpx.Client(base_url=server.base, timeout=120) as c:
+            for name, data in part:
+                r = c.post("/api/diplomacy/upload", files={"file": (f"{name}.json", data)})
+                ok = r.status_code == 200 and r.json()["map"] == name
+                note("upload", r.status_code if ok else 599, f"{name}: {r.text}")
+
+    work = [threading.Thread(target=morris, args=(k,)) for k in range(morris_clients)]
+    work += [threading.Thread(target=upload, args=(uploads[k::2],)) for k in range(2)]
+    for t in work:
+        t.start()
+    with httpx.Client(base_url=server.base, timeout=60) as c:
+        while any(t.is_alive() for t in work) or len(figures.health) < MIN_HEALTH_SAMPLES:
+            t0 = time.perf_counter()
+            r = c.get("/api/health")
+            figures.health.append(time.perf_counter() - t0)
+            if r.status_code != 200:
+                figures.problems.append(f"health: {r.status_code}")
+            pids = session_pids(server.sid)
+            figures.peak_processes = max(figures.peak_processes, len(pids))
+            figures.peak_pss_mb = max(figures.peak_pss_mb, pss_mb(pids))
+    for t in work:
+        t.join()
+    if keep_jobs_running:
+        with httpx.Client(base_url=server.base, timeout=60) as c:
+            states = [c.get(f"/api/jobs/{j}").json()["state"] for j in figures.jobs]
+        figures.jobs = [f"{j}:{s}" for j, s in zip(figures.jobs, states, strict=True)]
+    return figures
+
+
+@dataclass
+class Stopped:
+    code: int | None
+    seconds: float
+    cpu_after: float
+    left: list[int]
+    left_after_guard: list[str]
+
+
+def stop(server: Server, signum: int) -> Stopped:
+    """Send ``signum`` to the server; wait for its exit and for its session to be empty (/proc)."""
+    pids = session_pids(server.sid)
+    cpu_before = cpu_seconds(pids)
+    in_flight = threading.Thread(target=_one_more_search, args=(server.base,), daemon=True)
+    in_flight.start()  # a search in flight when the signal comes
+    os.kill(server.proc.pid, signum)
+    sent = time.monotonic()
+    code, usage = _reap(server.proc, sent + EXIT_GUARD)
+    seconds = time.monotonic() - sent
+    # the server's CPU with its reaped descendants (the fork server, and the workers it reaped), plus
+    # whatever is still alive, minus what they all had used before the signal
+    cpu_after = max(0.0, usage + cpu_seconds(session_pids(server.sid)) - cpu_before)
+    # the fork server and the resource tracker leave once the processes that hold their pipes are gone
+    left = session_pids(server.sid)
+    deadline = time.monotonic() + EXIT_GUARD
+    while left and time.monotonic() < deadline:
+        time.sleep(0.02)  # polling /proc; the processes' exit is the signal, the deadline only a guard
+        left = session_pids(server.sid)
+    described = [_describe(pid) for pid in left]
+    kill_session(server.sid)
+    return Stopped(code, seconds, cpu_after, left, described)
+
+
+def _reap(proc: subprocess.Popen[bytes], deadline: float) -> tuple[int | None, float]:
+    """Wait (until ``deadline``, a guard) for ``proc`` to exit; (exit code, CPU seconds of it and its
+    reaped descendants), or (None, 0.0) if it did not exit."""
+    while time.monotonic() < deadline:
+        pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+        if pid:
+            proc.returncode = os.waitstatus_to_exitcode(status)
+            return proc.returncode, usage.ru_utime + usage.ru_stime
+        time.sleep(0.01)  # polling for the exit; the exit itself is the signal
+    return None, 0.0
+
+
+def _one_more_search(base: str) -> None:
+    with contextlib.suppress(httpx.HTTPError):
+        httpx.post(base + "/api/morris/ai", json={"moves": ["d2"], "strength": "expert"}, timeout=30)
+
+
+def _describe(pid: int) -> str:
+    try:
+        cmd = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()[:120]
+    except OSError:
+        cmd = "?"
+    return f"{pid}: {cmd}"
