@@ -220,9 +220,15 @@ OPENINGS = [["d2"], ["d2", "f4"], ["a1", "g7"], ["d6", "b4", "f4"]]
 
 
 def heavy_load(
-    server: Server, *, morris_clients: int = 4, morris_turns: int = 3, keep_jobs_running: bool = True
+    server: Server,
+    *,
+    morris_clients: int = 4,
+    morris_turns: int = 3,
+    maps: list[str] | None = None,
+    keep_jobs_running: bool = True,
 ) -> LoadFigures:
-    """Every kind of heavy request at once, and ``/api/health`` back to back until they are answered.
+    """Every kind of heavy request at once, and ``/api/health`` back to back until they are answered
+(``maps``: the Diplomacy maps uploaded, default every map the engine ships).
 
     Returns when the searches and uploads have been answered; the jobs (submitted first) may still run
     (``keep_jobs_running``: the play-tests are sized to outlast the rest, so that a shutdown right after
@@ -231,7 +237,8 @@ def heavy_load(
 
     figures = LoadFigures(idle=idle_health(server))
     lock = threading.Lock()
-    uploads = [(name, json.dumps(start_saved_game(name)).encode()) for name in available_maps()]
+    names = available_maps() if maps is None else maps
+    uploads = [(name, json.dumps(start_saved_game(name)).encode()) for name in names]
 
     def note(kind: str, status: int, text: str = "") -> None:
         with lock:

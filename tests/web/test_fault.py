@@ -73,7 +73,7 @@ def test_heavy_requests_leave_health_quick_memory_bounded_and_no_process_after_c
 def test_sigterm_in_the_middle_of_jobs_and_searches_leaves_no_process(tmp_path: Path) -> None:
     server = start_server(tmp_path)
     try:
-        figures = heavy_load(server, morris_clients=2, morris_turns=1)
+        figures = heavy_load(server, morris_clients=2, morris_turns=1, maps=["standard", "world"])
         assert not figures.problems, figures.problems
         print(_check_stopped(server, signal.SIGTERM), figures.jobs)
     finally:
