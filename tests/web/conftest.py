@@ -44,7 +44,8 @@ def live_server() -> Iterator[str]:
     from boardeval.web.common import UVICORN_OPTIONS
 
     port = free_port()
-    config = uvicorn.Config(create_app(), host="127.0.0.1", port=port, log_level="warning", **UVICORN_OPTIONS)
+    app = create_app()
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", **UVICORN_OPTIONS)
     server = _Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -58,6 +59,10 @@ def live_server() -> Iterator[str]:
             time.sleep(0.05)  # polling for the first answer; the answer decides, not this pause
     else:
         raise RuntimeError(f"uvicorn did not start within {HTTP_GUARD:.0f} s")
+    # the worker processes (searches, uploads, jobs): the page tests' first AI answer must not wait for the
+    # fork server to load the libraries (blocks until they are up; the app started them in the background)
+    app.state.tasks.pool.start()
+    app.state.jobs.start()
     yield base
     server.should_exit = True
     thread.join(timeout=10)
