@@ -17,10 +17,10 @@ import functools
 import json
 import os
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -337,6 +337,8 @@ def _state_model(state: Any, *, game: str, phase: str) -> _StateModel:
         raise RecordStateError(validation_message(exc, root="state"), game=game, phase=phase) from None
 
 
+T = TypeVar("T")
+
 _CHECKED_MAX = 20_000
 """Most unit and centre texts remembered as checked per map (a map has a few thousand valid ones)."""
 
@@ -351,6 +353,20 @@ def _checked(map_name: str) -> tuple[dict[str, Unit], dict[str, str]]:
     return {}, {}
 
 
+def _each_checked(
+    texts: Sequence[str], good: dict[str, T], field: str, check: Callable[[str, str], T]
+) -> tuple[T, ...]:
+    """``check(text, f"{field}[i]")`` of every text, except those ``good`` already holds (checked before);
+    the new good ones are added to ``good``."""
+    out: list[T] = []
+    for i, text in enumerate(texts):
+        value = good.get(text)
+        if value is None:
+            value = good[text] = check(text, f"{field}[{i}]")
+        out.append(value)
+    return tuple(out)
+
+
 def _position(graph: MapGraph, phase: str, state: Any, *, game: str) -> Position:
     """One phase's ``state`` (units and centres per power) as a validated :class:`Position`."""
     model = _state_model(state, game=game, phase=phase)
@@ -363,23 +379,16 @@ def _position(graph: MapGraph, phase: str, state: Any, *, game: str) -> Position
     if len(good_units) + len(good_centres) > _CHECKED_MAX:
         good_units.clear()
         good_centres.clear()
+
+    def unit(text: str, field: str) -> Unit:
+        return _unit(graph, text, game=game, phase=phase, field=field)
+
+    def centre(text: str, field: str) -> str:
+        return _centre(graph, text, game=game, phase=phase, field=field)
+
     for p, power in enumerate(graph.powers):  # per power: its units, then its centres
-        owned: list[Unit] = []
-        for i, text in enumerate(raw_units.get(p, [])):
-            unit = good_units.get(text)
-            if unit is None:
-                unit = _unit(graph, text, game=game, phase=phase, field=f"state.units.{power}[{i}]")
-                good_units[text] = unit
-            owned.append(unit)
-        units.append(tuple(owned))
-        held: list[str] = []
-        for i, centre in enumerate(raw_centers.get(p, [])):
-            name = good_centres.get(centre)
-            if name is None:
-                name = _centre(graph, centre, game=game, phase=phase, field=f"state.centers.{power}[{i}]")
-                good_centres[centre] = name
-            held.append(name)
-        centers.append(tuple(held))
+        units.append(_each_checked(raw_units.get(p, []), good_units, f"state.units.{power}", unit))
+        centers.append(_each_checked(raw_centers.get(p, []), good_centres, f"state.centers.{power}", centre))
     _check_one_unit_a_province(graph, units, game=game, phase=phase)
     _check_no_shared_centres(graph, centers, game=game, phase=phase)
     return Position(phase=phase, units=tuple(units), centers=tuple(centers))
