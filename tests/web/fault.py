@@ -228,11 +228,11 @@ def heavy_load(
     keep_jobs_running: bool = True,
 ) -> LoadFigures:
     """Every kind of heavy request at once, and ``/api/health`` back to back until they are answered
-(``maps``: the Diplomacy maps uploaded, default every map the engine ships).
+    (``maps``: the Diplomacy maps uploaded, default every map the engine ships).
 
-    Returns when the searches and uploads have been answered; the jobs (submitted first) may still run
-    (``keep_jobs_running``: the play-tests are sized to outlast the rest, so that a shutdown right after
-    meets work in the worker processes)."""
+        Returns when the searches and uploads have been answered; the jobs (submitted first) may still run
+        (``keep_jobs_running``: the play-tests are sized to outlast the rest, so that a shutdown right after
+        meets work in the worker processes)."""
     from boardeval.diplomacy import available_maps
 
     figures = LoadFigures(idle=idle_health(server))
