@@ -9,12 +9,14 @@ import uvicorn
 from typer.testing import CliRunner
 
 from boardeval.cli.main import app
+from boardeval.web import workers
 
 
 class _Recorded:
     """Stands in for ``uvicorn.Server``: records the config it was given instead of serving."""
 
     configs: ClassVar[list[uvicorn.Config]] = []
+    stops: ClassVar[int] = 0
 
     def __init__(self, config: uvicorn.Config) -> None:
         self.configs.append(config)
@@ -24,8 +26,16 @@ class _Recorded:
 
 
 def _record(monkeypatch: pytest.MonkeyPatch) -> list[uvicorn.Config]:
+    """Record the uvicorn configs instead of serving. The command's last act, killing every worker pool of
+    the process, would here kill the pools of the other tests' apps (same process): it is counted instead."""
     _Recorded.configs = []
+    _Recorded.stops = 0
     monkeypatch.setattr(uvicorn, "Server", _Recorded)
+
+    def stop() -> None:
+        _Recorded.stops += 1
+
+    monkeypatch.setattr(workers, "kill_all_workers", stop)
     return _Recorded.configs
 
 
@@ -33,6 +43,7 @@ def test_web_runs_uvicorn_with_the_factory(monkeypatch: pytest.MonkeyPatch) -> N
     configs = _record(monkeypatch)
     result = CliRunner().invoke(app, ["web", "--port", "8123"])
     assert result.exit_code == 0, result.output
+    assert _Recorded.stops == 1  # no worker process outlives the command
     (config,) = configs
     assert config.app == "boardeval.web.app:create_app"
     assert config.factory is True and config.host == "127.0.0.1" and config.port == 8123

@@ -29,7 +29,7 @@ from collections import OrderedDict
 from typing import Any
 
 from boardeval.core import DiplomacyError, Progress, map_jobs
-from boardeval.diplomacy.graph import load_map_graph
+from boardeval.diplomacy.graph import _plain_engine_map, load_map_graph
 
 __all__ = [
     "MapNotPreparedError",
@@ -123,8 +123,9 @@ class _NoQueue:
 
 @functools.lru_cache(maxsize=2)
 def _search_map(name: str) -> Any:
-    engine_map, _ = _engine_modules()
-    return engine_map.Map(name, use_cache=False)
+    """The engine's map of ``name`` without a convoy table (the one the engine already loaded, if any:
+    for a cached name ``Map(name, use_cache=False)`` is an empty object)."""
+    return _plain_engine_map(name)
 
 
 def _coast_paths(job: tuple[str, str, int]) -> list[tuple[str, set[str], set[str]]]:

@@ -13,9 +13,11 @@ light mode the unit tests of this module use: no fork server to start).
 **Cancel** sets a flag; the job's next progress call raises :class:`KeyboardInterrupt` inside the job
 (once: later reports pass, so the job can return what it kept), which the library's long loops already
 treat as Ctrl-C: they stop and return their best result so far flagged ``interrupted``. In a worker
-process the flag reaches the job by a signal; a job that has not returned ``grace`` seconds later is
-stopped for real: its process group is killed (its own child processes with it) and it ends
-``cancelled`` without a result. The time limit works the same way.
+process the flag reaches the job by a signal; a job that has not returned after using ``grace`` more CPU
+seconds (CPU, not wall time: on a crowded machine a job wrapping up its result is not killed for waiting
+for a core; one that does not compute at all, 30 s later) is stopped for real: its process group is
+killed (its own child processes with it) and it ends ``cancelled`` without a result. The time limit
+works the same way.
 
 The number of unfinished jobs (queued + running) is bounded: past ``max_pending`` a new submission is
 refused with :class:`JobsBusyError` (the API answers 429) instead of queueing without limit. Finished jobs

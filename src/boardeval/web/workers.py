@@ -20,8 +20,9 @@ heavy piece of work runs in a worker process of a :class:`WorkerPool`:
   second, and the last one).
 * **cancel** (``cancel`` event set, or the task's ``time_limit`` passed): the worker is asked first
   (SIGUSR1: its next progress call raises :class:`KeyboardInterrupt` once, which the library's long loops
-  treat as Ctrl-C: they stop and return their best result so far); if it has not answered ``grace``
-  seconds later, its process group is killed (SIGKILL) and a fresh worker takes its place. Either way the
+  treat as Ctrl-C: they stop and return their best result so far); if it has not answered after
+  using ``grace`` more CPU seconds (or :data:`STOP_WALL_SECONDS` later, if it does not compute), its
+  process group is killed (SIGKILL) and a fresh worker takes its place. Either way the
   work stops: :class:`TaskCancelled` carries the reason when nothing was returned.
 * **shutdown** kills every worker's process group at once (no waiting on running work).
 
@@ -72,6 +73,10 @@ PRELOAD = "boardeval.web._preload"
 WORKER_NICENESS = 5
 """Workers run at a lower CPU priority than the server, so that on a busy machine the event loop (small,
 short bursts of work) is served first and a page stays responsive while searches and jobs compute."""
+
+STOP_WALL_SECONDS = 30.0
+"""Seconds after a cancel request when a task that has not answered is killed even though it did not
+compute (blocked: waiting on something). A computing task is killed sooner: after ``grace`` CPU seconds."""
 
 PROGRESS_INTERVAL = 0.05
 """Seconds between two progress reports sent to the server (the last one of a task is always sent)."""
@@ -172,6 +177,17 @@ def _run_task(conn: Connection, payload: bytes) -> tuple[Any, ...]:
 
 # --------------------------------------------------------------------------------------------------------
 # The server side
+
+
+def _cpu_seconds(pid: int) -> float:
+    """CPU seconds process ``pid`` has used (all its threads, and the children it reaped); infinite once it
+    is gone (a gone worker is past any grace)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as fh:
+            fields = fh.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return float("inf")
+    return sum(int(x) for x in fields[11:15]) / os.sysconf("SC_CLK_TCK")
 
 
 def _context() -> Any:
@@ -307,13 +323,14 @@ class WorkerPool:
         """Run ``fn(*args)`` (or ``fn(progress, *args)`` when ``progress`` is given) in a worker; block
         until it returns. Returns ``fn``'s result; raises its :class:`BoardevalError`, or
         :class:`TaskCancelled` / :class:`TaskFailed`. A result returned after a cancel request is
-        returned; ``on_stop`` is told why the worker was asked to stop ("cancelled" or the time limit)."""
+        returned; ``on_stop`` is told why the worker was asked to stop ("cancelled" or the time limit).
+        ``grace``: CPU seconds the task may use after that request before it is killed (0: at once)."""
         import cloudpickle
 
         payload = cloudpickle.dumps((fn, args, progress is not None))
         self.start()
         worker = self._idle.get()
-        if worker is None:  # shut down while waiting
+        if worker is None or self._closed:  # shut down (before or while waiting): its workers are killed
             self._idle.put(None)
             raise TaskCancelled("the server is shutting down")
         keep = False
@@ -342,6 +359,7 @@ class WorkerPool:
     ) -> Any:
         deadline = time.monotonic() + time_limit
         asked: float | None = None  # when the worker was asked to stop
+        asked_cpu = 0.0  # the worker's CPU seconds then
         reason = "cancelled"
         try:
             worker.conn.send_bytes(payload)
@@ -357,12 +375,14 @@ class WorkerPool:
                     on_stop(reason)
                 if grace <= 0:
                     raise TaskCancelled(reason)
-                asked = now
+                asked, asked_cpu = now, _cpu_seconds(worker.pid)
                 with contextlib.suppress(ProcessLookupError):
                     os.kill(worker.pid, signal.SIGUSR1)
-            if asked is not None and now - asked >= grace:
+            if asked is not None and (
+                _cpu_seconds(worker.pid) - asked_cpu >= grace or now - asked >= STOP_WALL_SECONDS
+            ):
                 raise TaskCancelled(f"{reason}: stopped (its process killed)")
-            wait = 0.1 if asked is None else min(0.1, grace)
+            wait = 0.1 if asked is None else min(0.1, grace / 4)
             try:
                 ready = worker.conn.poll(wait)
                 message = worker.conn.recv() if ready else None
