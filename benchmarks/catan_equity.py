@@ -5,6 +5,8 @@ Usage::
     nice .venv/bin/python benchmarks/catan_equity.py --workers 2            # every stage, resumable
     nice .venv/bin/python benchmarks/catan_equity.py --only play            # just (re)start the play runs
     nice .venv/bin/python benchmarks/catan_equity.py --only fit --write-model   # refit, write the data file
+    nice -n 10 .venv/bin/python benchmarks/catan_equity.py --only play --workers 1 --interleave \
+        --pool-kinds random:0,anneal:1 --equity-boards 40       # the three kinds, evenly, resumable
 
 Stages (``--only``; all by default, in this order):
 
@@ -12,8 +14,8 @@ Stages (``--only``; all by default, in this order):
    fairness 0.25, 0.5, 0.75 and 1), ``--games`` seeded games each with four ``advisor`` openers, through
    the job runner (``--workers`` / ``--dask``). Every finished board is appended to
    ``OUT/pool.jsonl`` at once; a rerun plays only the boards not in the file, so Ctrl-C (partial results
-   kept, flagged) and resuming are free. The same for ``OUT/equity.jsonl``: ``--equity-boards`` boards
-   of the seat-equity generator, same games.
+   kept, flagged) and resuming are free. The same for ``OUT/equity.jsonl`` (``--equity-file``):
+   ``--equity-boards`` boards of the seat-equity generator, same games.
 2. ``fit``: the seat model (:mod:`boardeval.catan.equity_fit`), fitted on the pool; held-out log-loss by
    K-fold cross-validation over boards against "25 % each" and the sum-of-scores baseline; calibration;
    predicted against measured seat spreads (correlation, share of measured spread explained, what chance
@@ -22,6 +24,9 @@ Stages (``--only``; all by default, in this order):
    board (the first games of each board) and the pooled seat win rates, on random, energy-optimal
    (fairness 1) and seat-equity boards, with 95 % intervals.
 4. ``speed``: the draft and the seat-equity generator's time per board on one core.
+5. ``shipped`` (only with ``--only shipped``): the shipped model, unrefitted, on boards it was not fitted
+   on (``--shipped pool.jsonl:128,equity.jsonl``: the pool after its first 128 boards, every seat-equity
+   board), predicted against measured spread and log-loss.
 
 Every figure is printed with the machine's load average (the machine is shared).
 """
@@ -49,11 +54,50 @@ def _progress(done: int, total: int, message: str) -> None:
     print(f"  {done}/{total} {message} ({_load()})", file=sys.stderr, flush=True)
 
 
+def _pool_jobs(args: argparse.Namespace) -> list[Any]:
+    """The pool's boards, kept to ``--pool-kinds`` if given (a filter: the seeds stay the full plan's, so
+    a filtered run plays the very boards a full one would)."""
+    pool = board_jobs(POOL_KINDS, args.boards, args.games, args.seed)
+    if not args.pool_kinds:
+        return pool
+    keep = {(k, float(v)) for k, v in (part.split(":") for part in args.pool_kinds.split(","))}
+    return [j for j in pool if (j.kind, j.level) in keep]
+
+
+def _interleaved(args: argparse.Namespace) -> bool:
+    """``--interleave``: the pool's boards (``--pool-kinds``) and the seat-equity boards in rounds, one
+    board of each kind a round, so that a run stopped at any time leaves the kinds with as many boards as
+    each other (the comparison of kinds uses the smallest count); True if interrupted."""
+    out = Path(args.out)
+    pool = _pool_jobs(args)
+    eq = board_jobs((("equity", args.equity_weight),), args.equity_boards, args.games, args.seed + 1)
+    kinds = len({(j.kind, j.level) for j in pool})
+    print(f"play: interleaved, pool {len(pool)} + seat-equity {len(eq)} boards x {args.games} games", end=" ")
+    print(f"({_load()})", flush=True)
+    done_pool = {p.key for p in load_plays(out / "pool.jsonl")}
+    done_eq = {p.key for p in load_plays(out / args.equity_file)}
+    todo_pool = [j for j in pool if j.key not in done_pool]
+    todo_eq = [j for j in eq if j.key not in done_eq]
+    while todo_pool or todo_eq:
+        for jobs, path in ((todo_pool[:kinds], "pool.jsonl"), (todo_eq[:1], args.equity_file)):
+            if not jobs:
+                continue
+            r = collect(jobs, out / path, workers=args.workers, address=args.dask, chunk=1)
+            print(f"  {path}: +{r.played_now} board(s) in {r.seconds:.0f} s ({_load()})", flush=True)
+            if r.interrupted:
+                print("play: INTERRUPTED (partial results kept)", flush=True)
+                return True
+        todo_pool, todo_eq = todo_pool[kinds:], todo_eq[1:]
+    return False
+
+
 def play(args: argparse.Namespace) -> bool:
     """Stage 1; True if interrupted."""
     out = Path(args.out)
+    if args.interleave:
+        return _interleaved(args)
     if not args.equity_only:
-        pool = board_jobs(POOL_KINDS, args.boards, args.games, args.seed)
+        pool = _pool_jobs(args)
         print(f"play: pool {len(pool)} boards x {args.games} games ({_load()})", flush=True)
         r = collect(pool, out / "pool.jsonl", workers=args.workers, address=args.dask, progress=_progress)
         print(
@@ -65,7 +109,7 @@ def play(args: argparse.Namespace) -> bool:
             return True
     if args.equity_boards:
         jobs = board_jobs((("equity", args.equity_weight),), args.equity_boards, args.games, args.seed + 1)
-        r = collect(jobs, out / "equity.jsonl", workers=args.workers, address=args.dask, progress=_progress)
+        r = collect(jobs, out / args.equity_file, workers=args.workers, address=args.dask, progress=_progress)
         print(
             f"play: seat-equity boards {len(r.plays)}/{r.planned}, {r.played_now} now in {r.seconds:.0f} s"
             f"{' (INTERRUPTED: partial)' if r.interrupted else ''} ({_load()})",
@@ -87,6 +131,8 @@ def fit(args: argparse.Namespace) -> None:
     from boardeval.catan.equity_fit import cross_validate, features_of, fit_model
 
     plays = load_plays(Path(args.out) / "pool.jsonl")
+    for extra in filter(None, (args.fit_extra or "").split(",")):
+        plays += load_plays(Path(args.out) / extra)  # e.g. the seat-equity boards: the boards it is used on
     if not plays:
         print("fit: no play data yet (run --only play first)")
         return
@@ -123,9 +169,10 @@ def fit(args: argparse.Namespace) -> None:
             f"{_pct(ms.mean())} points, r = {rr:.3f}"
         )
     x, w, g = features_of(plays)
+    extra = f" and seat-equity boards ({args.fit_extra})" if args.fit_extra else ""
     meta = {
         "fitted_on": f"{len(plays)} boards x {games // len(plays)} games, four advisor openers "
-        f"(random and annealed boards at fairness 0.25-1), seed {args.seed}",
+        f"(random and annealed boards at fairness 0.25-1{extra}), seed {args.seed}",
         "boards": len(plays),
         "games": games,
         "held_out_log_loss": {
@@ -135,7 +182,8 @@ def fit(args: argparse.Namespace) -> None:
             "folds": r.folds,
         },
         "command": f"benchmarks/catan_equity.py --only fit --write-model --boards {args.boards} "
-        f"--games {args.games} --seed {args.seed}",
+        f"--games {args.games} --seed {args.seed}"
+        + (f" --fit-extra {args.fit_extra}" if args.fit_extra else ""),
     }
     model = fit_model(x, w, g, meta)
     print("  coefficients (raw units; logit per unit above the table's mean):")
@@ -228,7 +276,7 @@ def kinds(args: argparse.Namespace) -> None:
     from boardeval.core import mean_interval, wilson_interval
 
     pool = load_plays(Path(args.out) / "pool.jsonl")
-    eq = load_plays(Path(args.out) / "equity.jsonl")
+    eq = load_plays(Path(args.out) / args.equity_file)
     g = args.spread_games
     groups = [
         ("random", [p for p in pool if p.kind == "random"]),
@@ -299,6 +347,50 @@ def _kinds_chart(groups: list[Any], n: int, g: int, out: Path, chance: float) ->
     _save(fig, out, "catan-equity-kinds")
 
 
+def shipped(args: argparse.Namespace) -> None:
+    """Stage 5: the shipped model on boards it was not fitted on (``--shipped FILE:SKIP,...``: each
+    results file without its first SKIP boards, those the model was fitted on): predicted against
+    measured spread and log-loss, no refit, so nothing here has seen these games."""
+    from boardeval.catan.equity import load_seat_model
+
+    model = load_seat_model()
+    print(f"shipped model ({model.meta.get('fitted_on', '?')}) on boards it was not fitted on ({_load()})")
+    every: list[Any] = []
+    parts = args.shipped.split(",")
+    for part in parts:
+        name, _, skip = part.partition(":")
+        plays = load_plays(Path(args.out) / name)[int(skip or 0) :]
+        every += plays
+        _shipped_line(f"{name} after its first {skip or 0}", plays, model)
+        kinds = sorted({(p.kind, p.level) for p in plays})
+        for k, v in kinds if len(kinds) > 1 else ():
+            _shipped_line(f"  {k} {v:g}", [p for p in plays if (p.kind, p.level) == (k, v)], model)
+    if len(parts) > 1:
+        _shipped_line("all of them", every, model)
+
+
+def _shipped_line(label: str, plays: list[Any], model: Any) -> None:
+    """One line of stage 5: r of predicted and measured spreads, their means, the log-loss."""
+    import numpy as np
+
+    from boardeval.catan.equity import predict_probabilities
+    from boardeval.catan.equity_fit import features_of, log_loss
+
+    if len(plays) < 3:
+        print(f"  {label}: {len(plays)} boards (too few)")
+        return
+    x, wins, games = features_of(plays)
+    p = predict_probabilities(x, model)
+    rates = wins / games[:, None]
+    ps, ms = p.max(1) - p.min(1), rates.max(1) - rates.min(1)
+    r = float(np.corrcoef(ps, ms)[0, 1])
+    print(
+        f"  {label}: {len(plays)} boards x {int(games.mean())} games: predicted vs measured spread "
+        f"r = {r:.3f} (means {_pct(float(ps.mean()))} vs {_pct(float(ms.mean()))} points); log-loss "
+        f"{log_loss(p, wins):.4f} vs {np.log(4.0):.4f} for 25 % each"
+    )
+
+
 def speed(args: argparse.Namespace) -> None:
     """Stage 4: time per board on one core."""
     import resource
@@ -367,12 +459,33 @@ def main() -> None:
     parser.add_argument(
         "--equity-weight", type=float, default=0.1, help="energy weight of the seat-equity boards"
     )
+    parser.add_argument(
+        "--pool-kinds",
+        default=None,
+        help="play only these pool kinds, e.g. random:0,anneal:1 (the boards of the full plan)",
+    )
+    parser.add_argument(
+        "--interleave",
+        action="store_true",
+        help="play the pool (--pool-kinds) and the seat-equity boards one board of each kind a round",
+    )
+    parser.add_argument(
+        "--equity-file", default="equity.jsonl", help="results file of the seat-equity boards (in --out)"
+    )
+    parser.add_argument(
+        "--fit-extra", default=None, help="more results files (in --out) to fit on, comma-separated"
+    )
     parser.add_argument("--spread-games", type=int, default=40)
     parser.add_argument("--seed", type=int, default=26)
     parser.add_argument("--folds", type=int, default=5)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--dask", default=None, help="Dask scheduler address")
-    parser.add_argument("--only", choices=["play", "fit", "kinds", "speed"], default=None)
+    parser.add_argument("--only", choices=["play", "fit", "kinds", "speed", "shipped"], default=None)
+    parser.add_argument(
+        "--shipped",
+        default="pool.jsonl:128,equity.jsonl",
+        help="stage shipped: FILE:SKIP,... (skip the boards the shipped model was fitted on)",
+    )
     parser.add_argument("--write-model", action="store_true", help="write the fitted model to the data file")
     parser.add_argument("--charts", default=None, help="folder for the charts (e.g. docs/img)")
     parser.add_argument("--speed-boards", type=int, default=20)
@@ -386,6 +499,8 @@ def main() -> None:
         kinds(args)
     if "speed" in stages:
         speed(args)
+    if "shipped" in stages:
+        shipped(args)
 
 
 if __name__ == "__main__":
