@@ -281,14 +281,16 @@ def heavy(signal_name: str) -> int:
                 "statuses            : "
                 + json.dumps({k: dict(Counter(v)) for k, v in figures.statuses.items()})
             )
-            print("jobs at the signal  : " + ", ".join(figures.jobs))
+            print("jobs after the load : " + ", ".join(figures.jobs))
             for line in figures.problems[:10]:
                 print("    problem:", line)
             stopped = stop(server, getattr(signal, f"SIG{signal_name}"))
         finally:
             kill_session(server.sid)
+    work = stopped.at_signal
     print(
-        f"SIG{signal_name} in the middle: exit {stopped.code} after {stopped.seconds:.2f} s "
+        f"SIG{signal_name} with {work.get('heavy_requests')} search(es) and {work.get('jobs_running')} "
+        f"job(s) at work: exit {stopped.code} after {stopped.seconds:.2f} s "
         f"({stopped.cpu_after:.2f} CPU-s), processes left: {len(stopped.left)} {stopped.left_after_guard}"
     )
     print(f"at the end: {load_text()}")

@@ -230,9 +230,9 @@ def heavy_load(
     """Every kind of heavy request at once, and ``/api/health`` back to back until they are answered
     (``maps``: the Diplomacy maps uploaded, default every map the engine ships).
 
-        Returns when the searches and uploads have been answered; the jobs (submitted first) may still run
-        (``keep_jobs_running``: the play-tests are sized to outlast the rest, so that a shutdown right after
-        meets work in the worker processes)."""
+    Returns when the searches and uploads have been answered; the jobs (submitted first) may still run
+    (``keep_jobs_running``: their states then are noted in ``jobs``). :func:`stop` makes sure the server is
+    at work when the signal comes, whatever the machine's speed."""
     from boardeval.diplomacy import available_maps
 
     figures = LoadFigures(idle=idle_health(server))
@@ -297,14 +297,46 @@ class Stopped:
     cpu_after: float
     left: list[int]
     left_after_guard: list[str]
+    at_signal: dict[str, Any] = field(default_factory=dict)
+    """The server's own count of its work in hand just before the signal (``/api/health``)."""
+
+
+LONG_PLAYTEST = {"board": SEED_CODE, "games": 5000, "seed": 3}
+"""A job that outlasts any wait for it to start (the shutdown must meet a job at work)."""
+
+
+def in_the_middle(server: Server) -> dict[str, Any]:
+    """Return once the server says it is in the middle of its work: a background job running (one of the
+    load's, or a long play-test submitted now if they have all ended) and an expert Morris search in
+    flight. Waits on the server's reports (``/api/jobs``, ``/api/health``), never on the clock (the
+    deadline is a hang guard); returns the last health answer."""
+    deadline = time.monotonic() + START_GUARD
+    with httpx.Client(base_url=server.base, timeout=60) as c:
+        submitted = False
+        while True:
+            states = [j["state"] for j in c.get("/api/jobs").json()]
+            if "running" in states:
+                break
+            if not submitted and "queued" not in states:
+                assert c.post("/api/jobs/catan/playtest", json=LONG_PLAYTEST).status_code == 202
+                submitted = True
+            assert time.monotonic() < deadline, f"no job started: {states}"
+            time.sleep(0.02)  # polling the job list; a job's state is the signal
+        threading.Thread(target=_one_more_search, args=(server.base,), daemon=True).start()
+        while True:
+            health: dict[str, Any] = c.get("/api/health").json()
+            if health["heavy_requests"] >= 1 and health["jobs_running"] >= 1:
+                return health
+            assert time.monotonic() < deadline, f"the search never reached the server: {health}"
+            time.sleep(0.02)  # polling the server's count; the count is the signal
 
 
 def stop(server: Server, signum: int) -> Stopped:
-    """Send ``signum`` to the server; wait for its exit and for its session to be empty (/proc)."""
+    """Once the server is in the middle of its work (:func:`in_the_middle`), send ``signum``; wait for
+    its exit and for its session to be empty (/proc)."""
+    at_signal = in_the_middle(server)
     pids = session_pids(server.sid)
     cpu_before = cpu_seconds(pids)
-    in_flight = threading.Thread(target=_one_more_search, args=(server.base,), daemon=True)
-    in_flight.start()  # a search in flight when the signal comes
     os.kill(server.proc.pid, signum)
     sent = time.monotonic()
     code, usage = _reap(server.proc, sent + EXIT_GUARD)
@@ -320,7 +352,7 @@ def stop(server: Server, signum: int) -> Stopped:
         left = session_pids(server.sid)
     described = [_describe(pid) for pid in left]
     kill_session(server.sid)
-    return Stopped(code, seconds, cpu_after, left, described)
+    return Stopped(code, seconds, cpu_after, left, described, at_signal)
 
 
 def _reap(proc: subprocess.Popen[bytes], deadline: float) -> tuple[int | None, float]:
@@ -336,8 +368,10 @@ def _reap(proc: subprocess.Popen[bytes], deadline: float) -> tuple[int | None, f
 
 
 def _one_more_search(base: str) -> None:
+    """An expert AI request that the shutdown interrupts (its answer, a 503 or a closed connection, is not
+    looked at)."""
     with contextlib.suppress(httpx.HTTPError):
-        httpx.post(base + "/api/morris/ai", json={"moves": ["d2"], "strength": "expert"}, timeout=30)
+        httpx.post(base + "/api/morris/ai", json={"moves": ["d2"], "strength": "expert"}, timeout=600)
 
 
 def _describe(pid: int) -> str:

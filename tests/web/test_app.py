@@ -13,6 +13,7 @@ from boardeval.web.app import create_app
 def test_health(client: TestClient) -> None:
     r = client.get("/api/health")
     assert r.status_code == 200 and r.json()["status"] == "ok"
+    assert r.json()["heavy_requests"] == 0 and r.json()["jobs_running"] >= 0  # the work in hand
 
 
 def test_docs_pages_use_only_local_assets(client: TestClient) -> None:

@@ -5,7 +5,8 @@ Catan generator and play-test jobs, and Morris AI turns at the expert level (1 s
 ``/api/health`` must stay quick (p95 under :data:`HEALTH_P95`: the searches and jobs run in worker
 processes, not on the event loop; with the search on the loop it was p50 0.42 s, p95 1.0 s) and the
 server's processes must stay under :data:`MEMORY_MB` (PSS). Then the server is stopped in the middle of
-its work, once by SIGINT (Ctrl-C) and once by SIGTERM: it exits, having spent under 2 CPU seconds after
+its work (a job running and a search in flight, as the server itself reports them), once by SIGINT
+(Ctrl-C) and once by SIGTERM: it exits, having spent under 2 CPU seconds after
 the signal, and leaves no process behind (``/proc``). The scenario and its figures: ``tests/web/fault.py``
 (``benchmarks/web_load.py --heavy`` prints the same figures).
 """
@@ -46,7 +47,11 @@ def _check_stopped(server: Server, signum: int) -> str:
     assert stopped.cpu_after < EXIT_CPU, f"{name}: {stopped.cpu_after:.2f} CPU-s after the signal"
     assert not stopped.left, f"{name}: processes left behind: {stopped.left_after_guard}"
     cpu = f"{stopped.cpu_after:.2f} CPU-s"
-    return f"{name}: exit {stopped.code} after {stopped.seconds:.2f} s ({cpu}), 0 processes left"
+    work = stopped.at_signal
+    return (
+        f"{name} with {work['heavy_requests']} search(es) and {work['jobs_running']} job(s) at work: "
+        f"exit {stopped.code} after {stopped.seconds:.2f} s ({cpu}), 0 processes left"
+    )
 
 
 def test_heavy_requests_leave_health_quick_memory_bounded_and_no_process_after_ctrl_c(

@@ -64,7 +64,18 @@ def prepare(app: Starlette) -> None:
         route.matches(nowhere)  # a path no route takes: each router builds its table on the way
 
 
-@router.get("/api/health", tags=["meta"], summary="Liveness check")
-async def health() -> dict[str, str]:
-    """Answered on the event loop itself (no thread): it is as quick as the loop is free (issue 24)."""
-    return {"status": "ok", "version": __version__}
+@router.get("/api/health", tags=["meta"], summary="Liveness check and the work in hand")
+async def health(request: Request) -> dict[str, str | int]:
+    """Answered on the event loop itself (no thread): it is as quick as the loop is free (issue 24).
+
+    ``heavy_requests``: requests whose work is in a search worker or waiting for one (the Morris AI,
+    Diplomacy uploads); ``jobs_running``: background jobs running. What a load test or an operator waits
+    on ("the server is in the middle of its work") instead of guessing it from the clock."""
+    state = request.app.state
+    running = sum(1 for job in state.jobs.jobs() if job.state == "running")
+    return {
+        "status": "ok",
+        "version": __version__,
+        "heavy_requests": state.tasks.in_flight,
+        "jobs_running": running,
+    }
