@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 
@@ -57,6 +58,43 @@ def test_best_json_shape() -> None:
     assert data["nodes"] > 0
     assert data["why"]["candidates"][0]["move"] == data["move"]
     assert "scale" not in json.dumps(data["why"])
+
+
+def test_best_says_a_decided_line_in_words() -> None:
+    """Issue 23 §2.1: f2-d2 leaves Black no legal move; the output says so and shows no win score (9999);
+    the JSON keeps the number beside a structured verdict, and White's view beside the mover's."""
+    blockade = "......BW..WBW.WBBB..W... w 0 0"
+    code, out, _ = run("best", blockade, "--depth", "2", "--tablebase", "none", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["move"] == "f2-d2" and data["score"] == 9999.0 and data["white_score"] == 9999.0
+    assert data["verdict"]["headline"] == "White wins: Black has no legal move"
+    assert data["verdict"]["source"] == "rules" and data["verdict"]["turns"] == 1
+    assert data["why"]["candidates"][0]["verdict"] == data["verdict"]
+    code, out, _ = run("best", blockade, "--depth", "2", "--tablebase", "none")
+    assert code == 0
+    assert "White wins: Black has no legal move" in out and "wins: Black has no" in out  # the row wraps
+    assert not re.search(r"(^|[^0-9.])(99[0-9][0-9]|10000)([^0-9]|$)", out), out
+    # a finished position: eval says who won, in words
+    code, out, _ = run("eval", "WWW.........BB.......... b 0 0")
+    assert code == 0 and "White has won: Black has fewer than 3 men" in out and "10000" not in out
+    code, out, _ = run("eval", "WWW.........BB.......... b 0 0", "--json")
+    data = json.loads(out)
+    assert data["verdict"]["headline"] == "White has won: Black has fewer than 3 men"
+    assert data["score"] == -10000.0  # the number stays, beside the verdict
+    code, out, _ = run("eval", START, "--json")
+    assert json.loads(out)["verdict"] is None
+
+
+def test_best_scores_are_from_whites_view() -> None:
+    """One sign convention: with Black to move the human output's evaluation is White's (JSON: both)."""
+    code, out, _ = run("best", "--moves", "d2 a7 f4", "--depth", "3", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["white_score"] == pytest.approx(-data["score"], abs=1e-4)
+    code, out, _ = run("best", "--moves", "d2 a7 f4", "--depth", "3")
+    assert code == 0
+    assert f"evaluation {data['white_score']:+.3f} (White's view)" in out
+    assert "scores from White's view" in out
 
 
 def test_best_at_a_strength_level() -> None:

@@ -2,10 +2,11 @@
 
 The audit runs axe-core (bundled by ``axe-playwright-python``: no download at test time) in Debian's chromium
 on ``/``, ``/catan``, ``/morris``, ``/diplomacy`` and the error page, at 1400 and 390 px, each in an
-interesting state (a spot chosen and the seats' draft and why shown, a hint explained, an evaluation shown
-with a definition open, a zoomed map), and fails on any serious or critical violation, or on the empty table
-headers and skipped heading levels the issue found. Before issue 23: colour contrast failed on every page (31
-elements on /diplomacy), plus empty table headers, heading order and 13 px checkboxes.
+interesting state (a spot chosen and the seats' draft and why shown, a hint explained, the AI's move
+explained, a decided line in words, an evaluation shown with a definition open, a zoomed map), and fails on
+any serious or critical violation, or on the empty table headers and skipped heading levels the issue found.
+Before issue 23: colour contrast failed on every page (31 elements on /diplomacy), plus empty table headers,
+heading order and 13 px checkboxes.
 
 The glossary tests check what a keyboard, pointer and touch user meet: a skip link first, each section's
 terms one Tab stop with the arrow keys between them, a popover on focus, hover and tap that Escape closes,
@@ -61,6 +62,19 @@ def _morris(page: Any) -> None:
     )
 
 
+def _morris_ai(page: Any) -> None:
+    """The why-panel of the AI's move (issue 23 §2), paused AI vs AI with its controls."""
+    page.wait_for_function("() => (document.getElementById('ai-move') || {}).textContent !== '–'")
+    page.click("#ai-pause")
+    page.wait_for_function("() => document.getElementById('status').textContent.startsWith('Paused')")
+
+
+def _morris_decided(page: Any) -> None:
+    """A decided line in words: the hint where f2-d2 leaves Black no legal move."""
+    _morris(page)
+    page.wait_for_function("() => document.getElementById('why').textContent.includes('White wins')")
+
+
 def _diplomacy(page: Any) -> None:
     page.wait_for_selector("#eval-breakdown table.dip-eval")
     page.wait_for_selector("#charts svg[data-measure]")
@@ -81,6 +95,8 @@ STATES: dict[str, tuple[str, Callable[[Any], None]]] = {
     "home": ("/?seed=5", _home),
     "catan": ("/catan", _catan),
     "morris": ("/morris?strength=easy", _morris),
+    "morris-ai": ("/morris?strength=easy&colour=none&moves=d2+a7", _morris_ai),
+    "morris-decided": ("/morris?colour=both&start=......BW..WBW.WBBB..W...+w+0+0", _morris_decided),
     "diplomacy": ("/diplomacy?game=1&phase=F1907M", _diplomacy),
     "error": ("/no-such-page", lambda page: page.wait_for_selector("h1")),
 }

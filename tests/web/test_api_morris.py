@@ -134,27 +134,80 @@ def test_why_explains_the_best_move_without_playing_it(client: TestClient) -> No
     assert over.status_code == 422 and "over" in over.json()["detail"]
 
 
-def test_evals_are_white_view_search_scores(client: TestClient) -> None:
-    from boardeval.morris import WHITE, search
+def test_evals_are_the_analysis_in_white_view(client: TestClient) -> None:
+    """The graph's value of a position is the analysis' best root turn (each position from a fresh table),
+    White's view, searched 6 turns deep with White to move and 7 with Black to move (issue 23 §2.2)."""
+    from boardeval.morris import WHITE, Searcher
 
     moves = ["d2", "a7", "f4", "d7", "b4"]
     ans = client.post("/api/morris/evals", json={"moves": moves}).json()
-    assert ans["total"] == 6 and ans["from_ply"] == 0 and ans["depth"] == 2 and len(ans["scores"]) == 6
-    for ply, score in enumerate(ans["scores"]):
+    assert ans["total"] == 6 and ans["from_ply"] == 0 and ans["depth"] == 6 and len(ans["scores"]) == 6
+    assert ans["depths"] == [6, 7, 6, 7, 6, 7] and ans["verdicts"] == [None] * 6
+    for ply, score in enumerate(ans["scores"][:2]):
         pos = Position.from_moves(moves[:ply])
-        expected = search(pos, 2).score
+        expected = Searcher().top_moves(pos, 1, ans["depths"][ply])[0].score
         assert score == pytest.approx(expected if pos.side == WHITE else -expected, abs=1e-4)
     tail = client.post("/api/morris/evals", json={"moves": moves, "from_ply": 4}).json()
-    assert tail["from_ply"] == 4 and tail["scores"] == ans["scores"][4:]
+    assert tail["from_ply"] == 4 and tail["scores"] == ans["scores"][4:] and tail["depths"] == [6, 7]
     r = client.post("/api/morris/evals", json={"moves": moves, "from_ply": 6})
     assert r.status_code == 422 and "from_ply 6" in r.json()["detail"]
     r = client.post("/api/morris/evals", json={"moves": ["d2", "d2"]})
     assert r.status_code == 422 and "move 2" in r.json()["detail"]
 
 
+def test_the_hint_is_the_analysis_and_scores_the_graphs_value(client: TestClient) -> None:
+    """With ``analysis`` the hint explains the analysis' best turn: its score is the graph's value there,
+    in the side to move's view (``score``) and White's (``white_score``), whatever the strength."""
+    moves = ["d2", "a7", "f4"]  # Black to move: the two views differ in sign
+    graph = client.post("/api/morris/evals", json={"moves": moves}).json()
+    hint = client.post("/api/morris/why", json={"moves": moves, "strength": "easy", "analysis": True}).json()
+    assert hint["analysis"] is True and hint["depth"] == 7 and hint["verdict"] is None
+    assert hint["white_score"] == pytest.approx(graph["scores"][3], abs=1e-4)
+    assert hint["score"] == pytest.approx(-hint["white_score"], abs=1e-4)
+    first = hint["why"]["candidates"][0]
+    assert hint["move"] == first["move"] and first["white_score"] == hint["white_score"]
+    assert hint["nodes"] > 0 and hint["pv"] == first["pv"]
+    # strict: a boolean, on /why only
+    for bad in ({"analysis": "true"}, {"analysis": 1}):
+        r = client.post("/api/morris/why", json={"moves": moves, **bad})
+        assert r.status_code == 422 and r.json()["detail"].startswith("analysis: ")
+    r = client.post("/api/morris/ai", json={"moves": moves, "analysis": True})
+    assert r.status_code == 422 and "analysis" in r.json()["detail"]
+    r = client.post("/api/morris/why", json={"moves": moves, "analyse": True})
+    assert r.status_code == 422 and r.json()["detail"].startswith("analyse: ")
+
+
+BLOCKADE = "......BW..WBW.WBBB..W... w 0 0"  # f2-d2 leaves Black no legal move
+
+
+def test_a_decided_line_has_a_verdict_in_words(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 23 §2.1: the answer carries a structured verdict beside the number; the why-panel's words say
+    it (no feature list for a winning move)."""
+    from boardeval.web.morris import TABLEBASE_ENV
+
+    monkeypatch.setenv(TABLEBASE_ENV, "none")
+    ans = client.post("/api/morris/ai", json={"position": BLOCKADE, "strength": "easy"}).json()
+    assert ans["move"] == "f2-d2" and ans["score"] == 9999.0 and ans["white_score"] == 9999.0
+    assert ans["verdict"] == {
+        "result": "win",
+        "winner": "white",
+        "turns": 1,
+        "source": "rules",
+        "text": "wins: Black has no legal move after this",
+        "headline": "White wins: Black has no legal move",
+    }
+    assert ans["why"]["verdict"] == ans["verdict"]
+    assert ans["why"]["explanation"][0] == "White wins: Black has no legal move (f2-d2)."
+    graph = client.post("/api/morris/evals", json={"position": BLOCKADE, "moves": ["f2-d2"]}).json()
+    assert graph["verdicts"][0] == ans["verdict"] and graph["depths"] == [6, 0]
+    assert graph["verdicts"][1]["headline"] == "White has won: Black has no legal move"
+
+
 def test_evals_of_a_won_position(client: TestClient) -> None:
     ans = client.post("/api/morris/evals", json={"position": "WWW.........BB.......... b 0 0"}).json()
     assert ans["scores"] == [10000.0]  # black has 2 men: White has won
+    assert ans["verdicts"][0]["headline"] == "White has won: Black has fewer than 3 men"
+    assert ans["verdicts"][0]["result"] == "loss" and ans["depths"] == [0]  # Black, to move, has lost
 
 
 def test_page_takes_a_share_link(client: TestClient) -> None:

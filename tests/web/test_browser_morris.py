@@ -10,6 +10,7 @@ Playwright route where a test needs "the AI is thinking", so no test depends on 
 from __future__ import annotations
 
 import contextlib
+import itertools
 from typing import Any
 from urllib.parse import quote
 
@@ -438,3 +439,234 @@ def _three_v_three() -> str:
     from tests.morris.helpers import make
 
     return make("a7 d7 g1", "b6 f2 c4", side="w").text()
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Issue 23 section 2: explanations that agree with each other. Each defect is reproduced first.
+
+BLOCKADE = "......BW..WBW.WBBB..W... w 0 0"
+"""White d5 b4 e4 g4 f2, Black c5 c4 c3 d3 e3, White to move: f2-d2 leaves Black no legal move (found by a
+seeded search over random positions; no mill, so the win is the blockade alone)."""
+
+SENTINEL = r"/(^|[^0-9.])(99[0-9][0-9]|10000)([^0-9]|$)/"
+"""A raw win score (9990-10000) as a number anywhere in a text."""
+
+WHY_SHOWS = "t => document.getElementById('why').textContent.includes(t)"
+
+
+def _no_sentinel(page: Any, selector: str) -> None:
+    text = page.inner_text(selector)
+    assert not page.evaluate(f"t => {SENTINEL}.test(t)", text), f"a raw win score in {selector}: {text}"
+
+
+def test_a_decided_line_is_said_in_words_never_as_a_score(
+    page: Any, live_server: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """§2.1: the winning move was explained as 'mobility +1, connectivity −1' beside 'score 9999'."""
+    from boardeval.web.morris import TABLEBASE_ENV
+
+    monkeypatch.setenv(TABLEBASE_ENV, "none")  # the rules' verdict here, not the tablebase's (tested below)
+    # the hint (Both sides: no AI) in the position where f2-d2 wins by blockade
+    page.goto(live_server + f"/morris?colour=both&start={quote(BLOCKADE)}")
+    _status(page, "White to move")
+    page.click("#hint-btn")
+    page.wait_for_function(HINT_SHOWN)
+    assert page.inner_text("#ai-move") == "f2-d2"
+    page.wait_for_function(WHY_SHOWS, arg="White wins: Black has no legal move")
+    row = page.locator("#why table.why-candidates tr.chosen")
+    assert "wins: Black has no legal move after this" in row.inner_text()
+    words = page.locator("#why .why-words li").all_inner_texts()
+    assert words[0].startswith("White wins: Black has no legal move")
+    assert any(w.startswith("f2-d2 (best): wins: Black has no legal move after this") for w in words)
+    # the graph says it in words too (its readout and the point's title), and after the move: won
+    page.wait_for_function("() => document.querySelectorAll('#graph circle.ev').length === 1")
+    assert "White wins: Black has no legal move" in page.inner_text("#graph-readout")
+    for sel in ("#why", "#graph-readout", "#status"):
+        _no_sentinel(page, sel)
+    titles = page.locator("#graph circle.ev title").all_text_contents()
+    assert titles == ["after 0 turns: White wins: Black has no legal move"]
+    assert not any(page.evaluate(f"t => {SENTINEL}.test(t)", t) for t in titles), titles
+
+    # the AI's own winning move (it plays White): "Why white played f2-d2" in words
+    page.goto(live_server + f"/morris?colour=black&strength=easy&start={quote(BLOCKADE)}")
+    page.wait_for_function(AI_MOVED)
+    assert page.inner_text("#why-title") == "Why white played f2-d2"
+    page.wait_for_function(WHY_SHOWS, arg="wins: Black has no legal move after this")
+    _status(page, "The AI wins")
+    page.wait_for_function("() => document.querySelectorAll('#graph circle.ev').length === 2")
+    assert "White has won: Black has no legal move" in page.inner_text("#graph-readout")
+    for sel in ("#why", "#graph-readout", "#status"):
+        _no_sentinel(page, sel)
+    _clean(page)
+
+
+SMOOTH_GAME = "b4 d2 d6 f4 b6 e4 f6xf4 b2 f2 f4 g4 d7 d3 a4"
+"""The opening of a seeded AI game (depth 3 vs depth 2, seed 3): the graph of issue 23 started it 0, 2.98,
+0, 2.18, 2.24 (depth 2 at every position)."""
+
+
+def _reversals(values: list[float], size: float = 0.5) -> int:
+    """How often the graph turns back by more than ``size`` on both sides of a point (a zig-zag)."""
+    steps = [b - a for a, b in itertools.pairwise(values)]
+    return sum(1 for a, b in itertools.pairwise(steps) if a * b < 0 and min(abs(a), abs(b)) > size)
+
+
+def _graph_value(page: Any) -> float:
+    text = page.inner_text("#graph-readout")
+    return float(text.split(": ")[1].split(" ")[0])
+
+
+def _hint_value(page: Any) -> float:
+    return float(page.locator("#why [data-eval]").get_attribute("data-eval"))
+
+
+def test_the_graph_and_the_why_panel_agree(page: Any, live_server: str) -> None:
+    """§2.2: the graph zig-zagged every ply, showed the start as 0.0 while Hint scored the best first move
+    +2.13, and was in White's view while the why-panel was in the side to move's (−0.85 vs +0.61)."""
+    moves = SMOOTH_GAME.split()
+    page.goto(live_server + "/morris?colour=both&moves=" + quote(SMOOTH_GAME))
+    _status(page, "White to move")
+    n = len(moves) + 1
+    page.wait_for_function(f"() => document.querySelectorAll('#graph circle.ev').length === {n}")
+    ans = httpx.post(live_server + "/api/morris/evals", json={"moves": moves}, timeout=120).json()
+    got = list(ans["scores"])
+    while len(got) < n:  # the answer comes in steps
+        more = {"moves": moves, "from_ply": len(got)}
+        got += httpx.post(live_server + "/api/morris/evals", json=more, timeout=120).json()["scores"]
+    # every search's horizon is a position with White to move: depth 6 with White to move, 7 with Black
+    assert ans["depths"] == [6, 7, 6, 7, 6, 7, 6, 7, 6, 7][: len(ans["depths"])]
+    assert _reversals(got) <= 2, f"the graph zig-zags: {got}"
+    assert got[0] > 1.0, "the start is scored as the analysis sees it, not 0"
+    # one convention, stated on both
+    assert "White's view" in page.get_attribute("#graph svg", "aria-label")
+    assert "White's view" in (page.text_content("#graph-heading") or "")
+
+    page.click("body", position={"x": 5, "y": 5})
+    for ply in (0, 3):  # White to move, then Black to move: the same number, the same sign
+        page.click(f'#moves .mv[data-ply="{ply}"]')
+        _status(page, f"Viewing the position after {ply} of")
+        page.click("#hint-btn")
+        page.wait_for_function(HINT_SHOWN)
+        assert "White's view" in page.inner_text("#why")
+        assert _hint_value(page) == pytest.approx(got[ply], abs=0.005)
+        assert _graph_value(page) == pytest.approx(got[ply], abs=0.005)
+        assert page.inner_text("#why .why-eval").startswith(f"evaluation {got[ply]:+.2f}")
+    _clean(page)
+
+
+def test_the_man_that_closes_a_mill_is_drawn_while_a_removal_is_picked(page: Any, live_server: str) -> None:
+    """§2.3: during 'Mill! Click an opponent man to remove' the man just placed (or moved) was not drawn."""
+    page.goto(live_server + "/morris?strength=easy&moves=" + quote("a7 b6 d7 b4"))
+    _status(page, "Your turn")
+    page.click('[data-point="g7"]')
+    _status(page, "Mill!")
+    assert page.locator('[data-point="g7"] .man.white').count() == 1
+    assert page.locator(".man.white").count() == 3 and page.locator(".man.black").count() == 2
+    # a move: the man leaves its point and stands on the new one
+    state = httpx.post(live_server + "/api/morris/state", json={"position": MOVING_MILL}).json()
+    assert "g4-g7xb6" in state["legal"], state["legal"]
+    page.goto(live_server + f"/morris?colour=both&start={quote(MOVING_MILL)}")
+    _status(page, "White to move")
+    page.click('[data-point="g4"]')
+    page.click('[data-point="g7"]')
+    _status(page, "Mill!")
+    assert page.locator('[data-point="g7"] .man.white').count() == 1
+    assert page.locator('[data-point="g4"] .man').count() == 0
+    page.click('[data-point="b6"]')
+    page.wait_for_function("() => document.getElementById('moves').textContent.includes('g4-g7xb6')")
+    _clean(page)
+
+
+MOVING_MILL = "WW.B.......B..W...B..W.B w 0 0"
+"""White a7 d7 g4 a1, Black b6 c4 b2 g1, White to move (moving): g4-g7 closes the a7-d7-g7 mill."""
+
+
+def test_position_text_follows_the_game_and_turn_counts_are_words(page: Any, live_server: str) -> None:
+    """§2.4: the Position box kept the start while the game went on; the readout said 'after 1 turns'."""
+    page.goto(live_server + "/morris?colour=both")
+    _status(page, "White to move")
+    assert page.input_value("#setup-text") == "........................ w 9 9"
+    page.click('[data-point="d2"]')
+    _status(page, "Black to move")
+    after = httpx.post(live_server + "/api/morris/state", json={"moves": ["d2"]}).json()["position"]
+    assert page.input_value("#setup-text") == after
+    page.click('[data-point="a7"]')
+    _status(page, "White to move")
+    page.click("body", position={"x": 5, "y": 5})
+    page.keyboard.press("ArrowLeft")
+    _status(page, "Viewing the position after 1 of 2 turns")
+    assert page.input_value("#setup-text") == after  # the position shown
+    page.wait_for_function("() => document.querySelectorAll('#graph circle.ev').length === 3")
+    assert page.inner_text("#graph-readout").startswith("after 1 turn: ")
+    titles = page.locator("#graph circle.ev title").all_text_contents()
+    assert titles[1].startswith("after 1 turn: ") and titles[2].startswith("after 2 turns: ")
+    page.keyboard.press("Home")
+    _status(page, "Viewing the position after 0 of 2 turns")
+    assert page.input_value("#setup-text") == "........................ w 9 9"
+    _clean(page)
+
+
+def test_ai_vs_ai_pauses_steps_and_has_a_speed(page: Any, live_server: str) -> None:
+    """§2.4: AI vs AI had no pause, step or speed."""
+    page.goto(live_server + "/morris?colour=none&strength=easy&speed=fast")
+    page.wait_for_function("() => document.querySelectorAll('#moves .mv').length >= 3")  # start + 2 turns
+    assert page.is_visible("#ai-pause") and page.is_visible("#ai-speed")
+    assert page.input_value("#ai-speed") == "fast"
+    held = _Held(page, AI)
+    held.wait()
+    page.click("#ai-pause")  # stops at once: the turn being thought about is dropped
+    _status(page, "Paused")
+    held.release()
+    assert any("/api/morris/ai" in url for url in held.failed), "the AI request was not stopped"
+    count = page.locator("#moves .mv").count()
+    assert page.get_attribute("#ai-pause", "aria-pressed") == "true"
+    assert page.inner_text("#ai-pause") == "Resume"
+    # Step: exactly one turn, then paused again
+    page.click("#ai-step")
+    page.wait_for_function(f"() => document.querySelectorAll('#moves .mv').length === {count + 1}")
+    _status(page, "Paused")
+    assert page.evaluate("() => document.getElementById('board').dataset.next") == "paused"
+    # the speed is kept in the link and used between turns
+    page.select_option("#ai-speed", "slow")
+    assert "speed=slow" in page.url
+    held = _Held(page, AI)
+    page.click("#ai-pause")  # resume
+    held.wait()
+    assert page.get_attribute("#ai-pause", "aria-pressed") == "false"
+    held.release()
+    page.wait_for_function(f"() => document.querySelectorAll('#moves .mv').length === {count + 2}")
+    page.wait_for_function("() => document.getElementById('board').dataset.next === '2000'")
+    page.click("#ai-pause")
+    _status(page, "Paused")
+    # the controls only concern AI vs AI
+    page.select_option("#colour", "both")
+    _status(page, "White to move")
+    assert not page.is_visible("#ai-pause")
+    _clean(page)
+
+
+TARGETS = """() => [...document.querySelectorAll(
+    'button, select, input:not([type=hidden]), textarea, summary, a[href], [role=button], [tabindex="0"]')]
+  .filter(e => e.offsetParent !== null || e.closest('svg'))
+  .filter(e => !e.classList.contains('skip-link') && !e.classList.contains('term') && !e.closest('footer'))
+  .map(e => { const r = e.getBoundingClientRect();
+              return [e.id || e.dataset.point || e.dataset.ply || e.textContent.trim().slice(0, 20),
+                      Math.round(r.width * 10) / 10, Math.round(r.height * 10) / 10]; })
+  .filter(([, w, h]) => w > 0 && h > 0)"""
+
+
+def test_touch_targets_are_at_least_24_px_on_a_phone(browser: Any, live_server: str) -> None:
+    """WCAG 2.5.8 at 390 px: every control of /morris (board points, the move list, buttons) is 24 x 24 px
+    or more (glossary terms inside sentences are inline text, which the criterion exempts)."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+    try:
+        pg = context.new_page()
+        pg.goto(live_server + "/morris?colour=both&moves=" + quote("d2 a7 f4"))
+        _status(pg, "Black to move")
+        pg.click("#hint-btn")
+        pg.wait_for_function(HINT_SHOWN)
+        small = [t for t in pg.evaluate(TARGETS) if t[1] < 24 or t[2] < 24]
+        assert small == [], f"targets under 24 x 24 px: {small}"
+        assert len(pg.evaluate(TARGETS)) > 40  # the 24 points, the move list, the controls
+    finally:
+        context.close()

@@ -121,10 +121,12 @@ EMPTY_JSON: dict[str, Any] = {
         "first_turns_done": _N,
         "first_turns": _N,
     },
-    "morris eval": {"phase": _N, "side": _N, "features": _N, "breakdown": _N, "score": _N},
+    "morris eval": {"phase": _N, "side": _N, "features": _N, "breakdown": _N, "score": _N, "verdict": _N},
     "morris best": {
         "move": _N,
         "score": _N,
+        "white_score": _N,
+        "verdict": _N,
         "pv": [],
         "depth": _N,
         "nodes": _N,

@@ -13,7 +13,7 @@ from rich.markup import escape
 
 from boardeval.cli.common import console, err_console
 from boardeval.cli.morris_render import print_board, print_why
-from boardeval.morris import AlphaBetaPlayer, HumanPlayer, Position
+from boardeval.morris import AlphaBetaPlayer, HumanPlayer, Position, turn_verdict, white_view
 
 __all__ = ["COLOURS", "TerminalSession"]
 
@@ -91,9 +91,14 @@ class TerminalSession:
     def _ai_turn(self) -> None:
         result = self.ai.search(self.pos)
         assert result.move is not None  # the game is not over
+        words = turn_verdict(self.pos, result.move, result.score, self.ai.tablebase)
+        value = (
+            words["headline"]
+            if words is not None
+            else f"{white_view(result.score, self.pos.side):+.2f}, White's view"
+        )
         self.pos.play(result.move)
-        verdict = f", tablebase: {result.tablebase}" if result.tablebase is not None else ""
-        console.print(f"AI plays [bold]{result.move}[/bold] (score {result.score:+.2f}{verdict})")
+        console.print(f"AI plays [bold]{result.move}[/bold] ({escape(value)})")
 
     def _undo(self) -> None:
         target = self._undo_marks.pop()

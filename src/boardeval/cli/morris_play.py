@@ -30,8 +30,11 @@ from boardeval.morris import (
     SearchResult,
     Variant,
     evaluate,
+    game_verdict,
     load_weights,
     play_match,
+    turn_verdict,
+    white_view,
 )
 
 if TYPE_CHECKING:
@@ -130,6 +133,7 @@ def eval_cmd(
                 "features": bd.extras["features"],
                 "breakdown": bd.to_dict(include_scale=False),
                 "score": bd.total,
+                "verdict": game_verdict(pos),
             }
         )
         return
@@ -189,21 +193,30 @@ def best_cmd(
         result = ai.search(pos, progress=cb)
     # Ctrl-C: the best turn of the last completed depth, flagged, without the why-panel's searches
     panel = None if result.interrupted else ai.why(pos, shown, result.depth)
+    verdict = None if result.move is None else turn_verdict(pos, result.move, result.score, ai.tablebase)
     if as_json:
-        print_json({**result.to_dict(), "why": panel})
+        white = None if result.move is None else round(white_view(result.score, pos.side), 4)
+        print_json({**result.to_dict(), "white_score": white, "verdict": verdict, "why": panel})
     else:
-        _print_best(pos, result, panel)
+        _print_best(pos, result, panel, verdict)
     if result.interrupted:
         note_interrupted(f"the best turn of the last completed depth ({result.depth}), no why-panel")
 
 
-def _print_best(pos: Position, result: SearchResult, panel: dict[str, Any] | None) -> None:
+def _print_best(
+    pos: Position, result: SearchResult, panel: dict[str, Any] | None, verdict: dict[str, Any] | None
+) -> None:
     print_board(pos)
     if result.move is None:
         console.print("the game is over")
     else:
+        value = (
+            f"[bold]{escape(verdict['headline'])}[/bold]"
+            if verdict is not None
+            else f"evaluation {white_view(result.score, pos.side):+.3f} (White's view)"
+        )
         console.print(
-            f"best: [bold]{result.move}[/bold]  score {result.score:+.3f}  depth {result.depth}  "
+            f"best: [bold]{result.move}[/bold]  {value}  depth {result.depth}  "
             f"nodes {result.nodes}  {result.seconds:.2f}s"
         )
         console.print(f"line: {' '.join(str(t) for t in result.pv)}")

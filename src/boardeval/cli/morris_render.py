@@ -9,7 +9,7 @@ from rich.table import Table
 
 from boardeval.cli.common import console
 from boardeval.core import Breakdown
-from boardeval.morris import Position
+from boardeval.morris import Position, game_verdict, white_view
 
 __all__ = ["print_board", "print_evaluation", "print_why"]
 
@@ -20,8 +20,13 @@ def print_board(pos: Position) -> None:
 
 
 def print_evaluation(pos: Position, bd: Breakdown) -> None:
-    """The board and the evaluation: raw features of both sides, own - opponent, weight, contribution."""
+    """The board and the evaluation: raw features of both sides, own - opponent, weight, contribution; a
+    finished game says who won, in words (its breakdown is the win score alone)."""
     print_board(pos)
+    over = game_verdict(pos)
+    if over is not None:
+        console.print(f"[bold]{escape(over['headline'])}[/bold]")
+        return
     features: dict[str, dict[str, float]] = bd.extras["features"]
     table = Table(title=f"Evaluation ({bd.extras['phase']} phase, {bd.extras['side']} to move)")
     for col in ("feature", "white", "black", "own - opp", "weight", "contribution"):
@@ -38,7 +43,10 @@ def print_evaluation(pos: Position, bd: Breakdown) -> None:
             f"{term.contribution:+.3f}",
         )
     console.print(table)
-    console.print(f"score (side to move): [bold]{bd.total:+.3f}[/bold]")
+    console.print(
+        f"score (side to move, {bd.extras['side']}): [bold]{bd.total:+.3f}[/bold]  "
+        f"(White's view: {white_view(bd.total, pos.side):+.3f})"
+    )
 
 
 def print_why(panel: dict[str, Any]) -> None:
@@ -53,13 +61,18 @@ def print_why(panel: dict[str, Any]) -> None:
         table.add_row(name, f"{feats['white'][name]:g}", f"{feats['black'][name]:g}")
     console.print(table)
     if panel["candidates"]:
-        cand = Table(title="Top candidate turns")
+        cand = Table(title="Top candidate turns (scores from White's view)")
         cand.add_column("turn")
         cand.add_column("score", justify="right")
         cand.add_column("line")
         cand.add_column("raw changes (own / opponent)")
         for c in panel["candidates"]:
-            cand.add_row(c["move"], f"{c['score']:+.2f}", " ".join(c["pv"]), escape(c["summary"]))
+            # a decided line in words, never its win score (issue 23 section 2)
+            score = escape(c["verdict"]["text"]) if c["verdict"] else f"{c['white_score']:+.2f}"
+            line = " ".join(c["pv"]) + (
+                f" ({escape(c['outlook'])})" if c["outlook"] and not c["verdict"] else ""
+            )
+            cand.add_row(c["move"], score, line, escape(c["summary"]))
         console.print(cand)
     # the per-candidate sentences repeat the table above; print the general ones only
     general = panel["explanation"][: len(panel["explanation"]) - len(panel["candidates"])]

@@ -62,7 +62,7 @@ from boardeval.morris.rules import (
     Variant,
     VariantError,
 )
-from boardeval.morris.why import FEATURE_LABELS, why_panel
+from boardeval.morris.why import FEATURE_LABELS, game_verdict, turn_verdict, white_view, why_panel
 
 if TYPE_CHECKING:
     from boardeval.morris.tablebase import (
@@ -124,7 +124,7 @@ __all__ = [
     "BASE_WEIGHTS", "PROFILES", "WIN_SCORE",
     # search and the why-panel
     "search", "top_moves", "Searcher", "SearchResult", "MoveScore", "DEFAULT_DEPTH", "MAX_DEPTH",
-    "random_position", "why_panel", "FEATURE_LABELS",
+    "random_position", "why_panel", "turn_verdict", "game_verdict", "white_view", "FEATURE_LABELS",
     # players (boardeval.core.Player) and matches
     "MorrisPlayer", "RandomPlayer", "AlphaBetaPlayer", "HumanPlayer", "STRENGTHS", "PlayerSpec",
     "play_game", "play_match", "GameRecord", "MatchResult",

@@ -8,6 +8,13 @@ Phase scaling and normalisation are engine-internal (seed section 5: users see t
 never the factor), so the panel carries raw values, signed changes and an *order* of importance only --
 no scales, no weighted contributions.
 
+Decided lines are said in words, never as a raw score (issue 23 section 2): a candidate whose turn ends the
+game, which the tablebase rates, or whose search score is a win/loss distance (``WIN_SCORE`` minus the turns
+to the end) carries a structured ``verdict`` ("wins: Black has no legal move after this", "tablebase: wins
+in 7", "loses in 3"); every other line says the first men won or lost along its principal variation ("loses
+a man in 3"). Scores: ``score`` is from the side to move's view (the search's), ``white_score`` from White's
+view (+ good for White), the one convention the CLI and the web app show (as lichess does).
+
 Importance of a feature in a position (used only to order the ranking): the size of its weighted term in
 the current evaluation plus the average size of the change of that term over the candidate turns, both from
 the side to move's view. A feature with weight 0 in the active profile never ranks.
@@ -19,7 +26,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Final
 
 from boardeval.core import ParamsError
-from boardeval.morris._evaluate import Evaluator
+from boardeval.morris._evaluate import WIN_SCORE, Evaluator
 from boardeval.morris._features import (
     FEATURES,
     JUNCTIONS,
@@ -30,14 +37,17 @@ from boardeval.morris._features import (
     position_phase,
 )
 from boardeval.morris._search.opening import OpeningBook
-from boardeval.morris._search.searcher import Searcher
+from boardeval.morris._search.searcher import _MATE_BOUND, Searcher
 from boardeval.morris.board import points_of
+from boardeval.morris.outcome import Termination
 from boardeval.morris.rules import WHITE, Position
+from boardeval.morris.turns import Turn
 
 if TYPE_CHECKING:
+    from boardeval.morris._search.endgame import Probe
     from boardeval.morris.tablebase import Tablebase
 
-__all__ = ["FEATURE_LABELS", "placing_sentences", "why_panel"]
+__all__ = ["FEATURE_LABELS", "game_verdict", "placing_sentences", "turn_verdict", "white_view", "why_panel"]
 
 FEATURE_LABELS: Final[dict[str, str]] = {
     "material": "material",
@@ -61,6 +71,123 @@ _PLURAL: Final[frozenset[str]] = frozenset(
 )
 _NUMBER_WORDS: Final[tuple[str, ...]] = ("no", "one", "two", "three", "four")
 _COLOUR = ("white", "black")
+
+
+def white_view(score: float, side: int) -> float:
+    """A score from ``side``'s view (the search's convention) seen from White's: + is good for White."""
+    return score if side == WHITE else -score
+
+
+def _verdict(
+    result: str, mover: int, turns: int | None, source: str, text: str, headline: str
+) -> dict[str, Any]:
+    winner = None if result == "draw" else _COLOUR[mover if result == "win" else 1 - mover]
+    return {
+        "result": result,
+        "winner": winner,
+        "turns": turns,
+        "source": source,
+        "text": text,
+        "headline": headline,
+    }
+
+
+def _end_words(pos: Position) -> tuple[str, str] | None:
+    """How a finished game ended ("Black has no legal move") and whether it was won ("win") or drawn
+    ("draw"), or None if it goes on. Right after a turn, "win" is the turn's mover's: a turn never loses
+    its own game on the spot."""
+    outcome = pos.outcome()
+    if outcome is None:
+        return None
+    if outcome.winner is None:
+        words = {
+            Termination.TURN_LIMIT: f"the {outcome.limit}-turn limit is reached",
+            Termination.NO_MILL_TURNS: f"{outcome.limit} turns pass without a mill",
+        }.get(outcome.termination, outcome.reason)
+        return "draw", words
+    loser = _COLOUR[1 - outcome.winner].capitalize()
+    rest = "has no legal move" if outcome.termination is Termination.NO_LEGAL_MOVE else "has fewer than 3 men"
+    return "win", f"{loser} {rest}"
+
+
+def _line_verdict(pos: Position, turn: Turn, score: float, rated: Probe | None) -> dict[str, Any] | None:
+    """The verdict of playing ``turn`` in ``pos`` (``pos`` unchanged): the game's end right after it, the
+    tablebase's rating (``rated``: the probe of ``pos``), or a win/loss distance in the search ``score``
+    (the mover's view); None while the line is undecided."""
+    mover, who = pos.side, _COLOUR[pos.side].capitalize()
+    pos.push(turn)
+    try:
+        end = _end_words(pos)
+    finally:
+        pos.pop()
+    if end is not None:
+        result, words = end
+        if result == "win":
+            return _verdict("win", mover, 1, "rules", f"wins: {words} after this", f"{who} wins: {words}")
+        return _verdict("draw", mover, 1, "rules", f"draws: {words}", f"Draw: {words}")
+    decided = abs(score) > _MATE_BOUND
+    tb = None if rated is None else next((t for t in rated.turns if t.turn == turn), None)
+    if tb is not None and (tb.value == "draw") != decided:  # a decided value the turn limit makes a draw
+        if tb.value == "draw":
+            return _verdict("draw", mover, None, "tablebase", "tablebase: draw", "tablebase: draw")
+        n = tb.distance
+        verb = "wins" if tb.value == "win" else "loses"
+        winner = who if tb.value == "win" else _COLOUR[1 - mover].capitalize()
+        return _verdict(
+            tb.value, mover, n, "tablebase", f"tablebase: {verb} in {n}", f"tablebase: {winner} wins in {n}"
+        )
+    if decided:
+        n = round(WIN_SCORE - abs(score))
+        if score > 0:
+            return _verdict("win", mover, n, "search", f"wins in {n}", f"{who} wins in {n}")
+        other = _COLOUR[1 - mover].capitalize()
+        return _verdict("loss", mover, n, "search", f"loses in {n}", f"{other} wins in {n}")
+    return None
+
+
+def turn_verdict(
+    pos: Position, turn: Turn, score: float, tablebase: Tablebase | None = None
+) -> dict[str, Any] | None:
+    """The verdict of playing ``turn`` in ``pos`` with search ``score`` (side to move's view), or None.
+
+    A JSON-able dict: ``result`` ("win", "loss" or "draw", for the side to move), ``winner`` ("white",
+    "black" or None), ``turns`` to the end counting this one (None for a draw the tablebase rates),
+    ``source`` ("rules": the game ends right after the turn; "tablebase"; "search": a win/loss distance in
+    the score), ``text`` for the mover ("wins: Black has no legal move after this", "tablebase: wins in 7",
+    "loses in 3") and ``headline`` naming the winner ("White wins in 3"). None: the line is undecided.
+    """
+    rated = None
+    if tablebase is not None and Searcher(tablebase=tablebase).tb_covers(pos):
+        rated = tablebase.probe(pos)
+    return _line_verdict(pos, turn, score, rated)
+
+
+def game_verdict(pos: Position) -> dict[str, Any] | None:
+    """The verdict of a finished game in the shape of :func:`turn_verdict` (``turns`` 0, ``source``
+    "rules", ``result`` for the side to move: "loss" or "draw"), e.g. "White has won: Black has no legal
+    move"; None while the game goes on."""
+    end = _end_words(pos)
+    if end is None:
+        return None
+    result, words = end
+    if result == "draw":
+        return _verdict("draw", pos.side, 0, "rules", f"draw: {words}", f"Draw: {words}")
+    outcome = pos.outcome()
+    assert outcome is not None and outcome.winner is not None
+    text = f"{_COLOUR[outcome.winner].capitalize()} has won: {words}"
+    return _verdict("win" if outcome.winner == pos.side else "loss", pos.side, 0, "rules", text, text)
+
+
+def _men_on_line(pv: tuple[Turn, ...]) -> str | None:
+    """The first two removals along a principal variation, for its first mover: "wins a man in 1, loses a
+    man in 4" (turns counted from the panel's position, the line's first turn being 1; the sides
+    alternate); None without a removal."""
+    events = [
+        f"{'wins' if i % 2 == 0 else 'loses'} a man in {i + 1}"
+        for i, t in enumerate(pv)
+        if t.remove is not None
+    ]
+    return ", ".join(events[:2]) if events else None
 
 
 def _side_dicts(pos: Position) -> dict[str, dict[str, float]]:
@@ -111,9 +238,14 @@ def why_panel(
     """The why-panel of ``pos`` as plain JSON-able data (``pos`` is left unchanged).
 
     Keys: ``position``, ``side`` (to move), ``phase``, ``over`` (and ``outcome``/``reason`` when the game is
-    finished), ``features`` (raw values of both sides), ``candidates`` (best first: ``move``, ``score``,
-    ``pv``, ``features_after``, ``change`` = raw after - before per side, ``summary``), ``ranking`` (feature
-    names, most important first) and ``explanation`` (sentences). With a ``tablebase`` that covers ``pos``:
+    finished), ``features`` (raw values of both sides), ``candidates`` (best first: ``move``, ``score`` (side
+    to move's view), ``white_score`` (White's view), ``verdict`` (see :func:`turn_verdict`; None while
+    undecided), ``outlook`` (the verdict's text, else the men won or lost along the line, else None), ``pv``,
+    ``features_after``, ``change`` = raw after - before per side, ``summary``), ``verdict`` (the best
+    candidate's), ``nodes`` (visited by the candidates' searches), ``ranking`` (feature names, most
+    important first) and ``explanation`` (sentences: a decided best line is said first, in words, and
+    then the features are not ranked in words, since they decide nothing). With a ``tablebase`` that covers
+    ``pos``:
     ``tablebase`` = ``{"value", "distance", "summary", "text"}`` (``text`` = "tablebase: White wins in 7",
     also the first explanation sentence) and each candidate's ``tablebase`` verdict; otherwise
     ``tablebase`` is None. ``engine``: the search that scores the candidates (``"compiled"`` or
@@ -140,6 +272,8 @@ def why_panel(
         "over": False,
         "features": before,
         "candidates": [],
+        "verdict": None,
+        "nodes": 0,
         "ranking": [],
         "explanation": [],
         "tablebase": None,
@@ -152,34 +286,42 @@ def why_panel(
         panel["explanation"] = [f"The game is over ({outcome.result}): {outcome.reason}."]
         return panel
 
-    candidates, importance = _candidates(searcher, pos, n, depth, before, fresh)
+    table = tablebase if tablebase is not None else searcher.tablebase
+    probe = table.probe(pos) if table is not None and searcher.tb_covers(pos) else None
+    candidates, importance = _candidates(searcher, pos, n, depth, before, probe, fresh)
     active = [f for f in FEATURES if ev.weights[f] != 0.0]
     ranking = sorted(
         (f for f in active if importance[f] > 1e-12), key=lambda f: (-importance[f], FEATURES.index(f))
     )
     quiet = [f for f in active if f not in ranking]
-    explanation = _ranking_sentences(ranking, quiet) + placing_sentences(pos, ev.weights)
+    verdict = candidates[0]["verdict"] if candidates else None
+    if verdict is None:
+        explanation = _ranking_sentences(ranking, quiet) + placing_sentences(pos, ev.weights)
+    else:
+        explanation = [f"{verdict['headline']} ({candidates[0]['move']})."]
     for i, cand in enumerate(candidates):
         tag = "best" if i == 0 else f"#{i + 1}"
-        explanation.append(f"{cand['move']} ({tag}): {cand['summary']}.")
-    table = tablebase if tablebase is not None else searcher.tablebase
+        words = cand["summary"] if cand["verdict"] is None else cand["verdict"]["text"]
+        if cand["verdict"] is None and cand["outlook"] is not None:
+            words = f"{cand['outlook']} on its line; {words}"
+        explanation.append(f"{cand['move']} ({tag}): {words}.")
     if book is None:
         book = searcher.book
-    if table is not None and searcher.tb_covers(pos):
-        verdict = table.probe(pos)
-        text = "tablebase: " + verdict.summary()[:1].upper() + verdict.summary()[1:]
+    if probe is not None:
+        text = "tablebase: " + probe.summary()[:1].upper() + probe.summary()[1:]
         panel["tablebase"] = {
-            "value": verdict.value,
-            "distance": verdict.distance,
-            "summary": verdict.summary(),
+            "value": probe.value,
+            "distance": probe.distance,
+            "summary": probe.summary(),
             "text": text,
         }
-        rated = {str(t.turn): t for t in verdict.turns}
+        rated = {str(t.turn): t for t in probe.turns}
         for cand in candidates:
             t = rated.get(cand["move"])
             if t is not None:
                 cand["tablebase"] = "draw" if t.value == "draw" else f"{t.value} in {t.distance}"
-        explanation.insert(0, text + ".")
+        if verdict is None or verdict["source"] != "tablebase":
+            explanation.insert(0, text + ".")
     entry = book.probe(pos) if book is not None else None
     if entry is not None:
         panel["book"] = {
@@ -192,6 +334,8 @@ def why_panel(
         explanation.insert(0, f"{entry.text()[:1].upper()}{entry.text()[1:]} ({entry.move}).")
     panel.update(
         candidates=candidates,
+        verdict=verdict,
+        nodes=searcher.nodes,
         ranking=ranking,
         explanation=explanation,
         seconds=round(time.perf_counter() - begin, 4),
@@ -205,6 +349,7 @@ def _candidates(
     n: int,
     depth: int,
     before: dict[str, dict[str, float]],
+    probe: Probe | None,
     fresh: bool = True,
 ) -> tuple[list[dict[str, Any]], dict[str, float]]:
     """The top ``n`` turns as panel entries, and each feature's importance (see the module docstring)."""
@@ -224,10 +369,14 @@ def _candidates(
         change = {c: _delta(before[c], after[c]) for c in _COLOUR}
         for f in FEATURES:
             importance[f] += abs(after_terms[f] - base_terms[f]) / len(tops)
+        verdict = _line_verdict(pos, ms.move, ms.score, probe)
         candidates.append(
             {
                 "move": str(ms.move),
                 "score": round(ms.score, 4),
+                "white_score": round(white_view(ms.score, me), 4),
+                "verdict": verdict,
+                "outlook": verdict["text"] if verdict is not None else _men_on_line(ms.pv),
                 "pv": [str(t) for t in ms.pv],
                 "features_after": after,
                 "change": change,

@@ -22,10 +22,26 @@ Game = Literal["catan", "morris", "diplomacy"]
 
 _MORRIS: Final[dict[str, str]] = {
     "score": (
-        "The search score of a move or position, from the view of the side to move: positive is good for "
-        "the side to move, negative good for the opponent (on the evaluation graph: positive is good for "
-        "White). Unit: evaluation points; one man of material is worth about 1.1 points (weight 10 over the "
-        "normaliser 9), more while flying. A won position scores 10000 minus the turns to the end."
+        "The search score of a move or position, shown from White's view everywhere on the page (positive is "
+        "good for White, negative good for Black). Unit: evaluation points; one man of material is worth "
+        "about 1.1 points (weight 10 over the normaliser 9), more while flying. A decided line is said in "
+        "words instead ('White wins in 3', 'wins: Black has no legal move after this')."
+    ),
+    "white's view": (
+        "The one sign convention of the page, as on lichess: every score is from White's side, + good for "
+        "White and − good for Black, whoever is to move (the API also gives the search's own score, from "
+        "the side to move's view)."
+    ),
+    "analysis": (
+        "The search behind the evaluation graph and Hint: every position searched 6 turns deep with White "
+        "to move and 7 with Black to move, so that the search always stops at a position with White to move "
+        "(a fixed depth makes the graph zig-zag every turn); the hint's best move scores the graph's value."
+    ),
+    "verdict": (
+        "A decided line in words: the game ends right after the move ('wins: Black has no legal move after "
+        "this'), the tablebase rates it ('tablebase: wins in 7'), or the search sees the end ('wins in 3': "
+        "turns from now, counting this move). Otherwise a line says the men it wins or loses ('loses a man "
+        "in 3')."
     ),
     "depth": "How many turns ahead the search looked (iterative deepening stops at the depth or time limit).",
     "nodes": "Positions the search visited to find its move.",
@@ -38,9 +54,9 @@ _MORRIS: Final[dict[str, str]] = {
     ),
     "in hand": "Men not yet placed on the board (each side starts with 9).",
     "evaluation graph": (
-        "A depth-2 search score of every position of the game from White's view: above the line White is "
-        "better, below Black. The vertical scale fits the largest score shown (between ±2 and ±20, "
-        "printed in the corners); a won position scores ±10000 and sits at the edge."
+        "The analysis score of every position of the game from White's view: above the line White is "
+        "better, below Black. The vertical scale fits the largest score shown (between ±2 and ±20, printed "
+        "in the corners); a decided position sits at its winner's edge and is said in words."
     ),
     "raw features": (
         "The feature values counted on the board, for each side, before any weight or phase factor; a "

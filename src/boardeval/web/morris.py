@@ -6,7 +6,18 @@ illegal turn anywhere in the list is refused with its number and the engine's re
 
 Endpoints: ``state`` (replay and describe), ``ai`` (the AI's turn and its why-panel), ``why`` (the
 why-panel of the side to move's best turn without playing it: the page's "hint" and shared links), and
-``evals`` (a shallow search score of every position of the game, White's view: the evaluation graph).
+``evals`` (the analysis score of every position of the game, White's view: the evaluation graph).
+
+One sign convention (issue 23 section 2): every score the page shows is from White's view (+ good for
+White, as lichess does); the answers carry ``white_score`` beside the search's own ``score`` (side to
+move's view), and a decided line carries a ``verdict`` in words ("White wins in 3") that the page shows
+instead of a number. The analysis (the graph and the hint) searches every position so that its horizon
+falls on a position with White to move: :data:`ANALYSIS_DEPTH` turns with White to move, one more with
+Black to move. A fixed depth for every position puts the horizon on White's turn at one ply and on Black's
+at the next, and the static evaluation's side-to-move bias then makes the graph zig-zag every ply (it did
+at depth 2, and still does at a fixed depth 6); a fixed horizon parity does not. The hint's best candidate
+is, by construction, the graph's value at the same position (the same search: each root turn searched
+from a fresh table).
 
 The endgame tablebase (issue 13 section 2): when one is built -- in the folder named by the environment
 variable ``BOARDEVAL_TABLEBASE``, else the default folder (``boardeval.morris.default_tablebase_dir``) --
@@ -25,11 +36,12 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from fastapi import Query, Request
 from fastapi.responses import HTMLResponse
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from boardeval import __version__
 from boardeval.core import MorrisError
 from boardeval.morris import (
+    BASE_WEIGHTS,
     BLACK,
     FEATURES,
     POINT_NAMES,
@@ -40,6 +52,10 @@ from boardeval.morris import (
     Position,
     Searcher,
     Variant,
+    game_verdict,
+    turn_verdict,
+    white_view,
+    why_panel,
 )
 from boardeval.web.common import StrictModel, api_router, templates, text_int
 from boardeval.web.glossary import morris_terms
@@ -57,10 +73,14 @@ Strength = Literal["easy", "medium", "hard", "expert"]  # the names of boardeval
 VariantName = Literal["standard", "openspiel"]
 # who the human plays: one side, both (no AI), or none (AI vs AI)
 Mode = Literal["white", "black", "both", "none"]
-EVAL_DEPTH = 2
-"""Search depth of the evaluation graph's scores (about 6 ms a position on one core)."""
-MAX_EVALS = 200
-"""Positions scored per ``evals`` request; the page asks again from where the answer stopped."""
+Speed = Literal["fast", "normal", "slow"]  # AI vs AI: the pause between two turns
+ANALYSIS_DEPTH = 6
+"""Search depth of the analysis (the evaluation graph and the hint) in a position with White to move; with
+Black to move one more, so the horizon is always a position with White to move (see the module docstring).
+"""
+MAX_EVALS = 10
+"""Positions scored per ``evals`` request (tens of ms each on one core); the page asks again from where
+the answer stopped, so the graph fills in steps and a changed game stops the work within one answer."""
 TABLEBASE_ENV = "BOARDEVAL_TABLEBASE"
 """Environment variable naming the tablebase folder (default: the default folder; ``none``: off)."""
 BUILD_COMMAND = "boardeval morris tablebase build --max-men 4"
@@ -81,8 +101,29 @@ class GameIn(StrictModel):
 class AiIn(GameIn):
     """A game plus the AI's strength and how many candidate moves the why-panel shows."""
 
+    model_config = ConfigDict(extra="forbid")
+
     strength: Strength = "medium"
     candidates: int = Field(3, ge=1, le=8, description="candidate moves in the why-panel")
+    analysis: bool = Field(
+        False,
+        strict=True,
+        description="(why only) explain the analysis' best turn instead of the AI's at this strength: the "
+        "evaluation graph's search (the page's Hint), so its score is the graph's at this position",
+    )
+
+
+class Verdict(BaseModel):
+    """A decided line in words (from the library's why-panel data), shown instead of a score."""
+
+    result: Literal["win", "loss", "draw"] = Field(description="for the side to move")
+    winner: Literal["white", "black"] | None
+    turns: int | None = Field(description="turns to the end, counting the turn played (0: already over)")
+    source: Literal["rules", "tablebase", "search"] = Field(
+        description="rules: the game ends right after the turn; tablebase; search: a win/loss distance"
+    )
+    text: str = Field(description="for the mover, e.g. 'wins: Black has no legal move after this'")
+    headline: str = Field(description="naming the winner, e.g. 'White wins in 3'")
 
 
 class MorrisState(BaseModel):
@@ -119,6 +160,9 @@ class AiAnswer(BaseModel):
 
     move: str
     score: float = Field(description="search score of the move, side to move's view (+ good for the mover)")
+    white_score: float = Field(description="the same score from White's view (+ good for White): shown")
+    verdict: Verdict | None = Field(description="the move's line when decided (then no score is shown)")
+    analysis: bool = Field(description="the analysis' best turn (the hint) rather than the AI's")
     pv: list[str]
     nodes: int
     depth: int
@@ -142,8 +186,14 @@ class EvalsAnswer(BaseModel):
 
     from_ply: int
     total: int = Field(description="positions in the game (turns + 1)")
-    depth: int = Field(description="search depth of every score")
-    scores: list[float] = Field(description="search score, White's view (+ good for White); ±10000 = won")
+    depth: int = Field(description="analysis depth with White to move (with Black to move: one more)")
+    depths: list[int] = Field(description="the search depth of each score (0: the game is over)")
+    scores: list[float] = Field(
+        description="the analysis' best score, White's view (+ good for White); decided: see verdicts"
+    )
+    verdicts: list[Verdict | None] = Field(
+        description="each position's best line when decided, in words (shown instead of its score)"
+    )
 
 
 def _replay(game: GameIn) -> tuple[Position, list[str]]:
@@ -189,11 +239,13 @@ def morris_page(
         text_int("why", 0, MAX_MOVES),
     ] = None,
     strength: Strength = "medium",
+    speed: Speed = "normal",
 ) -> HTMLResponse:
     """The game page; ``?moves=...&colour=black&variant=openspiel`` resumes a game (the URL follows it).
 
     ``colour`` is who the human plays: ``white``, ``black``, ``both`` (no AI) or ``none`` (AI vs AI).
-    A share link adds ``ply`` (the position shown) and ``why`` (the position whose why-panel is open)."""
+    A share link adds ``ply`` (the position shown) and ``why`` (the position whose why-panel is open);
+    ``speed`` is the pace of AI vs AI."""
     return templates.TemplateResponse(
         request,
         "morris.html",
@@ -211,6 +263,7 @@ def morris_page(
                 "ply": ply,
                 "why": why,
                 "strength": strength,
+                "speed": speed,
             },
         },
     )
@@ -278,38 +331,66 @@ def _tablebase_info(tb: Tablebase | None, folder: Path | None, why: dict[str, An
     return TablebaseInfo(available=True, folder=where, covers=False, verdict=None, note=note)
 
 
+def analysis_depth(pos: Position) -> int:
+    """The analysis' search depth of ``pos``: its horizon is a position with White to move."""
+    return ANALYSIS_DEPTH if pos.side == WHITE else ANALYSIS_DEPTH + 1
+
+
 def _think(game: AiIn, play: bool, tablebase_folder: Path | None) -> AiAnswer:
     """Search the position after the game's turns, explain the best turn, and play it if ``play``.
 
-    Runs in a search worker process (the compiled search holds the GIL for its whole second); the
-    tablebase folder is resolved by the server when the request comes (``BOARDEVAL_TABLEBASE`` now)."""
+    With ``game.analysis`` (a hint) the turn is the analysis' best: the why-panel at :func:`analysis_depth`,
+    whose first candidate is the evaluation graph's value here (the same search). Runs in a search worker
+    process (the compiled search holds the GIL for its whole second); the tablebase folder is resolved by
+    the server when the request comes (``BOARDEVAL_TABLEBASE`` now)."""
     pos, played = _replay(game)
     outcome = pos.outcome()
     if outcome is not None:
         raise MorrisError(f"the game is over ({outcome.result}: {outcome.reason}); start a new game")
     tb, folder = _tablebase(tablebase_folder) if pos.variant.flying else (None, tablebase_folder)
-    # one answer per request, no game clock kept between them: every move gets the strength's time
-    ai = AlphaBetaPlayer.at_strength(game.strength, shuffle_ties=False, tablebase=tb, manage_time=False)
     t0 = time.perf_counter()
-    result = ai.search(pos)
-    seconds = time.perf_counter() - t0
-    # The panel searches its candidates at the depth the AI reached (the library's one rule, capped to stay
-    # quick), so its scores are the AI's; among equal scores the two searches may order moves differently.
-    why = ai.why(pos, game.candidates, result.depth)
+    if game.analysis:
+        depth = analysis_depth(pos)
+        why = why_panel(pos, game.candidates, depth, tablebase=tb)
+        seconds = time.perf_counter() - t0
+        best = why["candidates"][0]
+        move, score, pv, nodes = best["move"], float(best["score"]), list(best["pv"]), int(why["nodes"])
+        verdict = best["verdict"]
+    else:
+        # one answer per request, no game clock kept between them: every move gets the strength's time
+        ai = AlphaBetaPlayer.at_strength(game.strength, shuffle_ties=False, tablebase=tb, manage_time=False)
+        result = ai.search(pos)
+        seconds = time.perf_counter() - t0
+        # The panel searches its candidates at the depth the AI reached (the library's one rule, capped to
+        # stay quick), so its scores are the AI's; among equal scores the two searches may order moves
+        # differently.
+        why = ai.why(pos, game.candidates, result.depth)
+        assert result.move is not None  # the game is not over
+        move, score, pv, nodes, depth = (
+            str(result.move),
+            float(result.score),
+            [str(t) for t in result.pv],
+            int(result.nodes),
+            int(result.depth),
+        )
+        verdict = turn_verdict(pos, result.move, score, tb)
     info = _tablebase_info(tb, folder, why)
-    move = str(result.move)
+    side = pos.side
     if play:
         pos.play(move)
         played.append(move)
     return AiAnswer(
         move=move,
-        score=float(result.score),
-        pv=[str(t) for t in result.pv],
-        nodes=int(result.nodes),
-        depth=int(result.depth),
+        score=score,
+        white_score=round(white_view(score, side), 4),
+        verdict=None if verdict is None else Verdict(**verdict),
+        analysis=game.analysis,
+        pv=pv,
+        nodes=nodes,
+        depth=depth,
         seconds=round(seconds, 4),
         why=why,
-        scored=[f for f in FEATURES if ai.evaluator.weights[f] != 0.0],
+        scored=[f for f in FEATURES if BASE_WEIGHTS[f] != 0.0],
         tablebase=info,
         state=_state(game.position.strip(), pos, played),
     )
@@ -317,7 +398,8 @@ def _think(game: AiIn, play: bool, tablebase_folder: Path | None) -> AiAnswer:
 
 SEARCH_SECONDS = 60.0
 """Time limit of one AI, why or evals request's work (the expert AI thinks 1 s, its why-panel a little
-more; the evaluation graph scores at most 200 positions at depth 2): past it the worker is killed, 503."""
+more; the evaluation graph scores at most 10 positions at the analysis depth, the hint one): past it the
+worker is killed, 503."""
 
 
 async def _in_worker(request: Request, fn: Any, *args: Any) -> Any:
@@ -330,27 +412,40 @@ async def _in_worker(request: Request, fn: Any, *args: Any) -> Any:
 @router.post("/api/morris/ai", response_model=AiAnswer, summary="The AI's turn with its why-panel")
 async def morris_ai(request: Request, game: AiIn) -> AiAnswer:
     """Search the position after the turns, play the best turn, and explain it (raw features only)."""
+    if game.analysis:
+        raise MorrisError("analysis: only /api/morris/why explains the analysis' turn; the AI plays its own")
     answer: AiAnswer = await _in_worker(request, _think, game, True, _tablebase_folder())
     return answer
 
 
 @router.post("/api/morris/why", response_model=AiAnswer, summary="The best turn here, explained, not played")
 async def morris_why(request: Request, game: AiIn) -> AiAnswer:
-    """The why-panel of the side to move's best turn at this strength (the page's hint); nothing is played,
-    so ``state`` is the position explained."""
+    """The why-panel of the side to move's best turn at this strength (a shared link to the AI's move), or
+    with ``analysis`` the analysis' best turn (the page's hint: the evaluation graph's search); nothing is
+    played, so ``state`` is the position explained."""
     answer: AiAnswer = await _in_worker(request, _think, game, False, _tablebase_folder())
     return answer
 
 
+def _over(pos: Position) -> tuple[float, Verdict]:
+    """A finished position's graph value (White's view: +-WIN_SCORE, 0 drawn) and its verdict."""
+    verdict = game_verdict(pos)
+    assert verdict is not None
+    winner = verdict["winner"]
+    return (0.0 if winner is None else WIN_SCORE if winner == "white" else -WIN_SCORE), Verdict(**verdict)
+
+
 @router.post("/api/morris/evals", response_model=EvalsAnswer, summary="Scores of the game's positions")
 async def morris_evals(request: Request, game: EvalsIn) -> EvalsAnswer:
-    """A depth-2 search score of each position of the game from ``from_ply`` on (at most 200 per answer),
-    from White's view, for the evaluation graph. A finished position scores ±10000 (won) or 0 (draw)."""
-    answer: EvalsAnswer = await _in_worker(request, _evals, game)
+    """The analysis score of each position of the game from ``from_ply`` on (at most 10 per answer), from
+    White's view, for the evaluation graph: the best root turn's score at :func:`analysis_depth` (each
+    position from a fresh table, so it is the hint's best candidate there), and its verdict in words when
+    the line is decided. A finished position scores ±10000 (won) or 0 (draw), with its verdict."""
+    answer: EvalsAnswer = await _in_worker(request, _evals, game, _tablebase_folder())
     return answer
 
 
-def _evals(game: EvalsIn) -> EvalsAnswer:
+def _evals(game: EvalsIn, tablebase_folder: Path | None) -> EvalsAnswer:
     """The scores of :func:`morris_evals` (in a search worker process)."""
     _replay(game)  # every turn checked first: a bad list is refused before any search
     variant = Variant.parse(game.variant)
@@ -360,18 +455,33 @@ def _evals(game: EvalsIn) -> EvalsAnswer:
         raise MorrisError(f"from_ply {game.from_ply} is past the end of a game of {total} positions")
     for turn in game.moves[: game.from_ply]:
         pos.play(turn)
+    tb = _tablebase(tablebase_folder)[0] if variant.flying else None
     scores: list[float] = []
-    searcher = Searcher()  # one compiled search (and table) for every position of the request
+    depths: list[int] = []
+    verdicts: list[Verdict | None] = []
     ply = game.from_ply
     while ply < total and len(scores) < MAX_EVALS:
-        outcome = pos.outcome()
-        if outcome is not None:
-            white = 0.0 if outcome.winner is None else (WIN_SCORE if outcome.winner == WHITE else -WIN_SCORE)
+        verdict: Verdict | None
+        if pos.outcome() is not None:
+            white, verdict = _over(pos)
+            depth = 0
         else:
-            score = float(searcher.search(pos, EVAL_DEPTH).score)
-            white = score if pos.side == WHITE else -score
+            depth = analysis_depth(pos)
+            best = Searcher(tablebase=tb).top_moves(pos, 1, depth)[0]  # = why_panel's first candidate
+            white = white_view(best.score, pos.side)
+            decided = turn_verdict(pos, best.move, best.score, tb)
+            verdict = None if decided is None else Verdict(**decided)
         scores.append(round(white, 4))
+        depths.append(depth)
+        verdicts.append(verdict)
         if ply < len(game.moves):
             pos.play(game.moves[ply])
         ply += 1
-    return EvalsAnswer(from_ply=game.from_ply, total=total, depth=EVAL_DEPTH, scores=scores)
+    return EvalsAnswer(
+        from_ply=game.from_ply,
+        total=total,
+        depth=ANALYSIS_DEPTH,
+        depths=depths,
+        scores=scores,
+        verdicts=verdicts,
+    )

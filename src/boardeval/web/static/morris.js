@@ -3,7 +3,11 @@
    evaluation graph. The game lives in the page: start position + list of turns + the position shown.
 
    Races: every change of game (new game, colour, undo, a move, an import) bumps `gameId` and aborts the
-   AI request in flight (AbortController); an answer that arrives for an older game id is dropped. */
+   AI request in flight (AbortController); an answer that arrives for an older game id is dropped.
+
+   One sign convention (issue 23 §2): every score shown is from White's view (+ good for White), on the
+   graph and in the why-panel, and a decided line is shown in words ("White wins in 3"), never as a score.
+   The graph and the hint are the same analysis search (the server's), so they agree at every position. */
 "use strict";
 (() => {
   const NAMES = ["a7","d7","g7","b6","d6","f6","c5","d5","e5","a4","b4","c4","e4","f4","g4","c3","d3","e3",
@@ -14,6 +18,7 @@
     ["c5","e5"],["e5","e3"],["e3","c3"],["c3","c5"],["d7","d5"],["d3","d1"],["a4","c4"],["e4","g4"]];
   const TURN_RE = /^([a-g][1-7])(?:-([a-g][1-7]))?(?:x([a-g][1-7]))?$/;
   const GRAPH_CLIP = 20;
+  const SPEEDS = { fast: 150, normal: 700, slow: 2000 };  // ms between two turns of AI vs AI
   const idx = n => NAMES.indexOf(n);
 
   let game = { start: MORRIS_START, moves: [] };
@@ -26,10 +31,14 @@
   let selected = null;      // selected source point name (moving)
   let pendingBase = null;   // "d2" or "a1-a4" awaiting a removal click
   let setup = false;        // board editor on
-  let evals = [];           // evaluation-graph scores per position of the game (White's view)
+  let evals = [];           // evaluation graph per position of the game: {v (White's view), verdict, depth}
   let evalCtl = null;
-  const whyCache = new Map();  // key(ply) -> why answer for the position after `ply` turns
-  let pinned = null;           // key of a why-panel asked for (hint, share link)
+  const whyCache = new Map();  // key(ply) -> the AI's answer (its move and why-panel) in the position after `ply` turns
+  const hintCache = new Map(); // key(ply) -> the analysis' answer there (Hint; a shared link to a hint)
+  let pinned = null;           // key of a hint shown (Hint, share link)
+  let paused = false;          // AI vs AI: no turn starts by itself
+  let stepping = false;        // AI vs AI paused: one turn asked for by Step
+  let nextTimer = 0;           // AI vs AI: the timer of the next turn
 
   const $ = id => document.getElementById(id);
   const mode = () => $("colour").value;            // white | black | both | none
@@ -38,6 +47,9 @@
   const atEnd = () => cursor === game.moves.length;
   const humanSide = side => mode() === "both" || mode() === side;
   const busy = () => aiCtl !== null;
+  const turns = n => `${n} turn${n === 1 ? "" : "s"}`;
+  /* A score from White's view in words: a decided line's headline, else the signed number. */
+  const evalWords = (v, verdict) => verdict ? verdict.headline : MorrisWhy.signed(v);
 
   /* POST JSON with an abort signal; rejects with AbortError (no toast) or a readable Error (toast). */
   async function post(url, body, signal, quiet) {
@@ -99,7 +111,13 @@
       }
     }
     const last = cursor > 0 ? parseTurn(game.moves[cursor - 1]) : null;
-    const points = setup ? setupPoints() : (state ? state.points : NAMES.map(() => "."));
+    const points = setup ? setupPoints() : (state ? state.points.slice() : NAMES.map(() => "."));
+    if (pendingBase && state && !setup) {
+      // a turn that closed a mill waits for its removal: its man already stands where it went
+      const t = parseTurn(pendingBase);
+      if (t.src) points[idx(t.src)] = ".";
+      points[idx(t.dst)] = state.side === "white" ? "W" : "B";
+    }
     NAMES.forEach((n, i) => {
       const [x, y] = XY[i];
       const who = points[i];
@@ -141,13 +159,16 @@
     $("white-board").textContent = state.on_board.white; $("black-board").textContent = state.on_board.black;
     $("phase-pill").textContent = state.phase;
     $("position-text").textContent = state.position;
+    // the Position box follows the position shown (unless it is being edited)
+    if (!setup && document.activeElement !== $("setup-text")) $("setup-text").value = state.position;
     renderMoves();
+    aiControls();
     let status;
     const n = game.moves.length;
     if (setup) {
       status = "Setting up: click a point to cycle empty → white → black.";
     } else if (!atEnd()) {
-      status = `Viewing the position after ${cursor} of ${n} turns (→ steps on; a move here replaces the rest).`;
+      status = `Viewing the position after ${cursor} of ${turns(n)} (→ steps on; a move here replaces the rest).`;
     } else if (state.outcome !== "ongoing") {
       const solo = mode() === "white" || mode() === "black";
       const res = state.outcome === "draw" ? "Draw" : solo ? (state.outcome === mode() ? "You win" : "The AI wins")
@@ -155,6 +176,8 @@
       status = `${res}: ${state.reason}.`;
     } else if (busy()) {
       status = mode() === "none" ? `${cap(state.side)} AI is thinking…` : "The AI is thinking…";
+    } else if (mode() === "none" && paused) {
+      status = `Paused: ${state.side} to move (Step plays one turn, Resume plays on).`;
     } else if (humanSide(state.side)) {
       const who = mode() === "both" ? `${cap(state.side)} to move` : "Your turn";
       status = pendingBase ? "Mill! Click an opponent man to remove." : `${who} (${state.side}, ${state.phase}).`;
@@ -189,6 +212,7 @@
     if (mode() !== "white") q.set("colour", mode());
     if (variant() !== "standard") q.set("variant", variant());
     if ($("strength").value !== "medium") q.set("strength", $("strength").value);
+    if ($("ai-speed").value !== "normal") q.set("speed", $("ai-speed").value);
     if (!atEnd()) q.set("ply", String(cursor));
     const w = shownWhy();
     if (w) q.set("why", String(w.ply));
@@ -200,6 +224,7 @@
 
   function cancelAi() {
     if (aiCtl) { aiCtl.abort(); aiCtl = null; }
+    clearTimeout(nextTimer); nextTimer = 0;
   }
 
   /* A new game (or a changed one): drop everything in flight, then show position `ply` (default: the end). */
@@ -243,6 +268,9 @@
 
   async function maybeAi() {
     if (!aiToMove() || busy()) return;
+    if (mode() === "none" && paused && !stepping) { aiControls(); return; }
+    stepping = false;
+    clearTimeout(nextTimer); nextTimer = 0;
     const id = gameId, ctl = new AbortController();
     aiCtl = ctl;
     const before = game.moves.length;
@@ -262,14 +290,39 @@
     gameId++;
     state = ans.state; cursor = game.moves.length;
     draw(); updatePanel(); renderWhyCard(); syncUrl(); refreshGraph();
-    if (mode() === "none") {
-      const next = gameId;
-      setTimeout(() => { if (next === gameId) maybeAi(); }, 250);
+    if (mode() === "none" && !paused && aiToMove()) {
+      const next = gameId, delay = SPEEDS[$("ai-speed").value] || SPEEDS.normal;
+      nextTimer = setTimeout(() => { nextTimer = 0; if (next === gameId) maybeAi(); }, delay);
     }
+    aiControls();
+  }
+
+  /* AI vs AI: Pause (the turn being thought about is dropped), Step (one turn while paused), Resume,
+     and the speed (the pause between two turns). #board's data-next says what comes: "paused", the
+     milliseconds until the next turn, "thinking" or "" (nothing). */
+  function aiControls() {
+    const none = mode() === "none";
+    $("ai-controls").hidden = !none;
+    $("ai-pause").textContent = paused ? "Resume" : "Pause";
+    $("ai-pause").setAttribute("aria-pressed", paused ? "true" : "false");
+    $("ai-step").disabled = !(none && paused && aiToMove() && !busy());
+    $("board").dataset.next = !none ? "" : busy() ? "thinking" : paused ? "paused" :
+      nextTimer ? String(SPEEDS[$("ai-speed").value] || SPEEDS.normal) : "";
+  }
+  function togglePause() {
+    paused = !paused;
+    if (paused) cancelAi();
+    updatePanel(); draw();
+    if (!paused) maybeAi();
+  }
+  function stepAi() {
+    if (!paused || busy() || !aiToMove()) return;
+    stepping = true;
+    maybeAi();
   }
 
   function newGame() {
-    whyCache.clear(); pinned = null; evals = [];
+    whyCache.clear(); hintCache.clear(); pinned = null; evals = [];
     return setGame(MORRIS_START, []);
   }
 
@@ -292,7 +345,7 @@
      explains the turn that led here; a panel about a turn no longer in the game is never shown. */
   function shownWhy() {
     const here = keyOf(cursor);
-    if (pinned === here && whyCache.has(here)) return { ply: cursor, ans: whyCache.get(here), kind: "hint" };
+    if (pinned === here && hintCache.has(here)) return { ply: cursor, ans: hintCache.get(here), kind: "hint" };
     if (cursor > 0) {
       const prev = keyOf(cursor - 1), ans = whyCache.get(prev);
       if (ans && ans.move === game.moves[cursor - 1]) return { ply: cursor - 1, ans, kind: "played" };
@@ -312,19 +365,19 @@
     $("why-title").innerHTML = w.kind === "hint"
       ? `Best move here: <span id="ai-move" class="mono">${BE.esc(w.ans.move)}</span>`
       : `Why ${BE.esc(mover)} played <span id="ai-move" class="mono">${BE.esc(w.ans.move)}</span>`;
-    $("why").innerHTML = MorrisWhy.render(w.ans);
+    $("why").innerHTML = MorrisWhy.render(w.ans, w.kind);
   }
 
   async function hint() {
     if (!state || state.outcome !== "ongoing") { BE.toast("the game is over: no move to explain", "info"); return; }
     const id = gameId, ply = cursor, key = keyOf(ply);
-    if (!whyCache.has(key)) {
+    if (!hintCache.has(key)) {
       $("hint-btn").disabled = true;
       try {
         const ans = await post("/api/morris/why",
-          { ...gameBody(game.moves.slice(0, ply)), strength: $("strength").value, candidates: 3 });
+          { ...gameBody(game.moves.slice(0, ply)), strength: $("strength").value, candidates: 3, analysis: true });
         if (id !== gameId) return;
-        whyCache.set(key, ans);
+        hintCache.set(key, ans);
       } catch (e) { return; } finally { $("hint-btn").disabled = false; }
     }
     if (id !== gameId || ply !== cursor) return;
@@ -345,7 +398,7 @@
     try {
       const ans = await post("/api/morris/evals", { ...gameBody(game.moves), from_ply: evals.length }, ctl.signal, true);
       if (id !== gameId || ctl.signal.aborted || ans.from_ply !== evals.length) return;
-      evals = evals.concat(ans.scores);
+      evals = evals.concat(ans.scores.map((v, i) => ({ v, verdict: ans.verdicts[i], depth: ans.depths[i] })));
       evalCtl = null;
       drawGraph();
       if (evals.length < total) refreshGraph();
@@ -354,20 +407,23 @@
 
   function drawGraph() {
     const W = 400, H = 110, P = 6, n = game.moves.length;
-    // the scale fits the largest score that is not a win (at least ±2, at most ±GRAPH_CLIP); wins sit at the edge
-    const scale = Math.min(GRAPH_CLIP, Math.max(2, ...evals.filter(v => Math.abs(v) < 9000).map(v => Math.ceil(Math.abs(v)))));
+    // the scale fits the largest score of an undecided line (at least ±2, at most ±GRAPH_CLIP); a decided
+    // line sits at the edge of its winner's side
+    const open = evals.filter(e => !e.verdict).map(e => Math.ceil(Math.abs(e.v)));
+    const scale = Math.min(GRAPH_CLIP, Math.max(2, ...open));
+    const height = e => e.verdict ? (e.verdict.winner === "white" ? 1 : e.verdict.winner === "black" ? -1 : 0)
+      : Math.max(-1, Math.min(1, e.v / scale));
     const x = i => P + (W - 2 * P) * (n ? i / n : 0);
-    const y = v => H / 2 - (H / 2 - P) * Math.max(-1, Math.min(1, v / scale));
-    let s = `<svg viewBox="0 0 ${W} ${H}" xmlns="http://www.w3.org/2000/svg" role="img" aria-label="evaluation graph, White's view">`;
+    const y = e => H / 2 - (H / 2 - P) * height(e);
+    let s = `<svg viewBox="0 0 ${W} ${H}" xmlns="http://www.w3.org/2000/svg" role="img" aria-label="evaluation graph, White's view: above the line White is better">`;
     s += `<rect x="0" y="0" width="${W}" height="${H / 2}" fill="#fbfaf7"/><rect x="0" y="${H / 2}" width="${W}" height="${H / 2}" fill="#e4e1db"/>`;
     s += `<line x1="0" y1="${H / 2}" x2="${W}" y2="${H / 2}" stroke="#9a9488" stroke-width="1"/>`;
     s += `<text x="4" y="12" font-size="10" fill="#5b6470">White better (top: +${scale})</text>` +
       `<text x="4" y="${H - 4}" font-size="10" fill="#5b6470">Black better (bottom: −${scale})</text>`;
     if (evals.length) {
-      s += `<polyline fill="none" stroke="#c8553d" stroke-width="2" points="${evals.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ")}"/>`;
-      evals.forEach((v, i) => {
-        const label = Math.abs(v) >= 9000 ? (v > 0 ? "White wins" : "Black wins") : BE.fmt(v, 2);
-        s += `<circle class="ev${i === cursor ? " current" : ""}" data-ply="${i}" cx="${x(i).toFixed(1)}" cy="${y(v).toFixed(1)}" r="${i === cursor ? 4.5 : 3}"><title>after ${i} turns: ${label}</title></circle>`;
+      s += `<polyline fill="none" stroke="#c8553d" stroke-width="2" points="${evals.map((e, i) => `${x(i).toFixed(1)},${y(e).toFixed(1)}`).join(" ")}"/>`;
+      evals.forEach((e, i) => {
+        s += `<circle class="ev${i === cursor ? " current" : ""}" data-ply="${i}" cx="${x(i).toFixed(1)}" cy="${y(e).toFixed(1)}" r="${i === cursor ? 4.5 : 3}"><title>after ${turns(i)}: ${BE.esc(evalWords(e.v, e.verdict))}</title></circle>`;
       });
     }
     s += `<line x1="${x(cursor).toFixed(1)}" y1="0" x2="${x(cursor).toFixed(1)}" y2="${H}" stroke="#2f6fde" stroke-width="1" stroke-dasharray="3 3"/>`;
@@ -376,11 +432,12 @@
     readout(cursor);
   }
 
-  /* The graph's readout line: the score after `ply` turns (the position shown, or the one hovered). */
+  /* The graph's readout line: the analysis after `ply` turns (the position shown, or the one hovered). */
   function readout(ply) {
-    const v = evals[ply];
-    $("graph-readout").textContent = v === undefined ? "" :
-      `after ${ply} turns: ${Math.abs(v) >= 9000 ? (v > 0 ? "White wins" : "Black wins") : (v > 0 ? "+" : "") + BE.fmt(v, 2)} (White's view)`;
+    const e = evals[ply];
+    $("graph-readout").textContent = e === undefined ? "" : e.verdict
+      ? `after ${turns(ply)}: ${e.verdict.headline}`
+      : `after ${turns(ply)}: ${(e.v > 0 ? "+" : "") + BE.fmt(e.v, 2)} (White's view, depth ${e.depth})`;
   }
   function graphPly(evt) {
     const r = $("graph").getBoundingClientRect(), n = game.moves.length;
@@ -494,7 +551,7 @@
       await post("/api/morris/state", { position: text, moves: [], variant: variant() });
     } catch (e) { return; }
     setup = false; setupBoard = null; $("setup-edit").textContent = "Edit the board";
-    whyCache.clear(); pinned = null; evals = [];
+    whyCache.clear(); hintCache.clear(); pinned = null; evals = [];
     await setGame(text, []);
   }
 
@@ -525,7 +582,7 @@
     try {
       await post("/api/morris/state", { position: start, moves, variant: variant() });
     } catch (e) { return; }
-    whyCache.clear(); pinned = null; evals = [];
+    whyCache.clear(); hintCache.clear(); pinned = null; evals = [];
     await setGame(start, moves);
   }
 
@@ -549,10 +606,13 @@
     document.addEventListener("keydown", onKey);
     $("new-game").addEventListener("click", newGame);
     $("undo").addEventListener("click", undo);
-    $("colour").addEventListener("change", newGame);
+    $("colour").addEventListener("change", () => { paused = false; newGame(); });
     $("variant").addEventListener("change", newGame);
     $("strength").addEventListener("change", () => { syncUrl(); });
     $("hint-btn").addEventListener("click", hint);
+    $("ai-pause").addEventListener("click", togglePause);
+    $("ai-step").addEventListener("click", stepAi);
+    $("ai-speed").addEventListener("change", () => { syncUrl(); aiControls(); });
     $("prev").addEventListener("click", () => { if (wanted > 0) step(wanted - 1); });
     $("next").addEventListener("click", () => { if (wanted < game.moves.length) step(wanted + 1); });
     $("moves").addEventListener("click", e => { const b = e.target.closest("[data-ply]"); if (b) step(Number(b.dataset.ply)); });
@@ -570,17 +630,19 @@
     if (init.variant) $("variant").value = init.variant;
     if (init.colour) $("colour").value = init.colour;
     if (init.strength) $("strength").value = init.strength;
+    if (init.speed) $("ai-speed").value = init.speed;
     const start = init.start || MORRIS_START;
     const moves = init.moves ? init.moves.split(/\s+/).filter(Boolean) : [];
     game = { start, moves };
     const ply = init.ply === null || init.ply === undefined ? moves.length : Math.min(init.ply, moves.length);
     if (init.why !== null && init.why !== undefined && init.why <= moves.length) {
-      // a share link: the why-panel of position `why`, then the position shown
+      // a share link: the why-panel of position `why`, then the position shown. A panel of the position
+      // shown is a hint (the analysis); of the one before, the AI's move that led here (at its strength).
       const key = `${variant()}|${start}|${moves.slice(0, init.why).join(" ")}`, id = gameId;
+      const isHint = init.why === ply;
       post("/api/morris/why", { position: start, moves: moves.slice(0, init.why), variant: variant(),
-        strength: $("strength").value, candidates: 3 }).then(ans => {
-        whyCache.set(key, ans);
-        if (init.why === ply || moves[init.why] !== ans.move) pinned = key;
+        strength: $("strength").value, candidates: 3, analysis: isHint }).then(ans => {
+        if (isHint) { hintCache.set(key, ans); pinned = key; } else whyCache.set(key, ans);
         if (id === gameId || state) { renderWhyCard(); syncUrl(); }
       }).catch(() => {});
     }
@@ -590,19 +652,26 @@
 
 /* The why-panel (library data: raw features of both sides, candidate turns and how each changes them, a
    ranked explanation in words). Phase scales are engine-internal and never in the data, so never shown.
-   Every term carries its glossary definition (MORRIS_GLOSSARY, from boardeval.web.glossary) as a tooltip. */
+   Scores are shown from White's view (the answers' white_score); a decided line (a verdict) in words.
+   Every term is a glossary term (BE.term: its definition comes from boardeval.web.glossary). */
 const MorrisWhy = (() => {
   const LABEL = f => f.replace(/_/g, " ");
-  const sgn = v => (v > 0 ? "+" : "") + BE.fmt(v, 2);
+  const signed = v => (v > 0 ? "+" : "") + BE.fmt(v, 2);
   const r4 = v => Math.round(v * 1e4) / 1e4;
-  const term = (key, text) => `<span class="term" tabindex="0" data-gloss="${BE.esc(key)}" title="${BE.esc(MORRIS_GLOSSARY[key] || "")}">${text}</span>`;
-  function render(ans) {
+  const term = BE.term;
+  function render(ans, kind) {
     const w = ans.why || {};
     const me = w.side || "white", opp = me === "white" ? "black" : "white";
     const scored = new Set(ans.scored || []);
-    let h = `<p class="muted" style="margin:.2rem 0">${BE.esc(me)} to move, ${term("phase", BE.esc(w.phase || ""))} phase · ` +
-      `${term("score", "score")} ${BE.fmt(ans.score, 2)} · ${term("depth", "depth")} ${ans.depth} · ` +
-      `${ans.nodes.toLocaleString()} ${term("nodes", "nodes")} · ${BE.fmt(ans.seconds * 1000, 0)} ms` +
+    const view = `${term("white's view", "White's view")}`;
+    const value = ans.verdict ? `<strong>${BE.esc(ans.verdict.headline)}</strong>`
+      : `${signed(ans.white_score)} (${view})`;
+    const search = kind === "hint" || ans.analysis ? `the ${term("analysis", "analysis")}, the graph's search`
+      : "the AI's search";
+    let h = `<p class="muted why-eval" style="margin:.2rem 0"${ans.verdict ? "" : ` data-eval="${r4(ans.white_score)}"`}>` +
+      `${term("score", "evaluation")} ${value} · ${BE.esc(me)} to move, ${term("phase", BE.esc(w.phase || ""))} phase · ` +
+      `${search}: ${term("depth", "depth")} ${ans.depth} · ${ans.nodes.toLocaleString()} ${term("nodes", "nodes")} · ` +
+      `${BE.fmt(ans.seconds * 1000, 0)} ms` +
       (ans.pv && ans.pv.length ? ` · ${term("line", "line")} <span class="mono">${ans.pv.map(BE.esc).join(" ")}</span>` : "") + `</p>`;
     const tb = ans.tablebase;  // the endgame tablebase: its verdict, what it covers, or how to build one
     if (tb && tb.verdict) h += `<p class="tb-verdict" id="tb-verdict"><strong>${BE.esc(tb.verdict)}</strong></p>`;
@@ -613,19 +682,21 @@ const MorrisWhy = (() => {
     const cands = w.candidates || [];
     if (cands.length) {
       h += `<h3>Top ${term("candidates", "candidate moves")}</h3><table class="data why-candidates"><thead><tr><th>move</th>` +
-        `<th>${term("score", "score")}</th><th>${term("line", "line")}</th></tr></thead><tbody>`;
+        `<th>${term("score", "score")} <span class="muted">(White's view)</span></th><th>${term("line", "line")}</th></tr></thead><tbody>`;
       const played = cands.find(c => c.move === ans.move);
       for (const c of cands) {
         const mine = c.move === ans.move;
+        const score = c.verdict ? `<span class="verdict">${BE.esc(c.verdict.text)}</span>` : signed(c.white_score);
+        const outlook = !c.verdict && c.outlook ? `<span class="outlook">${BE.esc(c.outlook)}</span>` : "";
         h += `<tr${mine ? ' class="chosen"' : ""}><td class="mono">${BE.esc(c.move)}${mine ? " ◀" : ""}</td>` +
-          `<td class="num">${BE.fmt(c.score, 2)}</td><td class="mono line">${(c.pv || []).map(BE.esc).join(" ")}</td></tr>`;
+          `<td class="${c.verdict ? "verdict-cell" : "num"}">${score}</td><td class="line"><span class="mono">${(c.pv || []).map(BE.esc).join(" ")}</span>${outlook}</td></tr>`;
       }
       h += `</tbody></table>`;
       if (!played) h += `<p class="hint">The AI's deeper search chose ${BE.esc(ans.move)}, outside these candidates.</p>`;
       else {
         const ties = cands.filter(c => c !== played && r4(c.score) === r4(played.score)).map(c => c.move);
         if (ties.length) h += `<p class="hint tie-note">${term("tie", "A tie")}: ${BE.esc(ans.move)} scores exactly the same as ` +
-          `${ties.map(BE.esc).join(" and ")} (${BE.fmt(played.score, 4)}); the search's move ordering picked ${BE.esc(ans.move)}.</p>`;
+          `${ties.map(BE.esc).join(" and ")} (${played.verdict ? BE.esc(played.verdict.text) : BE.fmt(played.white_score, 4)}); the search's move ordering picked ${BE.esc(ans.move)}.</p>`;
       }
     }
     const feats = w.features || {};
@@ -644,7 +715,7 @@ const MorrisWhy = (() => {
           `<td class="num">${BE.fmt(feats[me][f], 2)}</td><td class="num">${BE.fmt(feats[opp][f], 2)}</td>`;
         for (const c of cands) {
           const a = c.change && c.change[me] ? c.change[me][f] : 0, b = c.change && c.change[opp] ? c.change[opp][f] : 0;
-          h += `<td class="num chg">${a || b ? `<span>${sgn(a)}</span><span class="sep"> / </span><span>${sgn(b)}</span>` : '<span class="muted">·</span>'}</td>`;
+          h += `<td class="num chg">${a || b ? `<span>${signed(a)}</span><span class="sep"> / </span><span>${signed(b)}</span>` : '<span class="muted">·</span>'}</td>`;
         }
         h += `</tr>`;
       }
@@ -652,5 +723,5 @@ const MorrisWhy = (() => {
     }
     return h;
   }
-  return { render };
+  return { render, signed };
 })();
