@@ -35,7 +35,8 @@ def test_the_issue_terms_are_defined() -> None:
         for term in terms:
             assert len(GLOSSARY[game][term]) > 20, (game, term)
     score = GLOSSARY["morris"]["score"]
-    assert "positive" in score and "side to move" in score and "points" in score  # sign and unit
+    assert "positive" in score and "White's view" in score and "points" in score  # sign and unit
+    assert "in words" in score  # a decided line is never a number (issue 23 §2)
     assert "1, 2, 3" in GLOSSARY["diplomacy"]["cohesion"]
     assert "100 ×" in GLOSSARY["catan"]["energy"]  # its terms and scale
 

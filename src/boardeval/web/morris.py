@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from fastapi import Query, Request
 from fastapi.responses import HTMLResponse
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
 from boardeval import __version__
 from boardeval.core import MorrisError
@@ -101,13 +101,10 @@ class GameIn(StrictModel):
 class AiIn(GameIn):
     """A game plus the AI's strength and how many candidate moves the why-panel shows."""
 
-    model_config = ConfigDict(extra="forbid")
-
     strength: Strength = "medium"
     candidates: int = Field(3, ge=1, le=8, description="candidate moves in the why-panel")
     analysis: bool = Field(
         False,
-        strict=True,
         description="(why only) explain the analysis' best turn instead of the AI's at this strength: the "
         "evaluation graph's search (the page's Hint), so its score is the graph's at this position",
     )
