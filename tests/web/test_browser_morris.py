@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import re
 from typing import Any
 from urllib.parse import quote
 
@@ -433,7 +434,25 @@ def test_tablebase_verdict_in_the_why_panel(
         page.wait_for_selector(selector)
         assert text in page.inner_text(selector)
         assert page.inner_text("#ai-move").startswith("g1-g7x")
+    # Issue 23 §2.1: a line the tablebase decides is said as the tablebase says it, never as 'score 9993'
+    monkeypatch.setenv(TABLEBASE_ENV, str(tmp_path / "tb"))
+    page.goto(live_server + f"/morris?colour=both&strength=easy&start={quote(WIN_IN_7)}")
+    _status(page, "White to move")
+    page.click("#hint-btn")
+    page.wait_for_function(HINT_SHOWN)
+    page.wait_for_selector("#tb-verdict")
+    assert page.inner_text("#tb-verdict") == "tablebase: White wins in 7"
+    row = page.locator("#why table.why-candidates tr.chosen").inner_text()
+    assert "tablebase: wins in 7" in row, row
+    cells = page.locator("#why table.why-candidates td.verdict-cell").all_inner_texts()
+    assert len(cells) >= 2 and all(c.startswith("tablebase: wins in ") for c in cells), cells
+    _no_sentinel(page)
     _clean(page)
+
+
+WIN_IN_7 = "B.W.W.W.B..............B w 0 0"
+"""White g7 d6 c5, Black a7 e5 g1, White to move (flying): the 3v3 tablebase says White wins in 7 (found by
+probing random 3v3 positions)."""
 
 
 def _three_v_three() -> str:
@@ -508,6 +527,43 @@ def test_a_decided_line_is_said_in_words_never_as_a_score(
     _status(page, "The AI wins")
     page.wait_for_function("() => document.querySelectorAll('#graph circle.ev').length === 2")
     assert "White has won: Black has no legal move" in page.inner_text("#graph-readout")
+    _no_sentinel(page)
+    _clean(page)
+
+
+OUTLOOK = """() => [...document.querySelectorAll('#why table.why-candidates tbody tr')].map(tr =>
+  [tr.querySelector('td.line .mono').textContent,
+   (tr.querySelector('td.line .outlook') || {}).textContent || '',
+   tr.querySelector('td:nth-child(2)').textContent])"""
+"""Each candidate row of the why-panel: its line, the outlook written beside it, its score cell."""
+
+
+def _men_won_and_lost(line: str) -> str:
+    """What a candidate's line says about men, from its turns (the mover's turns are the 1st, 3rd, ...)."""
+    turns = line.split()
+    events = [
+        f"{'wins' if i % 2 == 0 else 'loses'} a man in {i + 1}" for i, t in enumerate(turns) if "x" in t
+    ]
+    return ", ".join(events[:2])
+
+
+def test_a_line_says_the_men_it_wins_or_loses(page: Any, live_server: str) -> None:
+    """§2.1: an undecided line is explained by what happens on it ('wins a man in 1', 'loses a man in 4'),
+    beside its score in White's view, not by a raw number alone."""
+    page.goto(live_server + "/morris?colour=both&moves=" + quote("a7 b6 d7 b4"))
+    _status(page, "White to move")
+    page.click("#hint-btn")
+    page.wait_for_function(HINT_SHOWN)
+    rows = page.evaluate(OUTLOOK)
+    assert len(rows) == 3, rows
+    for line, outlook, score in rows:
+        assert outlook == _men_won_and_lost(line), (line, outlook)
+        assert re.fullmatch(r"[+-]?\d{1,2}(\.\d\d)?", score), f"not a score in White's view: {score!r}"
+    # the best turn here closes a mill (a7 d7 g7): its line wins a man at once, and the sentence says so
+    assert rows[0][0].startswith("g7x") and rows[0][1].startswith("wins a man in 1"), rows
+    words = page.locator("#why .why-words li").all_inner_texts()
+    best = rows[0][0].split()[0]
+    assert any(w.startswith(f"{best} (best): wins a man in 1 on its line") for w in words), words
     _no_sentinel(page)
     _clean(page)
 
