@@ -21,10 +21,15 @@ LIMIT = 200 * 1024
 PAGES = {
     "home": ("/?seed=7", "svg"),
     "catan": ("/catan", "svg"),
-    "morris": ("/morris", "svg"),
+    # a game with the graph filled in and the hint's why-panel open (one sign convention, issue 23 §2)
+    "morris": (
+        "/morris?colour=both&moves=b4+d2+d6+f4+b6+e4+f6xf4+b2&why=8",
+        "() => document.querySelector('#why .why-eval') !== null"
+        " && document.querySelectorAll('#graph circle.ev').length === 9",
+    ),
     "diplomacy": ("/diplomacy?game=1&phase=F1905M", "#eval-breakdown table"),
 }
-"""Name -> (path, a selector that shows the page is drawn)."""
+"""Name -> (path, a selector or a ``() => ...`` JavaScript condition that shows the page is drawn)."""
 WIDTHS = {1400: 900, 390: 844}
 MAX_HEIGHT = {1400: 2300, 390: 3200}
 
@@ -47,7 +52,10 @@ def shoot(base: str, out: Path) -> list[tuple[Path, int]]:
                 )
                 page.set_default_timeout(60000)
                 page.goto(base + path, wait_until="networkidle")
-                page.wait_for_selector(marker)
+                if marker.startswith("() =>"):
+                    page.wait_for_function(marker)
+                else:
+                    page.wait_for_selector(marker)
                 page.wait_for_timeout(400)
                 full = page.evaluate("() => document.documentElement.scrollHeight")
                 clip = {"x": 0, "y": 0, "width": width, "height": min(full, MAX_HEIGHT[width])}
