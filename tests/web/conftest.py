@@ -39,16 +39,9 @@ class _Server(uvicorn.Server):
 
 @pytest.fixture(scope="session")
 def live_server() -> Iterator[str]:
-    """Base URL of the app served by uvicorn in a background thread on 127.0.0.1.
-
-    The compiled Morris search is built (or loaded) first, once for all test processes: on a fresh clone or
-    after the search's sources changed the first AI answer builds it (about a minute of CPU), which at
-    load 25 ran past the first Morris test's waits."""
+    """Base URL of the app served by uvicorn in a background thread on 127.0.0.1."""
     from boardeval.web.app import create_app
     from boardeval.web.common import UVICORN_OPTIONS
-    from tests.interrupts.helpers import warm_compiled_search
-
-    warm_compiled_search()
 
     port = free_port()
     app = create_app()

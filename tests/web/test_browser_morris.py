@@ -30,6 +30,16 @@ HINT_SHOWN = "() => document.getElementById('why-title').textContent.startsWith(
 MOVE_LIST = "bs => bs.map(b => b.textContent)"
 
 
+@pytest.fixture(scope="module", autouse=True)
+def _compiled_search() -> None:
+    """The compiled Morris search built (or loaded) before the first test opens a page: after a change of the
+    search's sources the first AI answer built it (about a minute of CPU, several at load 20), inside the
+    first test's waits (tests/conftest.py starts the build in the background; this waits for it)."""
+    from tests.interrupts.helpers import warm_compiled_search
+
+    warm_compiled_search()
+
+
 def _post(url: str, body: dict[str, Any]) -> Any:
     """POST ``body`` as JSON and return the decoded answer (which must be a 200)."""
     r = httpx.post(url, json=body, timeout=HTTP_GUARD)
