@@ -72,38 +72,51 @@ LAYERS: dict[str, dict[str, int | str]] = {
         "outcome": 1,
         "rules": 2,
         "_perft": 3,
+        "symmetry": 2,  # the board's 16 symmetries, for the opening book's canonical positions
         # the evaluation
         "_features": 3,
         "_evaluate": 4,
         # the endgame tablebase: the rules only
-        "tablebase.__init__": 4,
+        "tablebase.__init__": 8,
         "tablebase.retrograde": 0,  # compiled kernels over index tables passed in
-        "tablebase.index": 1,
-        "tablebase.files": 2,
+        "tablebase.index": 3,
+        "tablebase.files": 4,
         "tablebase.plain": 3,
-        "tablebase.probe": 3,
-        "tablebase.build": 3,
+        "tablebase.probe": 7,
+        "tablebase.packed": 6,  # the tables packed in the layout _search.endgame defines
+        "tablebase.build": 5,
         # the search: the rules and the evaluation; the tablebase only through _search.endgame's interface
         "_search.__init__": 0,
+        "_search.clock": 0,  # time use over a game: core only
+        "_search.opening": 3,  # the book's interface, as _search.endgame is the tablebase's
         "_search.compiled.__init__": 0,
-        "_search.compiled.jit": 0,
-        "_search.compiled.movegen": 1,
+        "_search.compiled.jit": 1,
+        "_search.compiled.movegen": 2,
         "_search.compiled.evaluate": 4,  # the features' definitions and order
-        "_search.compiled.state": 5,
-        "_search.compiled.pvs": 5,
-        "_search.compiled.engine": 6,
+        "_search.compiled.state": 3,
+        "_search.compiled.pvs": 7,
+        "_search.compiled.engine": 4,
+        "_search.compiled.layout": 0,  # the state arrays' layout (offsets), shared by the kernels
+        "_search.compiled.sources": 0,  # the sources the compiled code holds (the AOT module's digest)
+        "_search.compiled.aot": 1,  # the ahead-of-time extension (its kernels imported lazily)
+        "_search.compiled.kernels": 1,  # hands out the AOT module or numba's dispatchers
+        "_search.compiled.tbprobe": 6,  # the in-tree probe, over the packed layout
         "_search.endgame": 5,
         "_search.plain": 5,
-        "_search.searcher": 7,  # over the compiled engine
+        "_search.searcher": 6,  # over the compiled engine
         # play, over the search and the tablebase
-        "why": 8,
-        "players": 9,
-        "match": 10,
+        "why": 9,
+        # the opening book: positions searched deeply offline, stored as data
+        "book.store": 3,
+        "book.build": 7,
+        "book.__init__": 8,
+        "players": 10,
+        "match": 11,
         # tuning, over everything below
-        "tuning.__init__": 13,
-        "tuning.data": 11,
-        "tuning.selfplay": 11,
-        "tuning.texel": 12,
+        "tuning.__init__": 14,
+        "tuning.data": 12,
+        "tuning.selfplay": 5,
+        "tuning.texel": 13,
     },
     "diplomacy": {
         "__init__": 99,
@@ -208,31 +221,40 @@ MORRIS_ROOMS: dict[str, str] = {
     "outcome": "game",
     "rules": "game",
     "_perft": "game",
+    "symmetry": "game",
     "_features": "evaluation",
     "_evaluate": "evaluation",
     "tablebase": "tablebase",
     "_search": "search",
+    # the search's two contracts: what it asks of a tablebase (and the packed layout a tablebase fills for the
+    # compiled probe) and of an opening book; their providers implement them without importing the search
+    "_search.endgame": "contracts",
+    "_search.opening": "contracts",
     "why": "play",
     "players": "play",
     "match": "play",
+    "book": "play",
     "tuning": "tuning",
 }
 MORRIS_MAY_IMPORT: dict[str, set[str]] = {
     "game": {"game"},
     "evaluation": {"game", "evaluation"},
-    "tablebase": {"game", "tablebase"},
-    "search": {"game", "evaluation", "search"},
-    "play": {"game", "evaluation", "search", "tablebase", "play"},
-    "tuning": {"game", "evaluation", "search", "tablebase", "play", "tuning"},
+    "contracts": {"game", "evaluation"},
+    "tablebase": {"game", "tablebase", "contracts"},
+    "search": {"game", "evaluation", "contracts", "search"},
+    "play": {"game", "evaluation", "contracts", "search", "tablebase", "play"},
+    "tuning": {"game", "evaluation", "contracts", "search", "tablebase", "play", "tuning"},
 }
 
 
 def _morris_room(module: str) -> str:
-    return MORRIS_ROOMS[module.removesuffix(".__init__").split(".")[0]]
+    parts = module.removesuffix(".__init__").split(".")
+    return MORRIS_ROOMS.get(".".join(parts[:2]), MORRIS_ROOMS[parts[0]])
 
 
 def test_morris_rooms_flow_one_way() -> None:
-    """rules -> evaluation -> search -> play -> tuning; the tablebase beside the search, on the rules only."""
+    """rules -> evaluation -> search -> play -> tuning; the tablebase beside the search, on the rules and the
+    search's contracts only."""
     seen_rooms = set()
     for path in _modules("morris"):
         me = _dotted(path, "morris")

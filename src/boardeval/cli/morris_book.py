@@ -13,8 +13,7 @@ from rich.markup import escape
 
 from boardeval.cli.common import console, note_interrupted, print_json, progress_bar
 from boardeval.cli.options import WORKERS
-from boardeval.core import parse_int
-from boardeval.core.numbers import quote
+from boardeval.core import parse_int, quote
 
 __all__ = ["register"]
 
@@ -23,10 +22,10 @@ _BOOK_HELP = "Book file (default: the shipped book, boardeval/morris/data/openin
 
 def _depths(text: str) -> list[int]:
     """``--depths 20,20,18``: one search depth per ply from the start, each through the shared reader."""
-    from boardeval.morris.book.build import MAX_DEPTH
+    from boardeval.morris import BOOK_MAX_DEPTH
 
     return [
-        parse_int(part, f"--depths {quote(text)}: entry {k}", lo=1, hi=MAX_DEPTH)
+        parse_int(part, f"--depths {quote(text)}: entry {k}", lo=1, hi=BOOK_MAX_DEPTH)
         for k, part in enumerate(text.split(","), start=1)
     ]
 
@@ -51,7 +50,7 @@ def build_command(
     """Search the first plies' positions to fixed depths and write the opening book (resumable)."""
     import platformdirs
 
-    from boardeval.morris.book import DEFAULT_BOOK, build_book
+    from boardeval.morris import DEFAULT_BOOK, build_book
 
     plan = _depths(depths)
     target = out if out is not None else DEFAULT_BOOK
@@ -93,8 +92,7 @@ def probe_command(
 ) -> None:
     """The book move of a position: the turn, the depth and score it was searched to, and its line."""
     from boardeval.core import ParamsError
-    from boardeval.morris import Position
-    from boardeval.morris.book import Book, default_book
+    from boardeval.morris import Book, Position, default_book
 
     pos = Position.parse(position)
     source = Book.read(book) if book is not None else default_book()

@@ -8,10 +8,11 @@ folder (imports flow down this list, never up; ``tests/test_layering.py`` enforc
   (``Position``: legal turns, push/pop, the game's end) · ``_perft.py`` (the move generator's check);
 - the evaluation: ``_features.py`` (named raw features) · ``_evaluate.py`` (weights, phases, the score);
 - ``_search/`` -- the search: ``searcher.py`` (``Searcher``, the Python reference), ``compiled/`` (the
-  numba engine), ``endgame.py`` (the interface to a tablebase), ``plain.py`` (random play); an opening book
-  will live here too;
+  numba engine), ``endgame.py`` and ``opening.py`` (the interfaces to a tablebase and to an opening book),
+  ``clock.py`` (time use over a game), ``plain.py`` (random play);
 - ``tablebase/`` -- the endgame tablebase: ``index.py``, ``files.py``, ``retrograde.py`` (compiled solver),
   ``build.py``, ``probe.py``, ``plain.py`` (the second solver of the tests); it knows only the rules;
+- ``book/`` -- the placing-phase opening book (``store.py``, ``build.py``), searched offline;
 - ``why.py`` (the why-panel) · ``players.py`` · ``match.py`` -- play, over the search and the tablebase;
 - ``tuning/`` -- ``data.py``, ``texel.py`` (Texel tuning), ``selfplay.py`` (tuning by engine matches).
 
@@ -65,6 +66,15 @@ from boardeval.morris.rules import (
 from boardeval.morris.why import FEATURE_LABELS, game_verdict, turn_verdict, white_view, why_panel
 
 if TYPE_CHECKING:
+    from boardeval.morris.book import (
+        BOOK_MAX_DEPTH,
+        DEFAULT_BOOK,
+        Book,
+        BookEntry,
+        BookError,
+        build_book,
+        default_book,
+    )
     from boardeval.morris.tablebase import (
         MissingTablebaseError,
         Tablebase,
@@ -95,6 +105,21 @@ _LAZY = {
         "default_tablebase_dir",
     )
 }
+# The opening book reads a data file: loaded on first use too
+_LAZY.update(
+    {
+        name: "boardeval.morris.book"
+        for name in (
+            "Book",
+            "BookEntry",
+            "BookError",
+            "DEFAULT_BOOK",
+            "BOOK_MAX_DEPTH",
+            "default_book",
+            "build_book",
+        )
+    }
+)
 # Texel tuning needs numpy and scipy: loaded on first use too
 _LAZY.update(
     {
@@ -131,6 +156,8 @@ __all__ = [
     # the endgame tablebase (loaded on first use)
     "Tablebase", "TBResult", "TablebaseError", "MissingTablebaseError", "build_tablebase",
     "default_tablebase_dir",
+    # the placing-phase opening book (loaded on first use)
+    "Book", "BookEntry", "BookError", "DEFAULT_BOOK", "BOOK_MAX_DEPTH", "default_book", "build_book",
     # Texel tuning against the tablebase (loaded on first use)
     "tune_weights", "TuneReport", "write_weights",
     # tuning the placing-phase weights by engine self-play (loaded on first use)

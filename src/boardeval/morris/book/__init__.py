@@ -12,11 +12,13 @@ it records (``boardeval morris book build ...``; ``docs/morris-search.md`` says 
 only through the small interface of ``boardeval.morris._search.opening`` (``probe(position)``).
 """
 
+from boardeval.morris.book.build import MAX_DEPTH as BOOK_MAX_DEPTH
 from boardeval.morris.book.build import BookJob, book_positions, build_book, search_position
 from boardeval.morris.book.store import BOOK_FORMAT, DEFAULT_BOOK, Book, BookEntry, BookError, default_book
 
 __all__ = [
     "BOOK_FORMAT",
+    "BOOK_MAX_DEPTH",
     "DEFAULT_BOOK",
     "Book",
     "BookEntry",
