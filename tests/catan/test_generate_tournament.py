@@ -134,4 +134,3 @@ def test_stop_during_the_exact_search_keeps_a_valid_plan() -> None:
     assert r.extras["swaps_proven_minimal"] is False
     assert all(check_rules(r.board, rules).values())
     assert _replay(Board.random(3), r.swaps).code() == r.board.code()
-

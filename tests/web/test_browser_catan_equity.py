@@ -111,9 +111,7 @@ def test_seats_line_the_draft_on_demand_and_the_why(page: Any, live_server: str)
     other = Board.random(11)
     page.fill("#paste", other.code())
     page.click("#paste-form button[type=submit]")
-    page.wait_for_function(
-        "c => document.getElementById('code').textContent === c", arg=other.code()
-    )
+    page.wait_for_function("c => document.getElementById('code').textContent === c", arg=other.code())
     page.wait_for_function(
         "s => document.querySelector('#equity-overlay circle.draft-pick').dataset.spot === s",
         arg=str(seat_equity(other).draft.picks[0]),

@@ -163,4 +163,3 @@ def test_a_figure_with_nothing_to_measure_is_null_in_the_json() -> None:
         "sign_accuracy": 0.5,
         "sign_accuracy_decided": None,
     }
-
