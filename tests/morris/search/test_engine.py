@@ -394,17 +394,35 @@ def test_a_stopped_depth_still_gives_its_proven_better_move() -> None:
 
 def test_ctrl_c_inside_the_compiled_search_keeps_the_last_depth() -> None:
     """A KeyboardInterrupt that arrives while the compiled search runs (numba wraps it in a SystemError when
-    it lands in the clock's object-mode call) returns the last completed depth, flagged as interrupted."""
+    it lands in the clock's object-mode call) returns the last completed depth, flagged as interrupted.
+
+    The Ctrl-C is pressed on the search's own signal (depth 6 reported), from another thread, so it lands
+    while the next depth runs, on any machine. SIGINT gets Python's default handler for the test: a handler
+    another test left in this worker process (a server's) would swallow the simulated Ctrl-C."""
     import _thread
+    import signal
     import threading
 
     engine = Engine(COEF)
     engine.search(Position.start(), depth=2)  # compiled code loaded
-    timer = threading.Timer(0.3, _thread.interrupt_main)
-    timer.start()
+    reached = threading.Event()
+
+    def press() -> None:
+        if reached.wait(timeout=600):  # hang guard only: the search reports depth 6 in milliseconds
+            _thread.interrupt_main()
+
+    def on_depth(depth: int, score: float, turn: int, nodes: int) -> float | None:
+        if depth == 6:
+            reached.set()
+        return None
+
+    presser = threading.Thread(target=press, daemon=True)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    presser.start()
     try:
-        r = engine.search(Position.start(), time_limit=30.0)
+        r = engine.search(Position.start(), time_limit=600.0, on_depth=on_depth)
     finally:
-        timer.cancel()
-    assert r.interrupted and r.stopped and r.depth >= 1 and r.move in Position.start().legal_turns()
-    assert r.seconds < 20.0
+        reached.set()
+        presser.join()
+        signal.signal(signal.SIGINT, previous)
+    assert r.interrupted and r.stopped and r.depth >= 6 and r.move in Position.start().legal_turns()
