@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 PORT   ?= 8000
-# pytest workers: the suite is sized for 2 cores
+# pytest workers: the suite is sized for 2 cores; every run lists its 25 slowest tests (where the time goes)
 JOBS   ?= 2
 
 .PHONY: setup run test lint typecheck pytest browser bench clean
@@ -40,7 +40,7 @@ typecheck: setup
 	$(BIN)/mypy
 
 pytest: setup browser
-	$(BIN)/pytest -n $(JOBS) --dist loadgroup
+	$(BIN)/pytest -n $(JOBS) --dist loadgroup --durations=25
 
 test: lint typecheck pytest
 
