@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import secrets
-from typing import Annotated
+from collections.abc import Sequence
+from typing import Annotated, Any
 
 from fastapi import Query, Request
 from fastapi.responses import HTMLResponse
@@ -18,6 +19,16 @@ from boardeval.web.glossary import page_glossary
 __all__ = ["prepare", "router"]
 
 router = api_router()
+
+HOME_TERMS = frozenset({"seed", "spot score", "energy"})
+"""The Catan glossary terms the start page's template marks (besides its energy terms' names)."""
+
+
+def home_glossary(energy_terms: Sequence[dict[str, Any]]) -> dict[str, str]:
+    """The definitions the start page embeds: only the terms it shows (its template's terms and the names of
+    its energy table's rows), not the whole Catan glossary (3.5 KB raw it never used: the web budget)."""
+    shown = HOME_TERMS | {str(t["name"]) for t in energy_terms}
+    return {k: v for k, v in page_glossary("catan").items() if k in shown}
 
 
 @router.get("/", response_class=HTMLResponse, include_in_schema=False)
@@ -40,7 +51,7 @@ def index(
             "seed": seed,
             "top": top,
             "digits": DISPLAY_DIGITS,
-            "glossary": page_glossary("catan"),
+            "glossary": home_glossary(view.energy["terms"]),
         },
     )
 

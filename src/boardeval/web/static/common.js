@@ -112,12 +112,20 @@ const BE = (() => {
     return `<span class="term" data-gloss="${esc(key)}">${text}</span>`;
   }
 
-  return { api, toast, waitJob, fmt, esc, download, breakdownTable, term };
+  /* The definition of a glossary key on this page ("" if the page has none): read from the page's
+     definitions list (base.html writes each entry as <dd id="def-KEY">, KEY as glossary.term_id makes it),
+     the one copy of the definitions a page carries (no second JSON copy: the web budget). */
+  function gloss(key) {
+    const dd = key ? document.getElementById("def-" + String(key).replace(/[^A-Za-z0-9_-]/g, "-")) : null;
+    return dd && dd.tagName === "DD" && !dd.id.startsWith("def-extra-") ? dd.textContent : "";
+  }
+
+  return { api, toast, waitJob, fmt, esc, download, breakdownTable, term, gloss };
 })();
 
 /* Glossary terms (issue 23 §4). A term (class "term") shows its definition in a popover that opens on hover,
    on tap and on keyboard focus, stays while the pointer moves onto it, and closes on Escape, on a tap
-   elsewhere or when focus leaves. Definitions come from the page's glossary (#glossary-data, written by
+   elsewhere or when focus leaves. Definitions come from the page's definitions list (BE.gloss: written by
    base.html from boardeval.web.glossary) by the term's data-gloss key, else from a title= the page gave it
    (moved to data-def, so no second, native tooltip appears). Every term is described by its entry in the
    page's definitions list (aria-describedby), which a skip link reaches.
@@ -126,16 +134,12 @@ const BE = (() => {
    (Home/End) move between the terms of the section. Pages need no code of their own: new terms (drawn by
    a page's script) are picked up by a MutationObserver. */
 const GLOSSARY_UI = (() => {
-  const data = (() => {
-    const el = document.getElementById("glossary-data");
-    try { return el ? JSON.parse(el.textContent) : {}; } catch (e) { return {}; }
-  })();
   const slug = key => String(key).replace(/[^A-Za-z0-9_-]/g, "-");
   let pop = null, current = null, pinned = false, closeTimer = 0;
 
   function definition(el) {
     const key = el.dataset.gloss;
-    return (key && data[key]) || el.dataset.def || "";
+    return BE.gloss(key) || el.dataset.def || "";
   }
 
   /* The definitions list entry of a term, made when the page's glossary has none (a title-only term). */
@@ -143,7 +147,7 @@ const GLOSSARY_UI = (() => {
     const list = document.getElementById("definitions-list");
     if (!list) return null;
     const key = el.dataset.gloss;
-    if (key && data[key] && document.getElementById("def-" + slug(key))) return "def-" + slug(key);
+    if (BE.gloss(key)) return "def-" + slug(key);
     for (const dd of list.querySelectorAll("dd")) if (dd.textContent === text) return dd.id;
     const id = "def-extra-" + list.querySelectorAll("dd").length;
     const dt = document.createElement("dt"), dd = document.createElement("dd");

@@ -21,16 +21,12 @@
   const $ = id => document.getElementById(id);
   const short = p => BE.esc(p.slice(0, 3));
   const cap = s => s.charAt(0) + s.slice(1).toLowerCase();
-  const G = (() => {  // the page's glossary (base.html writes it from boardeval.web.glossary)
-    const el = document.getElementById("glossary-data");
-    try { return el ? JSON.parse(el.textContent) : {}; } catch (e) { return {}; }
-  })();
   const W = 420, H = 220, L = 46, R = 10, T = 12, B = 24;
 
   function glossKey(m) {
-    if (G[m]) return m;
+    if (BE.gloss(m)) return m;  // a term of the page's glossary (its definitions list)
     const base = m.replace(/_\d+$/, "");
-    return G[base] ? base : null;
+    return BE.gloss(base) ? base : null;
   }
   function term(key, text) {
     const k = glossKey(key);
