@@ -45,7 +45,7 @@ def test_every_morris_term_on_the_page_is_defined() -> None:
     """Terms the template and the page script mark, and every feature row of the why-panel."""
     shown = set(re.findall(r'term\("([^"]+)"', (WEB / "templates" / "morris.html").read_text()))
     shown |= set(re.findall(r'data-gloss="([^"{]+)"', (WEB / "templates" / "morris.html").read_text()))
-    script = (WEB / "static" / "morris.js").read_text()
+    script = "".join((WEB / "static" / name).read_text() for name in ("morris.js", "morris_why.js"))
     shown |= set(re.findall(r'term\("([^"]+)"', script))
     shown |= {"not scored", "not a factor here"}  # the row tags, built from a variable
     shown |= set(FEATURES)
