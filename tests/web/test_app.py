@@ -47,7 +47,8 @@ def test_pages_have_no_external_assets(client: TestClient) -> None:
 
 
 def test_static_assets_are_served(client: TestClient) -> None:
-    for name in ("app.css", "common.js", "catan.js", "morris.js", "morris_why.js", "diplomacy.js", "favicon.svg"):
+    names = ("app.css", "common.js", "catan.js", "morris.js", "morris_why.js", "diplomacy.js", "favicon.svg")
+    for name in names:
         assert client.get(f"/static/{name}").status_code == 200, name
 
 
