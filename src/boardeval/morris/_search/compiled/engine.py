@@ -140,16 +140,19 @@ class EngineOptions:
             raise ParamsError(f"engine option threads must be an integer in 1..8, got {self.threads!r}")
 
 
-FULL_WIDTH: Final[EngineOptions] = EngineOptions(
-    aspiration=False,
-    tt="exact",
-    lmr=False,
-    quiescence=False,
-    mate_pruning=False,
-    null_move=False,
-    tb_probe=False,
-    blockade_extension=0,
-)
+_FULL_WIDTH_SETTINGS: Final[dict[str, Any]] = {
+    "aspiration": False,
+    "tt": "exact",
+    "lmr": False,
+    "quiescence": False,
+    "mate_pruning": False,
+    "null_move": False,
+    "tb_probe": False,
+    "blockade_extension": 0,
+}
+"""What full-width alpha-beta turns off (one list for :data:`FULL_WIDTH` and :func:`full_width`)."""
+
+FULL_WIDTH: Final[EngineOptions] = EngineOptions(**_FULL_WIDTH_SETTINGS)
 """Full-width alpha-beta without reductions or quiescence: the same tree values as today's ``Searcher``."""
 
 
@@ -613,14 +616,4 @@ def _legal_pv(pos: Position, moves: Sequence[int]) -> tuple[Turn, ...]:
 def full_width(options: EngineOptions | None = None) -> EngineOptions:
     """``options`` (default: all on) turned into full-width alpha-beta (see :data:`FULL_WIDTH`)."""
     base = options if options is not None else EngineOptions()
-    return replace(
-        base,
-        aspiration=False,
-        tt="exact",
-        lmr=False,
-        quiescence=False,
-        mate_pruning=False,
-        null_move=False,
-        tb_probe=False,
-        blockade_extension=0,
-    )
+    return replace(base, **_FULL_WIDTH_SETTINGS)
