@@ -47,7 +47,16 @@ def test_eval_orders_are_legal_and_it_looks_ahead() -> None:
     assert bot.checked >= 8 and game.get_current_phase() == "S1904M"
     assert bot.stats.phases >= 5 and bot.stats.adjudications >= 2 * bot.stats.phases
     assert bot.stats.changed >= 1  # the lookahead did overrule DumbBot at least once
-    assert bot.stats.timeouts == 0  # the 10 s per phase is a safety stop: a phase takes ~0.1 s at load 13
+    assert bot.stats.timeouts == 0  # no wall-clock stop by default: every candidate is scored
+
+
+def test_a_time_limit_stops_after_the_first_candidate_when_it_has_passed() -> None:
+    # The limit is read after each candidate; a limit already passed leaves only DumbBot's own choice
+    # scored, whatever the machine's speed (the clock is never the verdict: any scored phase passes it).
+    bot = EvalBot(EvalBotSettings(time_limit=1e-9))
+    play_players([bot, *(DumbBot() for _ in POWERS[1:])], seed=11, max_year=1902)
+    assert bot.stats.phases >= 1 and bot.stats.timeouts == bot.stats.phases
+    assert bot.stats.candidates == bot.stats.phases and bot.stats.changed == 0
 
 
 def test_a_seeded_eval_game_is_reproduced() -> None:
@@ -90,7 +99,7 @@ def test_bad_names_and_settings_are_refused(tmp_path: Path) -> None:
         parse_bots("evil,dumb*6", 7, BOT_KINDS)
     with pytest.raises(UnknownBotError, match="'eval'"):
         make_bot("eval")  # the base table of bots.py has no lookahead bot
-    for bad in ({"candidates": 0}, {"opponent_samples": 0}, {"time_limit": 0.0}):
+    for bad in ({"candidates": 0}, {"opponent_samples": 0}, {"time_limit": 0.0}, {"time_limit": -1.0}):
         with pytest.raises(DiplomacyError, match="EvalBot"):
             EvalBotSettings(**bad)
     code, _, exc = invoke_registered(

@@ -17,15 +17,18 @@ Issue 14 §4.  In a movement phase the bot
 5. plays the best-scoring candidate (ties: the earliest, so DumbBot's own choice wins ties).
 
 Retreats and adjustments are DumbBot's.  The work is bounded by ``candidates`` and ``opponent_samples``
-(deterministic) and by ``time_limit`` seconds per phase (a safety stop: candidate 1 is always scored, later
-ones only while time is left; :attr:`EvalBot.stats` counts the phases where it stopped early).
+(deterministic: ``candidates × opponent_samples`` adjudications a phase at most).  ``time_limit`` seconds
+per phase is an optional wall-clock stop, **off by default**: candidate 1 is always scored, later ones only
+while time is left; :attr:`EvalBot.stats` counts the phases where it stopped early.  A phase cut short
+depends on the machine's speed and load, so a game with a time limit is reproducible only where no phase
+hit it; the default keeps every seeded game reproducible on any machine.
 
 **Seeding.**  EvalBot draws from the game's Generator exactly what DumbBot would draw (its first
 candidate *is* DumbBot's choice); its extra randomness comes from a side Generator seeded by a SHA-256
 of the game Generator's state, which it reads but never advances.  So a game is reproduced from its seed
-(unless the time bound cut a phase short), and a game in which EvalBot always agrees with DumbBot is
-identical, move for move, to the all-DumbBot game of the same seed: paired comparisons by seed compare
-only EvalBot's choices.
+(a time limit, when set, is the one exception: see above), and a game in which EvalBot always agrees
+with DumbBot is identical, move for move, to the all-DumbBot game of the same seed: paired comparisons
+by seed compare only EvalBot's choices.
 """
 
 from __future__ import annotations
@@ -58,10 +61,10 @@ class EvalBotSettings:
     opponent_samples: int = 1
     """Predicted order sets of the other powers each candidate is adjudicated against (1: DumbBot's most
     likely orders; more: further sampled DumbBot orders, the score is the mean)."""
-    time_limit: float = 10.0
-    """Seconds per phase after which no further candidate is adjudicated (the first always is).  A safety
-    stop, far above the ~0.1-0.3 s a phase takes even on a loaded machine, so that seeded games stay
-    reproducible (a phase cut short depends on the machine's speed)."""
+    time_limit: float | None = None
+    """Seconds per phase after which no further candidate is adjudicated (the first always is); ``None``
+    (the default): no wall-clock stop, the work is bounded by ``candidates × opponent_samples`` alone.  A
+    phase takes ~0.1-0.3 s on the standard map; a limit makes the game depend on the machine's speed."""
     target: str = "sc_change_1y"
     """The fitted evaluation target added to the projected centres."""
     evaluation_weight: float = 1.0
@@ -75,7 +78,7 @@ class EvalBotSettings:
         samples = self.opponent_samples
         if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
             raise DiplomacyError(f"EvalBot opponent_samples must be an integer >= 1, got {samples!r}")
-        if not self.time_limit > 0:
+        if self.time_limit is not None and not self.time_limit > 0:
             raise DiplomacyError(f"EvalBot time_limit must be > 0 seconds, got {self.time_limit!r}")
 
 
@@ -192,7 +195,8 @@ class EvalBot:
         positions: list[Position] = []
         scored = 0
         for orders in candidates:
-            if scored and time.perf_counter() - start > self.settings.time_limit:
+            limit = self.settings.time_limit
+            if scored and limit is not None and time.perf_counter() - start > limit:
                 self.stats.timeouts += 1
                 break
             for others in predictions:
