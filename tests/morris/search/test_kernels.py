@@ -3,8 +3,10 @@ searches imports no numba, and the module is rebuilt for other sources."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 from boardeval.morris import Position, Searcher
 from boardeval.morris._search.compiled import aot
@@ -30,3 +32,23 @@ def test_a_search_process_loads_the_ahead_of_time_module_without_numba() -> None
     assert move.startswith("g7x")
     here = Searcher().search(Position.parse("WW.BB................... w 7 7"), depth=5)
     assert str(here.move) == move
+
+
+def test_a_build_keeps_the_most_recently_used_other_versions(tmp_path: Path) -> None:
+    # Two checkouts share the cache folder: a build must not delete the other's module (it would rebuild).
+    folder = tmp_path / "engine"
+    folder.mkdir()
+    (folder / "build.lock").touch()
+    built = []
+    for age in range(6):  # age 0 the most recently used
+        module = folder / f"_morris_kernels_{age:016x}.so"
+        module.touch()
+        os.utime(module, (1_000_000 - age, 1_000_000 - age))
+        built.append(module)
+    current = built[5]  # the oldest mtime: the one just built keeps its place whatever its time
+    gone = aot._prune(current, keep=3)
+    assert sorted(gone) == sorted(built[2:5])
+    assert sorted(p.name for p in folder.iterdir()) == sorted(
+        ["build.lock", built[0].name, built[1].name, current.name]
+    )
+    assert aot._prune(current, keep=3) == []

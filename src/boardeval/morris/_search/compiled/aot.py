@@ -10,7 +10,10 @@ a plain CPython extension that needs only numpy at run time.
 
 - The module is ``_morris_kernels_<digest>`` in ``platformdirs.user_cache_dir("boardeval")/engine``; the
   digest covers every source the compiled code holds (:mod:`.sources`), this file, the Python version and
-  the machine, so an edit builds a new one (older ones are deleted).
+  the machine, so an edit builds a new one. The :data:`KEEP` most recently used modules stay (a load marks
+  its module used), older ones are deleted: two checkouts or installed versions on one machine (a release
+  and a working copy, two worktrees) share the folder without deleting each other's build, which would
+  make each rebuild (~1 min of CPU) whenever the other had run.
 - It is built by the first process that needs it (``build``, ~1 min of CPU, the time numba's cache compile
   took before), under a file lock: a second process waits for it instead of building too.
 - Compiled for this machine's CPU (``popcnt`` and the like), with the GIL released in every entry point,
@@ -21,6 +24,7 @@ a plain CPython extension that needs only numpy at run time.
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import importlib.machinery
 import importlib.util
@@ -36,7 +40,10 @@ from typing import Any, Final
 
 from boardeval.morris._search.compiled.sources import digest
 
-__all__ = ["EXPORTS", "build", "load", "module_path"]
+__all__ = ["EXPORTS", "KEEP", "build", "load", "module_path"]
+
+KEEP: Final[int] = 4
+"""How many built modules (source versions) the cache folder keeps, the most recently used ones."""
 
 EXPORTS: Final[tuple[str, ...]] = (
     "root",
@@ -90,7 +97,20 @@ def load() -> ModuleType | None:
     if not all(hasattr(module, name) for name in EXPORTS):
         return None
     sys.modules[name] = module
+    with contextlib.suppress(OSError):  # a read-only cache: nothing is pruned there either
+        os.utime(path)  # used now: the build of another version keeps it (``_prune``)
     return module
+
+
+def _prune(current: Path, keep: int = KEEP) -> list[Path]:
+    """Delete the built modules beside ``current`` beyond the ``keep`` most recently used (``current``
+    always stays); return what was deleted."""
+    others = [p for p in current.parent.glob("_morris_kernels_*") if p != current and p.is_file()]
+    others.sort(key=lambda p: p.stat().st_mtime, reverse=True)
+    gone = others[max(keep - 1, 0) :]
+    for old in gone:
+        old.unlink(missing_ok=True)
+    return gone
 
 
 def _signatures() -> dict[str, Any]:
@@ -178,7 +198,5 @@ def build() -> Path:
                 built = Path(tmp) / cc.output_file
                 shutil.move(str(built), path.with_name(path.name + f".{os.getpid()}.tmp"))
                 os.replace(path.with_name(path.name + f".{os.getpid()}.tmp"), path)
-        for old in path.parent.glob("_morris_kernels_*"):
-            if old != path:
-                old.unlink(missing_ok=True)
+        _prune(path)
     return path
