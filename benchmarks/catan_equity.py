@@ -128,7 +128,7 @@ def fit(args: argparse.Namespace) -> None:
     import numpy as np
 
     from boardeval.catan.equity import FEATURES
-    from boardeval.catan.equity_fit import cross_validate, features_of, fit_model
+    from boardeval.catan.equity_fit import cross_validate, features_of, fit_model, log_loss, score_baseline
 
     plays = load_plays(Path(args.out) / "pool.jsonl")
     for extra in filter(None, (args.fit_extra or "").split(",")):
@@ -157,18 +157,20 @@ def fit(args: argparse.Namespace) -> None:
         f"binomial chance alone leaves at most {_pct(r.explainable)} % explainable"
     )
     kinds = sorted({(p.kind, p.level) for p in plays})
+    x, w, g = features_of(plays)
+    print("  per kind (held out): boards, predicted vs measured spread, r; log-loss model / sum of scores")
     for kind, level in kinds:
         idx = [i for i, p in enumerate(plays) if (p.kind, p.level) == (kind, level)]
         pr = r.held_out[idx]
-        wins = np.array([plays[i].wins for i in idx], dtype=float)
+        wins = w[idx]
         rates = wins / wins.sum(axis=1, keepdims=True)
         ps, ms = pr.max(1) - pr.min(1), rates.max(1) - rates.min(1)
         rr = float(np.corrcoef(ps, ms)[0, 1]) if len(idx) > 2 else float("nan")
         print(
             f"    {kind} {level:g}: {len(idx)} boards, predicted spread {_pct(ps.mean())}, measured "
-            f"{_pct(ms.mean())} points, r = {rr:.3f}"
+            f"{_pct(ms.mean())} points, r = {rr:.3f}; log-loss {log_loss(pr, wins):.4f} / "
+            f"{log_loss(score_baseline(x[idx]), wins):.4f}"
         )
-    x, w, g = features_of(plays)
     extra = f" and seat-equity boards ({args.fit_extra})" if args.fit_extra else ""
     meta = {
         "fitted_on": f"{len(plays)} boards x {games // len(plays)} games, four advisor openers "
@@ -189,7 +191,6 @@ def fit(args: argparse.Namespace) -> None:
     print("  coefficients (raw units; logit per unit above the table's mean):")
     for name, c in zip(FEATURES, model.coef, strict=True):
         print(f"    {name:14s} {c:+.4f}")
-    print(f"    intercept      {model.intercept:+.4f}")
     if args.write_model:
         path = Path(__file__).resolve().parents[1] / "src/boardeval/catan/data/seat_equity_model.json"
         path.write_text(json.dumps(model.to_json(), indent=1) + "\n", encoding="utf-8")
@@ -409,15 +410,13 @@ def speed(args: argparse.Namespace) -> None:
 
     boards = [Board.random(s) for s in range(200)]
     kernel = fast_equity(load_seat_model())
-    kernel.spread(
-        boards[0].resource_index, boards[0].pips.astype(float), boards[0].port_index
-    )  # compile/load
+    arrays = [(b.resource_index, b.pips.astype(float), b.number_array, b.port_index) for b in boards]
+    kernel.spread(*arrays[0])  # compile/load
     equity_anneal(0)  # warm up
     c = cpu()
     for b in boards:
         seat_equity(b)
     exact = (cpu() - c) / len(boards)
-    arrays = [(b.resource_index, b.pips.astype(float), b.port_index) for b in boards]
     c = cpu()
     for _ in range(10):
         for a in arrays:

@@ -59,26 +59,60 @@ def test_seat_equity_is_deterministic_and_its_breakdowns_sum() -> None:
     p = np.array(a.win_probabilities)
     assert p.shape == (4,) and math.isclose(p.sum(), 1.0) and (p > 0).all()
     assert a.spread == pytest.approx(p.max() - p.min())
-    sig = np.array([1 / (1 + math.exp(-s.total)) for s in a.seats])  # each seat's terms sum to its logit
-    assert np.allclose(sig / sig.sum(), p)
+    e = np.exp([s.total for s in a.seats])  # each seat's terms sum to its logit; softmax over the seats
+    assert np.allclose(e / e.sum(), p)
     for s in a.seats:
-        assert [t.name for t in s] == ["intercept", *FEATURES]
+        assert [t.name for t in s] == list(FEATURES)
         assert math.isclose(sum(t.contribution for t in s), s.total)
-    # centred terms: over the four seats every term but the intercept sums to 0
+    # centred terms: over the four seats every term sums to 0
     for name in FEATURES:
         assert abs(sum(s[name].raw for s in a.seats)) < 1e-9
     best = int(np.argmax(p))
     assert a.why[0].startswith(f"seat {best + 1} is favoured")
 
 
+def test_seat_terms_follow_their_definitions() -> None:
+    """The richer terms, recomputed from the board by hand (hexes, numbers, harbours of each seat)."""
+    fit = three = 0
+    for board in (Board.parse(CODE), Board.random(1)):  # seed 1: a seat on a 2:1 and one on a 3:1 harbour
+        eq = seat_equity(board)
+        for i, b in enumerate(eq.seats):
+            t = b.extras["terms"]
+            _check_terms(board, eq.draft.seats, i, t)
+            fit += t["harbour_fit"] > 0
+            three += t["harbour_3to1"] > 0
+    assert fit and three  # the harbour checks were not vacuous
+
+
+def _check_terms(board: Board, seats: tuple[tuple[int, int], ...], i: int, t: dict[str, float]) -> None:
+    topo = board.topology
+    hexes = [[h for s in sp for h in topo.spot_hexes[s] if board.resource_index[h] < 5] for sp in seats]
+    pips = {r: t[r] for r in ("wood", "brick", "sheep", "grain", "ore")}
+    assert sum(pips.values()) == sum(board.pips[h] for h in hexes[i])
+    assert t["city_pace"] == min(pips["grain"] / 2, pips["ore"] / 3)
+    assert t["road_pace"] == min(pips["wood"], pips["brick"])
+    assert t["balance"] == pytest.approx(sum(math.log1p(v) for v in pips.values()))
+    theirs = {h for j, hs in enumerate(hexes) if j != i for h in hs}
+    assert t["shared_hexes"] == sum(board.pips[h] for h in hexes[i] if h in theirs)
+    assert t["numbers"] == len({board.number_array[h] for h in hexes[i]})
+    ports = [board.spot_port(s) for s in seats[i]]
+    assert t["harbour_3to1"] == (1.0 if "3" in ports else 0.0)
+    letters = {"W": "wood", "B": "brick", "S": "sheep", "G": "grain", "O": "ore"}
+    assert t["harbour_fit"] == sum(pips[letters[k]] for k in {q for q in ports if q and q != "3"})
+    assert t["expansion"] >= t["expansion_2"] and t["expansion"] >= t["expansion_free"]
+    assert [t[f"seat_{k}"] for k in (2, 3, 4)] == [1.0 if i == k - 1 else 0.0 for k in (2, 3, 4)]
+
+
 def test_compiled_kernel_equals_the_exact_evaluation() -> None:
     from boardeval.catan.equity_fast import fast_equity
 
     kernel = fast_equity(load_seat_model())
-    for seed in range(40):
+    for seed in range(60):  # random and seat-equity-like boards (harbours, shared hexes, ties of expansion)
         board = Board.random(seed)
         exact = seat_equity(board).win_probabilities
-        fast = kernel.probabilities(board.resource_index, board.pips.astype(float), board.port_index)
+        fast = kernel.probabilities(
+            board.resource_index, board.pips.astype(float), board.number_array, board.port_index
+        )
         assert np.allclose(exact, fast, atol=1e-12, rtol=0)
 
 

@@ -2,7 +2,7 @@
 
 :func:`seat_equity` plays the opening draft with the advisor in every seat (:mod:`.draft`: deterministic,
 snake order 1-2-3-4-4-3-2-1), describes each seat's opening by a few transparent terms, and turns them into
-a predicted win probability with a logistic model **fitted on play**: catanatron games between four
+a predicted win probability with a conditional-logit model **fitted on play**: catanatron games between four
 ``advisor`` openers (who play like catanatron's ``WeightedRandomPlayer`` after the opening) on random and
 annealed boards (:mod:`.equity_fit`, ``benchmarks/catan_equity.py --only fit --write-model``). The fitted
 coefficients ship as ``data/seat_equity_model.json``; nobody edits them by hand.
@@ -10,22 +10,33 @@ coefficients ship as ``data/seat_equity_model.json``; nobody edits them by hand.
 **The model.** For seat i the terms ``x_i`` (:data:`FEATURES`) are taken relative to the board's mean over
 the seats (a seat is judged against the other seats of the same board), and::
 
-    z_i = intercept + sum_k coef_k * (x_ik - mean_j x_jk)
-    p_i = sigmoid(z_i) / sum_j sigmoid(z_j)          (the four win probabilities sum to 1)
+    z_i = sum_k coef_k * (x_ik - mean_j x_jk)
+    p_i = exp(z_i) / sum_j exp(z_j)          (a conditional logit: which seat wins the game)
 
 The result is explained like every evaluation here: per seat a :class:`~boardeval.core.Breakdown` whose
 terms (the centred term values, the coefficients, their contributions) sum to ``z_i``; the spread is the
 best minus the worst seat's probability, and ``why`` names the leading and trailing seats, their picks and
 the terms that separate them.
 
-**Terms** (per seat, from its two opening settlements, the whole draft placed):
+**Terms** (per seat, from its two opening settlements, the whole draft placed; "pips" are the dice
+chances out of 36 of the hexes they touch):
 
 - ``opening_score``: the sum of the two spots' seed-000 scores (the evaluator's view of the opening);
 - ``wood`` .. ``ore``: pips of each resource the two settlements produce;
 - ``resources``: how many of the five resources they produce;
-- ``port``: 1 if either settlement is on a harbour;
-- ``expansion``: the best seed-000 score among the free legal spots two roads from the seat's
-  settlements after the draft (where its third settlement can go; 0 if none);
+- ``balance``: the sum over resources of ``log(1 + pips)`` (diminishing returns: the fifth pip of one
+  resource is worth less than the first of another);
+- ``city_pace``: ``min(grain / 2, ore / 3)``, the pace at which a city's cost comes in (the bots after the
+  opening build a city whenever they can);
+- ``road_pace``: ``min(wood, brick)``, the pace of roads (and of the settlements they lead to);
+- ``harbour_fit``: the pips of the resources its 2:1 harbours take; ``harbour_3to1``: 1 on a 3:1 harbour;
+- ``shared_hexes``: the pips of its hexes that another seat also settles on (a robber there hits
+  two seats, and the bots rob at random);
+- ``shared_numbers``: the pips of its numbers on which another seat also produces;
+- ``numbers``: how many different numbers pay it (fewer, with the same pips, means a lumpier income);
+- ``expansion``, ``expansion_2``: the best and second-best seed-000 scores among the free legal spots two
+  roads from its settlements after the draft (where its third settlement can go; 0 if none);
+  ``expansion_free``: the best of those that no other seat reaches in two roads;
 - ``seat_2`` .. ``seat_4``: the seat's place in the turn order (seat 1 rolls first).
 
 **5-6 player boards**: catanatron has no such map, so no model is fitted on play for them. The draft
@@ -67,13 +78,23 @@ FEATURES: tuple[str, ...] = (
     "opening_score",
     *RESOURCE_FEATURES,
     "resources",
-    "port",
+    "balance",
+    "city_pace",
+    "road_pace",
+    "harbour_fit",
+    "harbour_3to1",
+    "shared_hexes",
+    "shared_numbers",
+    "numbers",
     "expansion",
+    "expansion_2",
+    "expansion_free",
     "seat_2",
     "seat_3",
     "seat_4",
 )
-"""The model's terms, in the order of the coefficient vector."""
+"""The model's terms, in the order of the coefficient vector (module docstring)."""
+SEAT_TERMS = ("seat_2", "seat_3", "seat_4")
 
 MODEL_FILE = "seat_equity_model.json"
 NO_MAP_NOTE = (
@@ -82,49 +103,82 @@ NO_MAP_NOTE = (
 )
 
 
-def _expansion(arrays: DraftArrays, picks: npt.NDArray[np.int64], seats: int) -> FloatArray:
-    """Per seat, the best evaluator score among free legal spots two roads from its settlements."""
+def _reach(arrays: DraftArrays, picks: npt.NDArray[np.int64], seats: int) -> npt.NDArray[np.bool_]:
+    """``reach[i, s]``: spot s is free after the draft and two roads from seat i's settlements (where
+    its third settlement can go)."""
     block = arrays.block
     free = ~block[picks].any(axis=0)
-    out = np.zeros(seats)
+    out = np.zeros((seats, block.shape[0]), dtype=np.bool_)
     for i in range(seats):
-        own = (int(picks[i]), int(picks[2 * seats - 1 - i]))
-        near = block[list(own)].any(axis=0)  # the settlements and their neighbours
-        two = block[near].any(axis=0) & ~near  # one more road
-        cand = free & two
-        if cand.any():
-            out[i] = float(arrays.first_values[cand].max())
+        near = block[[int(picks[i]), int(picks[2 * seats - 1 - i])]].any(axis=0)  # settlements, neighbours
+        out[i] = free & block[near].any(axis=0) & ~near  # one more road
     return out
 
 
-def draft_features(arrays: DraftArrays, picks: npt.NDArray[np.int64] | None = None) -> FloatArray:
-    """The raw (uncentred) terms of every seat, shape (seats, len(FEATURES)); seat indicators are set
-    for seats 2 to 4 only (a 5-6 player draft has no fitted seat terms beyond those)."""
+def _top(values: FloatArray, k: int) -> float:
+    """The k-th largest value (1-based), 0 if there are fewer."""
+    return float(np.sort(values)[-k]) if len(values) >= k else 0.0
+
+
+def draft_features(
+    board: Board, arrays: DraftArrays | None = None, picks: npt.NDArray[np.int64] | None = None
+) -> FloatArray:
+    """The raw (uncentred) terms of every seat of ``board`` after its draft, shape (seats, len(FEATURES));
+    seat indicators are set for seats 2 to 4 only (a 5-6 player draft has no fitted seat terms beyond
+    those). ``arrays`` and ``picks`` (of the same board) are reused when given."""
+    if arrays is None:
+        arrays = draft_arrays(board)
     if picks is None:
         picks = draft_picks(arrays)
     n = arrays.seats
     first, second = picks[:n], picks[n:][::-1]
     prod = arrays.production
     both = prod[first] + prod[second]  # (seats, 5)
+    col = {name: k for k, name in enumerate(FEATURES)}
     x = np.zeros((n, len(FEATURES)))
-    x[:, 0] = arrays.first_values[first] + arrays.first_values[second]
+    x[:, col["opening_score"]] = arrays.first_values[first] + arrays.first_values[second]
     x[:, 1:6] = both
-    x[:, 6] = (both > 0).sum(axis=1)
-    port = arrays.two.sum(axis=1) + arrays.three
-    x[:, 7] = np.maximum(port[first], port[second])
-    x[:, 8] = _expansion(arrays, picks, n)
+    x[:, col["resources"]] = (both > 0).sum(axis=1)
+    x[:, col["balance"]] = np.log1p(both).sum(axis=1)
+    wood, brick, _, grain, ore = range(5)
+    x[:, col["city_pace"]] = np.minimum(both[:, grain] / 2.0, both[:, ore] / 3.0)
+    x[:, col["road_pace"]] = np.minimum(both[:, wood], both[:, brick])
+    x[:, col["harbour_fit"]] = (np.maximum(arrays.two[first], arrays.two[second]) * both).sum(axis=1)
+    x[:, col["harbour_3to1"]] = np.maximum(arrays.three[first], arrays.three[second])
+    # the hexes and numbers each seat's settlements touch (a hex twice if both settlements touch it)
+    topo = board.topology
+    productive = board.resource_index < len(RESOURCES)
+    hexes = [
+        [h for s in (int(first[i]), int(second[i])) for h in topo.spot_hexes[s] if productive[h]]
+        for i in range(n)
+    ]
+    on_number = np.zeros((n, 13))
+    for i in range(n):
+        for h in hexes[i]:
+            on_number[i, board.number_array[h]] += board.pips[h]
+    reach = _reach(arrays, picks, n)
+    values = arrays.first_values
+    for i in range(n):
+        others = [j for j in range(n) if j != i]
+        theirs = {h for j in others for h in hexes[j]}
+        x[i, col["shared_hexes"]] = sum(float(board.pips[h]) for h in hexes[i] if h in theirs)
+        x[i, col["shared_numbers"]] = on_number[i][on_number[others].sum(axis=0) > 0].sum()
+        x[i, col["numbers"]] = (on_number[i] > 0).sum()
+        x[i, col["expansion"]] = _top(values[reach[i]], 1)
+        x[i, col["expansion_2"]] = _top(values[reach[i]], 2)
+        x[i, col["expansion_free"]] = _top(values[reach[i] & ~reach[others].any(axis=0)], 1)
     for seat in range(1, min(n, 4)):
-        x[seat, 8 + seat] = 1.0
+        x[seat, col[SEAT_TERMS[seat - 1]]] = 1.0
     return x
 
 
 @dataclass(frozen=True)
 class SeatModel:
-    """The fitted model: coefficients per term (raw units), intercept, and what it was fitted on."""
+    """The fitted model: a coefficient per term (raw units, logit per unit above the table's mean) and
+    what it was fitted on."""
 
     features: tuple[str, ...]
     coef: tuple[float, ...]
-    intercept: float
     meta: dict[str, Any]
 
     def __post_init__(self) -> None:
@@ -132,27 +186,28 @@ class SeatModel:
             raise CatanError(
                 f"seat-equity model terms {list(self.features)} do not match this version's {list(FEATURES)}"
             )
-        if not all(math.isfinite(c) for c in (*self.coef, self.intercept)):
+        if not all(math.isfinite(c) for c in self.coef):
             raise CatanError("seat-equity model coefficients must be finite")
 
     def to_json(self) -> dict[str, Any]:
         return {
             "features": list(self.features),
             "coef": list(self.coef),
-            "intercept": self.intercept,
+            "link": "softmax",
             "meta": self.meta,
         }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> SeatModel:
         try:
+            if data.get("link") != "softmax":
+                raise ValueError(f"link {data.get('link')!r} is not 'softmax'")
             return cls(
                 tuple(data["features"]),
                 tuple(float(c) for c in data["coef"]),
-                float(data["intercept"]),
                 dict(data.get("meta", {})),
             )
-        except (KeyError, TypeError, ValueError) as exc:
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise CatanError(f"malformed seat-equity model: {exc}") from None
 
 
@@ -169,20 +224,20 @@ def centred(x: FloatArray) -> FloatArray:
 
 
 def logits(x: FloatArray, model: SeatModel) -> FloatArray:
-    """``z`` per seat for raw terms ``x`` (..., seats, terms)."""
-    return model.intercept + centred(x) @ np.asarray(model.coef)
+    """``z`` per seat for raw terms ``x`` (..., seats, terms): the centred terms times the coefficients."""
+    return np.asarray(centred(x) @ np.asarray(model.coef), dtype=np.float64)
 
 
 def predict_probabilities(x: FloatArray, model: SeatModel) -> FloatArray:
-    """Win probabilities per seat (normalised sigmoids of :func:`logits`), for (..., 4, terms)."""
-    s = 1.0 / (1.0 + np.exp(-logits(x, model)))
-    return np.asarray(s / s.sum(axis=-1, keepdims=True), dtype=np.float64)
+    """Win probabilities per seat, the softmax of :func:`logits` over the seats, for (..., seats, terms)."""
+    z = logits(x, model)
+    e = np.exp(z - z.max(axis=-1, keepdims=True))
+    return np.asarray(e / e.sum(axis=-1, keepdims=True), dtype=np.float64)
 
 
 def spread_of(board: Board, model: SeatModel | None = None) -> float:
     """The predicted best-minus-worst seat win probability of a base board (the generator's objective)."""
-    arrays = draft_arrays(board)
-    p = predict_probabilities(draft_features(arrays), model or load_seat_model())
+    p = predict_probabilities(draft_features(board), model or load_seat_model())
     return float(p.max() - p.min())
 
 
@@ -251,7 +306,7 @@ def _why(p: FloatArray, seats: tuple[Breakdown, ...], draft: Draft) -> tuple[str
         f"({100 * p[worst]:.0f} %): a spread of {100 * (p[best] - p[worst]):.0f} points"
     ]
     gap = {t.name: t.contribution - seats[worst][t.name].contribution for t in seats[best]}
-    top = sorted((k for k in gap if k != "intercept"), key=lambda k: -abs(gap[k]))[:3]
+    top = sorted(gap, key=lambda k: -abs(gap[k]))[:3]
     parts = [f"{k} {gap[k]:+.2f}" for k in top]
     out.append(f"what separates them (logit contributions, best minus worst): {', '.join(parts)}")
     for i in (best, worst):
@@ -271,7 +326,6 @@ def seat_equity(board: Board, model: SeatModel | None = None) -> SeatEquity:
     picks = draft_picks(arrays)
     draft = opening_draft(board, arrays=arrays, picks=picks)
     opening_values = tuple(a + b for a, b in draft.values)
-    x = draft_features(arrays, picks)
     n = arrays.seats
     if board.layout != "base":
         seats = tuple(
@@ -290,14 +344,15 @@ def seat_equity(board: Board, model: SeatModel | None = None) -> SeatEquity:
         )
         return SeatEquity(board, draft, None, seats, opening_values, why, {}, NO_MAP_NOTE)
     m = model or load_seat_model()
+    x = draft_features(board, arrays, picks)
     c = centred(x)
     p = predict_probabilities(x, m)
     coef = dict(zip(FEATURES, m.coef, strict=True))
     order = list(np.argsort(-p, kind="stable"))
     seats = tuple(
         Breakdown.from_values(
-            {"intercept": 1.0} | dict(zip(FEATURES, c[i].tolist(), strict=True)),
-            {"intercept": m.intercept} | coef,
+            dict(zip(FEATURES, c[i].tolist(), strict=True)),
+            coef,
             label=f"seat {i + 1} logit",
             extras={
                 "spots": list(draft.seats[i]),

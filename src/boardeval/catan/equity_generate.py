@@ -80,9 +80,9 @@ class _Scorer:
     def spread(self) -> float:
         st = self.state
         res = np.asarray(st.res, dtype=np.int64)
-        pips = PIPS_FLOAT[np.asarray(st.num, dtype=np.int64)]
+        nums = np.asarray(st.num, dtype=np.int64)
         self.evaluations += 1
-        return self.kernel.spread(res, pips, np.asarray(st.port_idx, dtype=np.int64))
+        return self.kernel.spread(res, PIPS_FLOAT[nums], nums, np.asarray(st.port_idx, dtype=np.int64))
 
     def __call__(self) -> float:
         value = 100.0 * self.spread()

@@ -37,7 +37,7 @@ def equity_table(eq: SeatEquity) -> Table:
         if probs is None:
             terms = "-"
         else:
-            top = [x for x in b.ranked() if x.name != "intercept"][:3]
+            top = list(b.ranked())[:3]
             terms = ", ".join(f"{x.name} {x.contribution:+.2f}" for x in top)
         t.add_row(
             str(i + 1),

@@ -166,10 +166,10 @@ _CATAN: Final[dict[str, str]] = {
     ),
     "seat equity": (
         "Each seat's predicted chance to win if every player opens with the advisor (the draft): a "
-        "logistic model fitted on catanatron games among four advisor openers turns each seat's opening "
-        "into a win probability. Spread: the best minus the worst seat, in points; 0 is fair to the seats. "
-        "Fair to the seats: the generator anneals for a small spread. Base board only: catanatron has no "
-        "5-6 player map."
+        "conditional-logit model fitted on catanatron games among four advisor openers turns each seat's "
+        "opening into a win probability. Spread: the best minus the worst seat, in points; 0 is fair to "
+        "the seats. Fair to the seats: the generator anneals for a small spread. Base board only: "
+        "catanatron has no 5-6 player map."
     ),
     "draft": (
         "The opening when every seat follows the advisor: seat 1 places first, then 2, 3, 4 and back 4, 3, "
@@ -182,23 +182,34 @@ _CATAN: Final[dict[str, str]] = {
         "score of the first, the second-pick score of the second), when it made them."
     ),
     "logit": (
-        "A seat's score in the seat-equity model: intercept + the sum of weight x (the seat's term minus "
-        "the table's mean of it); the raw column is that difference. Win probability: the logistic of the "
-        "logit, divided by the sum over the seats (the seats add up to 100 %)."
-    ),
-    "intercept": (
-        "The seat-equity model's constant, the same for every seat: it sets how far the seats spread."
+        "A seat's score in the seat-equity model: the sum of weight x (the seat's term minus the table's "
+        "mean of it); the raw column is that difference. Win probability: e to the logit, divided by the "
+        "sum of e to the logit over the seats (the seats add up to 100 %)."
     ),
     "opening_score": "The spot scores of the seat's two settlements, added.",
     "resource pips": "Pips of this resource that the seat's two settlements make together.",
     "resources": (
         "How many of the five resources the seat's two settlements make (a missing one must be traded for)."
     ),
-    "harbour": "1 if either of the seat's two settlements is on a harbour, else 0.",
+    "balance": (
+        "The sum over the five resources of log(1 + the seat's pips of it): the first pips of a resource "
+        "count more than the fifth."
+    ),
+    "city_pace": "min(grain pips / 2, ore pips / 3): how fast a city's cost (2 grain, 3 ore) comes in.",
+    "road_pace": "min(wood pips, brick pips): how fast roads, and the settlements they lead to, come in.",
+    "harbour_fit": "Pips of the resources the seat's 2:1 harbours take (0 without a 2:1 harbour).",
+    "harbour_3to1": "1 if either of the seat's settlements is on a 3:1 harbour, else 0.",
+    "shared_hexes": (
+        "Pips of the seat's hexes that another seat also settles on (the robber there hurts two seats)."
+    ),
+    "shared_numbers": "Pips of the seat's numbers on which another seat also produces.",
+    "numbers": "How many different numbers pay the seat (fewer, with the same pips: a lumpier income).",
     "expansion": (
         "Room to grow: the best spot score among the free legal spots two roads from the seat's "
         "settlements after the draft (where its third settlement can go)."
     ),
+    "expansion_2": "The second-best spot score among those spots (a second place to grow).",
+    "expansion_free": "The best spot score among those spots that no other seat reaches in two roads.",
     "seat order": "1 in the row of the seat's place in the turn order (seat 1 rolls first: all rows 0).",
 }
 
@@ -297,12 +308,20 @@ LAZY_TERMS: Final[dict[str, frozenset[str]]] = {
     "catan": frozenset(
         {
             "logit",
-            "intercept",
             "opening_score",
             "resource pips",
             "resources",
-            "harbour",
+            "balance",
+            "city_pace",
+            "road_pace",
+            "harbour_fit",
+            "harbour_3to1",
+            "shared_hexes",
+            "shared_numbers",
+            "numbers",
             "expansion",
+            "expansion_2",
+            "expansion_free",
             "seat order",
         }
     )

@@ -72,7 +72,6 @@ window.CatanEquity = (() => {
   /** The glossary key of a breakdown term: resources' pips share one entry, the seat indicators another. */
   function glossKey(name) {
     if (RESOURCES.includes(name)) return "resource pips";
-    if (name === "port") return "harbour";
     if (/^seat_\d$/.test(name)) return "seat order";
     return name;
   }
@@ -93,7 +92,7 @@ window.CatanEquity = (() => {
 
   function seatTable(a, seat) {
     const bd = a.seats[seat].why;
-    return BE.breakdownTable(bd, { totalLabel: "logit", raw: t => t.name === "intercept" ? "1" : BE.fmt(t.raw, 2),
+    return BE.breakdownTable(bd, { totalLabel: "logit", raw: t => BE.fmt(t.raw, 2),
       value: x => BE.fmt(x, 2) });
   }
 
@@ -103,7 +102,7 @@ window.CatanEquity = (() => {
     const best = p.indexOf(Math.max(...p)), worst = p.indexOf(Math.min(...p));
     const seat = chosen !== null && chosen < n ? chosen : best;
     const contrib = (i, name) => a.seats[i].why.terms.find(t => t.name === name).contribution;
-    const gaps = a.seats[best].why.terms.filter(t => t.name !== "intercept")
+    const gaps = a.seats[best].why.terms
       .map(t => [t.name, t.contribution - contrib(worst, t.name)])
       .sort((x, y) => Math.abs(y[1]) - Math.abs(x[1])).slice(0, 3);
     const settled = i => `seat ${i + 1} settled on ${spotName(a.seats[i].spots[0])} and ${spotName(a.seats[i].spots[1])}`;
@@ -117,7 +116,7 @@ window.CatanEquity = (() => {
       `<fieldset class="equity-seats"><legend>Breakdown of seat</legend>${picker}</fieldset>` +
       `<div id="equity-breakdown">${seatTable(a, seat)}</div>` +
       `<p class="hint">Raw: the seat's term minus the table's mean; weight: the model's; the contributions add up to the ` +
-      `seat's logit, and the seats' logistic logits, normalised, are the win rates. Model: ${BE.esc(a.model.fitted_on || "")}` +
+      `seat's logit, and the softmax of the seats' logits (e to each, over their sum) is the win rates. Model: ${BE.esc(a.model.fitted_on || "")}` +
       (ll.model ? `; held-out log-loss ${BE.fmt(ll.model, 3)} a game against ${BE.fmt(ll.uniform, 3)} for 25 % each` : "") + ".</p>";
   }
 
