@@ -59,6 +59,7 @@ import argparse
 import signal
 import sys
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -412,6 +413,19 @@ def versus_old(args: argparse.Namespace) -> None:
         flush=True,
     )
     print_endings(results)
+    print_blockades(results)
+
+
+def print_blockades(results: Sequence[Sequence[Any]]) -> None:
+    """Blockades within 10 turns after placing suffered by each side, with Wilson 95% intervals (issue 25:
+    the new AI's target is 0; the opponent's count says whether the new AI shuts the other side in)."""
+    from boardeval.core import wilson_interval
+
+    n = len(results)
+    for who, result in (("the new AI's", "loss"), ("the opponent's", "win")):
+        k = sum(early_blockade("loss", r[1], r[2]) and r[0] == result for r in results)
+        iv = wilson_interval(k, n)
+        print(f"  early blockades, {who} losses: {k}/{n} [{iv.lo:.3f}, {iv.hi:.3f}] (Wilson 95%)")
 
 
 # ------------------------------------------------------------------------ issue 13: tuned vs seed weights

@@ -59,6 +59,7 @@ def test_seed_weights_come_from_the_data_file_with_the_spec_values() -> None:
         "future_mobility": 0.0,
         "cramped": 0.0,
         "junctions": 0.0,
+        "liberties": 0.0,
     }
     assert load_weights("base") == BASE_WEIGHTS
     assert {k: BASE_WEIGHTS[k] for k in SPEC_START_WEIGHTS} == {k: seed[k] for k in SPEC_START_WEIGHTS}
@@ -136,7 +137,7 @@ def test_normalisation_makes_terms_comparable() -> None:
         "material": 1.0 / 9, "mills": 1.0 / 4, "open_mills": 0.8 / 8, "threats": 1.2 / 6,
         "double_threats": 1.2 / 1, "fork_threats": 1.2 / 7, "mobility": 0.05, "blocked": 1.2 / 9,
         "connectivity": 0.06, "initiative": 1.2 / 11,
-        "future_mobility": 0.0, "cramped": 0.0, "junctions": 0.0,
+        "future_mobility": 0.0, "cramped": 0.0, "junctions": 0.0, "liberties": 1.0 / 4,
     }  # fmt: skip
     assert {t.name: t.scale for t in bd} == pytest.approx(expected_scale)
     assert (bd["mobility"].raw, bd["mobility"].contribution) == (-2, pytest.approx(-0.1))

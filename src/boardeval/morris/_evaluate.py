@@ -34,6 +34,7 @@ from boardeval.morris.rules import WHITE, Outcome, Position
 __all__ = [
     "BASE_WEIGHTS",
     "CLUSTER",
+    "MATE_BOUND",
     "NORM",
     "PHASE_SCALE",
     "PROFILES",
@@ -49,40 +50,47 @@ __all__ = [
 WIN_SCORE: Final[float] = 10_000.0
 """Score of a won position; the search returns ``WIN_SCORE - plies to the end`` so faster wins rank higher."""
 
+MATE_BOUND: Final[float] = WIN_SCORE - 1_000.0
+"""A score beyond ``+-MATE_BOUND`` is a won or lost game at a known distance (``WIN_SCORE - plies``), never
+an evaluation (the search, the transposition table's distance shift and the why-panel's verdicts read it)."""
+
 PHASE_SCALE: Final[dict[str, dict[str, float]]] = {
     #                material mills open  threats double fork  mobility blocked connectivity initiative
-    #                future_mobility cramped junctions
+    #                future_mobility cramped junctions liberties
     "placing": dict(
-        zip(FEATURES, (1.0, 0.8, 1.2, 1.5, 1.5, 1.5, 0.0, 0.0, 0.7, 1.5, 1.0, 1.0, 1.0), strict=True)
+        zip(FEATURES, (1.0, 0.8, 1.2, 1.5, 1.5, 1.5, 0.0, 0.0, 0.7, 1.5, 1.0, 1.0, 1.0, 1.0), strict=True)
     ),
     "moving": dict(
-        zip(FEATURES, (1.0, 1.0, 0.8, 1.2, 1.2, 1.2, 1.3, 1.2, 0.6, 1.2, 0.0, 0.0, 0.0), strict=True)
+        zip(FEATURES, (1.0, 1.0, 0.8, 1.2, 1.2, 1.2, 1.3, 1.2, 0.6, 1.2, 0.0, 0.0, 0.0, 1.0), strict=True)
     ),
     "flying": dict(
-        zip(FEATURES, (1.5, 1.0, 0.4, 1.6, 1.6, 1.6, 0.0, 0.0, 0.0, 1.6, 0.0, 0.0, 0.0), strict=True)
+        zip(FEATURES, (1.5, 1.0, 0.4, 1.6, 1.6, 1.6, 0.0, 0.0, 0.0, 1.6, 0.0, 0.0, 0.0, 0.0), strict=True)
     ),
 }
 """The seed's phase table exactly; ``initiative`` (not in the seed) follows the threat row it replaces. The
 placing-phase features (``future_mobility``, ``cramped``, ``junctions``; not in the seed) count in the placing
-phase only (1.0 there: their weight is their placing-phase weight)."""
+phase only (1.0 there: their weight is their placing-phase weight). ``liberties`` (issue 25) counts 1.0 in
+the placing and moving phases, 0 when the side to move flies (its opponent may still be shut in, but the
+flying endgames are the tablebase's)."""
 
 NORM: Final[dict[str, dict[str, float]]] = {
     #                material mills open threats double fork mobility blocked connectivity initiative
-    #                future_mobility cramped junctions
+    #                future_mobility cramped junctions liberties
     "placing": dict(
-        zip(FEATURES, (9.0, 4.0, 8.0, 8.0, 3.0, 9.0, 26.0, 9.0, 10.0, 15.0, 26.0, 9.0, 4.0), strict=True)
+        zip(FEATURES, (9.0, 4.0, 8.0, 8.0, 3.0, 9.0, 26.0, 9.0, 10.0, 15.0, 26.0, 9.0, 4.0, 4.0), strict=True)
     ),
     "moving": dict(
-        zip(FEATURES, (9.0, 4.0, 8.0, 6.0, 1.0, 7.0, 26.0, 9.0, 10.0, 11.0, 26.0, 9.0, 4.0), strict=True)
+        zip(FEATURES, (9.0, 4.0, 8.0, 6.0, 1.0, 7.0, 26.0, 9.0, 10.0, 11.0, 26.0, 9.0, 4.0, 4.0), strict=True)
     ),
     "flying": dict(
-        zip(FEATURES, (9.0, 4.0, 8.0, 6.0, 1.0, 7.0, 26.0, 9.0, 10.0, 11.0, 26.0, 9.0, 4.0), strict=True)
+        zip(FEATURES, (9.0, 4.0, 8.0, 6.0, 1.0, 7.0, 26.0, 9.0, 10.0, 11.0, 26.0, 9.0, 4.0, 4.0), strict=True)
     ),
 }
 """Largest value of each feature for one side in a position of each phase (see module docstring).
 
 ``initiative`` max = 2 * threats max - 1 (side to move with every threat point); ``future_mobility`` has
-the bound of ``mobility`` (the same count), ``cramped`` the opponent's 9 men, ``junctions`` the 4 points."""
+the bound of ``mobility`` (the same count), ``cramped`` the opponent's 9 men, ``junctions`` the 4 points,
+``liberties`` its cap (``LIBERTY_CAP``)."""
 
 CLUSTER: Final[tuple[str, ...]] = (
     "mobility",

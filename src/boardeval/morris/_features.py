@@ -42,6 +42,17 @@ and ``blocked`` take over; see ``docs/morris-eval.md`` for the sources and the d
 * ``junctions``: own men on the four 4-way points b4, d2, d6, f4 (the middle ring's midpoints, the only
   points with four neighbours), which strategy guides recommend occupying early.
 
+Blockade judgement at the placing/moving boundary (issue 25 section 1; every phase but flying):
+
+* ``liberties``: the distinct empty points next to the side's men (the points its men could slide to; two
+  men sharing one free point count it once, since one opposing man closes it for both), less the
+  opponent's men still in hand (each can be placed on one of them), floored at 0 and capped at
+  ``LIBERTY_CAP`` = 4; a flying side has the cap. A side to move without a free point has lost, and the
+  last few free points are worth far more than the tenth: ``mobility`` (linear, 0.05 of a man a move in
+  the moving phase) cannot say that, and the placing terms stop when placing ends, where the shut-ins of
+  issue 25 began. Zero for both sides while the opponent holds more men than there are free points (most
+  of the placing phase), so the term switches itself on towards the end of placing.
+
 The phase of a side: "placing" while it has men in hand, "flying" with exactly 3 men on board and none in
 hand (when the variant allows flying), else "moving". The phase of a position is that of the side to move.
 """
@@ -57,6 +68,7 @@ from boardeval.morris.rules import BLACK, WHITE, Position
 __all__ = [
     "FEATURES",
     "JUNCTIONS",
+    "LIBERTY_CAP",
     "PHASES",
     "PLACING_FEATURES",
     "RING_WEIGHT",
@@ -64,6 +76,7 @@ __all__ = [
     "cramped_men",
     "features",
     "groups",
+    "liberties",
     "neighbours",
     "position_phase",
     "side_features",
@@ -85,6 +98,7 @@ FEATURES: Final[tuple[str, ...]] = (
     "future_mobility",
     "cramped",
     "junctions",
+    "liberties",
 )
 """Feature names, in the order of :class:`SideFeatures` fields and breakdown terms."""
 
@@ -95,6 +109,10 @@ PHASES: Final[tuple[str, ...]] = ("placing", "moving", "flying")
 
 JUNCTIONS: Final[int] = sum(1 << p for p in (4, 10, 13, 19))
 """The 4-way points d6, b4, f4, d2 as a bitboard."""
+
+LIBERTY_CAP: Final[int] = 4
+"""``liberties`` counts at most this many free points: only a low count is a shut-in danger (see the module
+docstring); a flying side, which cannot be shut in, has the cap."""
 
 _POINT_RING_WEIGHT: Final[tuple[float, ...]] = tuple(RING_WEIGHT[r] for r in RING)
 
@@ -118,6 +136,7 @@ class SideFeatures:
     future_mobility: int
     cramped: int
     junctions: int
+    liberties: int
 
     def to_dict(self) -> dict[str, float]:
         """JSON-able ``name -> raw value`` in :data:`FEATURES` order."""
@@ -139,6 +158,7 @@ class SideFeatures:
             self.future_mobility,
             self.cramped,
             self.junctions,
+            self.liberties,
         )
 
 
@@ -175,6 +195,15 @@ def cramped_men(men: int, empty: int) -> int:
         if (neighbours(group) & empty).bit_count() <= 1:
             out |= group
     return out
+
+
+def liberties(own: int, empty: int, opp_hand: int, flying: bool) -> int:
+    """The ``liberties`` feature of the side owning ``own``: ``min(LIBERTY_CAP, max(0, free - opp_hand))``
+    with ``free`` the distinct empty points next to its men; ``LIBERTY_CAP`` for a flying side."""
+    if flying:
+        return LIBERTY_CAP
+    free = (neighbours(own) & empty).bit_count()
+    return min(LIBERTY_CAP, max(0, free - opp_hand))
 
 
 def side_phase(pos: Position, side: int) -> str:
@@ -248,6 +277,7 @@ def _side_values(pos: Position, side: int, phases: tuple[str, str]) -> SideFeatu
             future_mobility += (ADJ_MASK[b.bit_length() - 1] & empty).bit_count()
         cramped = cramped_men(opp, empty).bit_count()
         junctions = (own & JUNCTIONS).bit_count()
+    libs = liberties(own, empty, pos.hand[1 - side], phase == "flying")
     return SideFeatures(
         material=own.bit_count() + pos.hand[side],
         mills=mills,
@@ -262,6 +292,7 @@ def _side_values(pos: Position, side: int, phases: tuple[str, str]) -> SideFeatu
         future_mobility=future_mobility,
         cramped=cramped,
         junctions=junctions,
+        liberties=libs,
     )
 
 

@@ -26,18 +26,20 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Final
 
 from boardeval.core import ParamsError
-from boardeval.morris._evaluate import WIN_SCORE, Evaluator
+from boardeval.morris._evaluate import MATE_BOUND, WIN_SCORE, Evaluator
 from boardeval.morris._features import (
     FEATURES,
     JUNCTIONS,
+    LIBERTY_CAP,
     cramped_men,
     features,
     groups,
     neighbours,
     position_phase,
+    side_phase,
 )
 from boardeval.morris._search.opening import OpeningBook
-from boardeval.morris._search.searcher import _MATE_BOUND, Searcher
+from boardeval.morris._search.searcher import Searcher
 from boardeval.morris.board import points_of
 from boardeval.morris.outcome import Termination
 from boardeval.morris.rules import WHITE, Position
@@ -47,7 +49,15 @@ if TYPE_CHECKING:
     from boardeval.morris._search.endgame import Probe
     from boardeval.morris.tablebase import Tablebase
 
-__all__ = ["FEATURE_LABELS", "game_verdict", "placing_sentences", "turn_verdict", "white_view", "why_panel"]
+__all__ = [
+    "FEATURE_LABELS",
+    "game_verdict",
+    "liberty_sentences",
+    "placing_sentences",
+    "turn_verdict",
+    "white_view",
+    "why_panel",
+]
 
 FEATURE_LABELS: Final[dict[str, str]] = {
     "material": "material",
@@ -63,11 +73,22 @@ FEATURE_LABELS: Final[dict[str, str]] = {
     "future_mobility": "mobility after placing",
     "cramped": "opposing men hemmed in",
     "junctions": "junction points",
+    "liberties": "free points next to own men",
 }
 """Plain-language names of the features for explanations."""
 
 _PLURAL: Final[frozenset[str]] = frozenset(
-    {"mills", "open_mills", "threats", "double_threats", "fork_threats", "blocked", "cramped", "junctions"}
+    {
+        "mills",
+        "open_mills",
+        "threats",
+        "double_threats",
+        "fork_threats",
+        "blocked",
+        "cramped",
+        "junctions",
+        "liberties",
+    }
 )
 _NUMBER_WORDS: Final[tuple[str, ...]] = ("no", "one", "two", "three", "four")
 _COLOUR = ("white", "black")
@@ -125,7 +146,7 @@ def _line_verdict(pos: Position, turn: Turn, score: float, rated: Probe | None) 
         if result == "win":
             return _verdict("win", mover, 1, "rules", f"wins: {words} after this", f"{who} wins: {words}")
         return _verdict("draw", mover, 1, "rules", f"draws: {words}", f"Draw: {words}")
-    decided = abs(score) > _MATE_BOUND
+    decided = abs(score) > MATE_BOUND
     tb = None if rated is None else next((t for t in rated.turns if t.turn == turn), None)
     if tb is not None and (tb.value == "draw") != decided:  # a decided value the turn limit makes a draw
         if tb.value == "draw":
@@ -297,7 +318,11 @@ def why_panel(
     quiet = [f for f in active if f not in ranking]
     verdict = candidates[0]["verdict"] if candidates else None
     if verdict is None:
-        explanation = _ranking_sentences(ranking, quiet) + placing_sentences(pos, ev.weights)
+        explanation = (
+            _ranking_sentences(ranking, quiet)
+            + placing_sentences(pos, ev.weights)
+            + liberty_sentences(pos, ev.weights)
+        )
     else:
         explanation = [f"{verdict['headline']} ({candidates[0]['move']})."]
     for i, cand in enumerate(candidates):
@@ -460,4 +485,31 @@ def placing_sentences(pos: Position, weights: Mapping[str, float] | None = None)
         ]
         if held:
             out.append("Junction points (four neighbours each) held: " + "; ".join(held) + ".")
+    return out
+
+
+def liberty_sentences(pos: Position, weights: Mapping[str, float] | None = None) -> list[str]:
+    """The shut-in danger in words (issue 25): for each side whose ``liberties`` feature is below its cap,
+    the free points next to its men and the opponent's men in hand that could fill them ("White's men have
+    two free points next to them (a4, g4), and Black has one man in hand to place: shut-in danger").
+    No sentence when the feature has weight 0 in ``weights`` (default: always), for a flying side, or
+    where both sides have the cap."""
+    if weights is not None and weights["liberties"] == 0.0:
+        return []
+    out: list[str] = []
+    empty = ((1 << 24) - 1) & ~(pos.men[0] | pos.men[1])
+    both = features(pos)
+    for side in (WHITE, 1 - WHITE):
+        if both[side].liberties >= LIBERTY_CAP or side_phase(pos, side) == "flying" or not pos.men[side]:
+            continue
+        colour, other = _COLOUR[side].capitalize(), _COLOUR[1 - side].capitalize()
+        free = neighbours(pos.men[side]) & empty
+        n = free.bit_count()
+        count = _NUMBER_WORDS[n] if n < len(_NUMBER_WORDS) else str(n)
+        where = f" ({_names(free)})" if n else ""
+        text = f"{colour}'s men have {count} free point{'' if n == 1 else 's'} next to them{where}"
+        hand = pos.hand[1 - side]
+        if hand:
+            text += f", and {other} has {hand} {'man' if hand == 1 else 'men'} in hand to place"
+        out.append(text + ": shut-in danger.")
     return out

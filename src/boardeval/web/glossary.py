@@ -104,6 +104,11 @@ _MORRIS: Final[dict[str, str]] = {
         "While a man is in hand: own men on the four 4-way points b4, d2, d6, f4 (four neighbours each); "
         "0 once placing is over."
     ),
+    "liberties": (
+        "The free points next to the side's men (each counted once), less the opponent's men in hand, "
+        "capped at 4: only the last few matter, and none left means the side is shut in; a flying side "
+        "always has 4."
+    ),
     "strength": (
         "The AI's search budget on the compiled search: easy looks 1 turn ahead; medium 0.05 s, hard 0.25 s, "
         "expert 1 s a move (a median of 10, 14 and 16 turns deep in placing positions on an idle core)."

@@ -30,7 +30,7 @@ from boardeval.morris import (
     load_weights,
     perft,
 )
-from boardeval.morris._evaluate import NORM, PHASE_SCALE
+from boardeval.morris._evaluate import MATE_BOUND, NORM, PHASE_SCALE
 from boardeval.morris._features import FEATURES
 from boardeval.morris._search.compiled.engine import (
     FULL_WIDTH,
@@ -41,6 +41,7 @@ from boardeval.morris._search.compiled.engine import (
     full_width,
 )
 from boardeval.morris._search.compiled.evaluate import ENGINE_FEATURES
+from boardeval.morris._search.compiled.layout import MATE_BOUND as LAYOUT_MATE_BOUND
 from boardeval.morris._search.compiled.state import decode, encode, state_of, turn_of
 from boardeval.morris._search.plain import alphabeta
 
@@ -88,6 +89,7 @@ def sample(n: int, seed: int, variant: Variant = STANDARD) -> list[Position]:
 def test_feature_order_is_the_evaluations() -> None:
     assert tuple(FEATURES) == ENGINE_FEATURES
     assert WIN == WIN_SCORE
+    assert LAYOUT_MATE_BOUND == MATE_BOUND  # the compiled search's copy (layout imports nothing heavy)
 
 
 def test_turn_encoding_round_trips() -> None:
@@ -200,7 +202,7 @@ def test_static_score_follows_every_weight() -> None:
 def test_coefficients_reject_missing_features() -> None:
     with pytest.raises(ParamsError, match="'mobility'"):
         coefficients({f: 1.0 for f in FEATURES if f != "mobility"}, PHASE_SCALE, NORM)
-    with pytest.raises(ParamsError, match="3 x 13"):
+    with pytest.raises(ParamsError, match="3 x 14"):
         Engine(np.zeros((2, 10)))
 
 

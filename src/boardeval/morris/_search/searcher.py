@@ -60,7 +60,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Final
 
 from boardeval.core import ParamsError, Progress, report
-from boardeval.morris._evaluate import WIN_SCORE, Evaluator, default_evaluator, terminal_score
+from boardeval.morris._evaluate import MATE_BOUND, Evaluator, default_evaluator, terminal_score
 from boardeval.morris._search.endgame import EndgameTable, tablebase_score
 from boardeval.morris._search.opening import OpeningBook
 from boardeval.morris.board import ADJ_MASK, MILL_MASKS, threat_points
@@ -94,7 +94,6 @@ MAX_DEPTH: Final[int] = 64
 ENGINES: Final[tuple[str, ...]] = ("compiled", "python")
 """The search engines of :class:`Searcher`: the numba search (default) and the Python reference."""
 
-_MATE_BOUND: Final[float] = WIN_SCORE - 1_000.0
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 _INF: Final[float] = float("inf")
 _FULL: Final[int] = (1 << 24) - 1
@@ -102,11 +101,11 @@ _FULL: Final[int] = (1 << 24) - 1
 
 def _to_tt(score: float, ply: int) -> float:
     """Win/loss scores are stored relative to the node (distance from it), not to the root."""
-    return score + ply if score > _MATE_BOUND else score - ply if score < -_MATE_BOUND else score
+    return score + ply if score > MATE_BOUND else score - ply if score < -MATE_BOUND else score
 
 
 def _from_tt(score: float, ply: int) -> float:
-    return score - ply if score > _MATE_BOUND else score + ply if score < -_MATE_BOUND else score
+    return score - ply if score > MATE_BOUND else score + ply if score < -MATE_BOUND else score
 
 
 class _Timeout(Exception):
@@ -460,7 +459,7 @@ class Searcher:
                 order = [move, *(t for t in order if t != move)]
                 result = SearchResult(move, score, tuple(pv), self.nodes, d, time.perf_counter() - start)
                 report(progress, d, max_depth, f"depth {d}: {move} {score:+.2f}")
-                if abs(score) > _MATE_BOUND:
+                if abs(score) > MATE_BOUND:
                     break  # a forced result: deeper search cannot change it
                 if limit is not None and time.perf_counter() - start > limit * 0.5:
                     break  # the next depth would not finish in time
@@ -595,7 +594,7 @@ class Searcher:
             finally:
                 pos.pop()
         best = max(scores)
-        safe = sum(1 for s in scores if s > -_MATE_BOUND and s >= best - margin)
+        safe = sum(1 for s in scores if s > -MATE_BOUND and s >= best - margin)
         return len(turns), max(1, safe)
 
     def _child_compiled(self, child: Position, depth: int) -> tuple[float, tuple[Turn, ...]]:
@@ -630,9 +629,9 @@ def _coefficients(ev: Evaluator) -> np.ndarray:
 def _one_ply_up(child: float) -> float:
     """A score of the position after a turn (its side to move's view, mate distance from there) seen from
     the turn's mover: negated, and a decided result one turn further away."""
-    if child > _MATE_BOUND:
+    if child > MATE_BOUND:
         return -child + 1.0
-    if child < -_MATE_BOUND:
+    if child < -MATE_BOUND:
         return -child - 1.0
     return -child
 

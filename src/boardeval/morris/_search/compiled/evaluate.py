@@ -12,7 +12,7 @@ from typing import Final
 
 import numpy as np
 
-from boardeval.morris._features import FEATURES, JUNCTIONS
+from boardeval.morris._features import FEATURES, JUNCTIONS, LIBERTY_CAP
 from boardeval.morris._search.compiled.jit import njit_cached
 from boardeval.morris._search.compiled.movegen import (
     _ADJ,
@@ -31,14 +31,22 @@ from boardeval.morris._search.compiled.movegen import (
 )
 from boardeval.morris.board import ADJ_MASK, EDGES, N_POINTS, RING, RING_MASKS, RING_WEIGHT, VERTICAL_ORDER
 
-__all__ = ["ENGINE_FEATURES", "N_FEATURES", "evaluate", "evaluate_fast", "placing_terms", "side_features"]
+__all__ = [
+    "ENGINE_FEATURES",
+    "N_FEATURES",
+    "evaluate",
+    "evaluate_fast",
+    "liberties",
+    "placing_terms",
+    "side_features",
+]
 
 ENGINE_FEATURES: Final[tuple[str, ...]] = FEATURES
 """The feature order of the compiled evaluation: the Python evaluation's own ``FEATURES``."""
 
 N_FEATURES: Final[int] = len(ENGINE_FEATURES)
 """Features per phase in a coefficient table (``coef[off + N_FEATURES * phase + feature]``)."""
-assert N_FEATURES == 13, "the compiled features below are written out one by one: port a new one"
+assert N_FEATURES == 14, "the compiled features below are written out one by one: port a new one"
 
 
 _RINGW = np.array([RING_WEIGHT[r] for r in RING], dtype=np.float64)
@@ -62,6 +70,7 @@ _HNB = _byte_tables(_H_NB)  # points with a horizontal neighbour in the board
 _VNB = _byte_tables(_V_NB)  # points with a vertical neighbour in the board
 _MIDDLE = RING_MASKS["middle"]
 _JUNCTIONS = JUNCTIONS
+_LIBERTY_CAP = LIBERTY_CAP
 assert RING_WEIGHT["outer"] == RING_WEIGHT["inner"]
 
 
@@ -79,6 +88,15 @@ def placing_terms(own: int, opp: int, empty: int) -> tuple[float, float, float]:
         x ^= b
         fut += _popcnt(_ADJ[_ctz(b)] & empty)
     return float(fut), _cramped(opp, empty), float(_popcnt(own & _JUNCTIONS))
+
+
+@njit_cached
+def liberties(own: int, empty: int, opp_hand: int, phase: int) -> float:
+    """The ``liberties`` feature (``_features.liberties``): distinct free points next to ``own`` less the
+    opponent's men in hand, in 0..LIBERTY_CAP; the cap for a flying side."""
+    if phase == FLYING:
+        return float(_LIBERTY_CAP)
+    return float(min(_LIBERTY_CAP, max(0, _popcnt(_lut(_NB, own) & empty) - opp_hand)))
 
 
 @njit_cached
@@ -187,11 +205,12 @@ def evaluate(me: int, opp: int, hme: int, hopp: int, flying: bool, coef: np.ndar
         + c[8] * (a[8] - b[8])
         + c[9] * (a[9] - b[9])
     )
+    empty = FULL ^ (me | opp)
     if hme > 0 or hopp > 0:
-        empty = FULL ^ (me | opp)
         pa = placing_terms(me, opp, empty)
         pb = placing_terms(opp, me, empty)
         total += c[10] * (pa[0] - pb[0]) + c[11] * (pa[1] - pb[1]) + c[12] * (pa[2] - pb[2])
+    total += c[13] * (liberties(me, empty, hopp, ph_me) - liberties(opp, empty, hme, ph_opp))
     return total
 
 
@@ -313,6 +332,9 @@ def evaluate_fast(me: int, opp: int, hme: int, hopp: int, flying: bool, coef: np
             total += c11 * (_cramped(opp, empty) - _cramped(me, empty))
         if c12 != 0.0:
             total += c12 * float(_popcnt(me & _JUNCTIONS) - _popcnt(opp & _JUNCTIONS))
+    c13 = coef[o + 13]
+    if c13 != 0.0:  # 0 in the seed's weights, and while the side to move flies
+        total += c13 * (liberties(me, empty, hopp, ph_me) - liberties(opp, empty, hme, ph_opp))
     return total
 
 
