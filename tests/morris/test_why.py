@@ -92,10 +92,10 @@ def test_ranking_and_explanation() -> None:
         "Not a factor in this position: double threats, fork threats, mobility, opposing men blocked.",
     ]
     assert panel["candidates"][0]["summary"] == (
-        "you: closed mills +1, open mills -1, threats -1, connectivity +1; "
-        "opponent: material -1, open mills -1, threats -1, connectivity -1"
+        "White: closed mills +1, open mills -1, threats -1, connectivity +1; "
+        "Black: material -1, open mills -1, threats -1, connectivity -1"
     )
-    assert panel["candidates"][2]["summary"] == "opponent: open mills -1, threats -1"
+    assert panel["candidates"][2]["summary"] == "Black: open mills -1, threats -1"
 
 
 def test_initiative_profile_ranks_initiative() -> None:

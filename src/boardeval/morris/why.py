@@ -231,9 +231,12 @@ def _delta(before: Mapping[str, float], after: Mapping[str, float]) -> dict[str,
 def _move_summary(
     me: str, opp: str, change: Mapping[str, Mapping[str, float]], weights: Mapping[str, float]
 ) -> str:
-    """One phrase listing the raw changes of a turn: the mover's first, then the opponent's."""
+    """One phrase listing the raw changes of a turn: the mover's first, then the opponent's, each named by
+    its colour ("White: ...; Black: ..."), not "you"/"opponent": the panel also serves a hint for either
+    side and an analysis board where both sides are human, where "you" would name the wrong side."""
     halves: list[str] = []
-    for who, colour in (("you", me), ("opponent", opp)):
+    for colour in (me, opp):
+        who = colour.capitalize()
         parts = [
             f"{FEATURE_LABELS[f]} {change[colour][f]:+g}"
             for f in FEATURES
