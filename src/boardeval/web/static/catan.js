@@ -297,15 +297,7 @@
 
   // ---- parts loaded on first use: the editor and ids (catan_edit.js), the play-test (catan_play.js) ----
 
-  const loaded = {};
-  function load(name) {
-    loaded[name] = loaded[name] || new Promise((resolve, reject) => {
-      const s = document.createElement("script");
-      s.src = `/static/${name}.js`; s.onload = resolve; s.onerror = reject;
-      document.body.appendChild(s);
-    });
-    return loaded[name];
-  }
+  const load = BE.loadScript;
 
   /** The editor, the ids and the board's arrow keys, refreshed after every change (loaded once an edit mode,
       the ids, a harbour name or an arrow key on the board asks for them). */

@@ -120,7 +120,20 @@ const BE = (() => {
     return dd && dd.tagName === "DD" && !dd.id.startsWith("def-extra-") ? dd.textContent : "";
   }
 
-  return { api, toast, waitJob, fmt, esc, download, breakdownTable, term, gloss };
+  /* A page part loaded on first use (/static/NAME.js, the web budget: the page does not carry it until asked),
+     once: every caller gets the same promise. A failed load is forgotten, so the next ask tries again. */
+  const parts = {};
+  function loadScript(name) {
+    parts[name] = parts[name] || new Promise((resolve, reject) => {
+      const s = document.createElement("script");
+      s.src = `/static/${name}.js`; s.onload = resolve;
+      s.onerror = () => { delete parts[name]; s.remove(); reject(new Error(`${name}.js did not load`)); };
+      document.body.appendChild(s);
+    });
+    return parts[name];
+  }
+
+  return { api, toast, waitJob, fmt, esc, download, breakdownTable, term, gloss, loadScript };
 })();
 
 /* Glossary terms (issue 23 §4). A term (class "term") shows its definition in a popover that opens on hover,

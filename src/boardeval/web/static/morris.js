@@ -353,7 +353,6 @@
     return null;
   }
 
-  let whyPart = null;  // the load of morris_why.js (the panel's renderer), started by the first panel shown
   function renderWhyCard() {
     const w = shownWhy();
     if (!w) {
@@ -365,15 +364,8 @@
     if (typeof MorrisWhy === "undefined") {  // the panel's renderer (morris_why.js) loads on first use
       $("why-title").innerHTML = 'Why the AI played <span id="ai-move" class="mono">–</span>';
       $("why").innerHTML = '<p class="muted">Loading the explanation…</p>';
-      whyPart = whyPart || new Promise((resolve, reject) => {
-        const el = document.createElement("script");
-        el.src = "/static/morris_why.js"; el.onload = resolve; el.onerror = reject;
-        document.body.appendChild(el);
-      });
-      whyPart.then(renderWhyCard, () => {
-        whyPart = null;
-        BE.toast("the why-panel did not load (is the server still running?)");
-      });
+      BE.loadScript("morris_why").then(renderWhyCard,
+        () => BE.toast("the why-panel did not load (is the server still running?)"));
       return;
     }
     const mover = w.ans.why && w.ans.why.side ? w.ans.why.side : "";
