@@ -119,6 +119,14 @@ def play(args: argparse.Namespace) -> bool:
     return False
 
 
+def _pool(args: argparse.Namespace) -> list[Any]:
+    """The pool's boards: ``OUT/pool.jsonl`` and the ``--pool-extra`` files (e.g. a 100-game pool)."""
+    plays = load_plays(Path(args.out) / "pool.jsonl")
+    for extra in filter(None, (args.pool_extra or "").split(",")):
+        plays += load_plays(Path(args.out) / extra)
+    return plays
+
+
 def _pct(x: float) -> str:
     return f"{100 * x:.1f}"
 
@@ -130,9 +138,12 @@ def fit(args: argparse.Namespace) -> None:
     from boardeval.catan.equity import FEATURES
     from boardeval.catan.equity_fit import cross_validate, features_of, fit_model, log_loss, score_baseline
 
-    plays = load_plays(Path(args.out) / "pool.jsonl")
+    plays = _pool(args)
+    source = [f"{p.kind} {p.level:g}" for p in plays]
     for extra in filter(None, (args.fit_extra or "").split(",")):
-        plays += load_plays(Path(args.out) / extra)  # e.g. the seat-equity boards: the boards it is used on
+        more = load_plays(Path(args.out) / extra)  # e.g. the seat-equity boards: the boards it is used on
+        plays += more
+        source += [f"{p.kind} {p.level:g} ({extra})" for p in more]
     if not plays:
         print("fit: no play data yet (run --only play first)")
         return
@@ -156,25 +167,28 @@ def fit(args: argparse.Namespace) -> None:
         f"  share of measured seat deviations (from 25 %) the predictions explain: {_pct(r.explained)} %; "
         f"binomial chance alone leaves at most {_pct(r.explainable)} % explainable"
     )
-    kinds = sorted({(p.kind, p.level) for p in plays})
     x, w, g = features_of(plays)
     print("  per kind (held out): boards, predicted vs measured spread, r; log-loss model / sum of scores")
-    for kind, level in kinds:
-        idx = [i for i, p in enumerate(plays) if (p.kind, p.level) == (kind, level)]
+    for label in sorted(set(source)):
+        idx = [i for i, s in enumerate(source) if s == label]
         pr = r.held_out[idx]
         wins = w[idx]
         rates = wins / wins.sum(axis=1, keepdims=True)
         ps, ms = pr.max(1) - pr.min(1), rates.max(1) - rates.min(1)
         rr = float(np.corrcoef(ps, ms)[0, 1]) if len(idx) > 2 else float("nan")
         print(
-            f"    {kind} {level:g}: {len(idx)} boards, predicted spread {_pct(ps.mean())}, measured "
+            f"    {label}: {len(idx)} boards, predicted spread {_pct(ps.mean())}, measured "
             f"{_pct(ms.mean())} points, r = {rr:.3f}; log-loss {log_loss(pr, wins):.4f} / "
             f"{log_loss(score_baseline(x[idx]), wins):.4f}"
         )
-    extra = f" and seat-equity boards ({args.fit_extra})" if args.fit_extra else ""
+    counts: dict[str, int] = {}
+    for p in plays:
+        name = {"random": "random", "anneal": "annealed (energy)", "equity": "seat-equity"}[p.kind]
+        counts[name] = counts.get(name, 0) + 1
     meta = {
-        "fitted_on": f"{len(plays)} boards x {games // len(plays)} games, four advisor openers "
-        f"(random and annealed boards at fairness 0.25-1{extra}), seed {args.seed}",
+        "fitted_on": f"{len(plays)} boards x {games // len(plays)} games, four advisor openers ("
+        + ", ".join(f"{n} {k}" for k, n in counts.items())
+        + f"), seed {args.seed}",
         "boards": len(plays),
         "games": games,
         "held_out_log_loss": {
@@ -183,8 +197,8 @@ def fit(args: argparse.Namespace) -> None:
             "sum_of_scores": r.log_loss_scores,
             "folds": r.folds,
         },
-        "command": f"benchmarks/catan_equity.py --only fit --write-model --boards {args.boards} "
-        f"--games {args.games} --seed {args.seed}"
+        "command": f"benchmarks/catan_equity.py --out {args.out} --only fit --write-model --seed {args.seed}"
+        + (f" --pool-extra {args.pool_extra}" if args.pool_extra else "")
         + (f" --fit-extra {args.fit_extra}" if args.fit_extra else ""),
     }
     model = fit_model(x, w, g, meta)
@@ -276,7 +290,7 @@ def kinds(args: argparse.Namespace) -> None:
     from boardeval.catan.equity import seat_equity
     from boardeval.core import mean_interval, wilson_interval
 
-    pool = load_plays(Path(args.out) / "pool.jsonl")
+    pool = _pool(args)
     eq = load_plays(Path(args.out) / args.equity_file)
     g = args.spread_games
     groups = [
@@ -470,6 +484,9 @@ def main() -> None:
     )
     parser.add_argument(
         "--equity-file", default="equity.jsonl", help="results file of the seat-equity boards (in --out)"
+    )
+    parser.add_argument(
+        "--pool-extra", default=None, help="more pool results files (in --out), comma-separated"
     )
     parser.add_argument(
         "--fit-extra", default=None, help="more results files (in --out) to fit on, comma-separated"

@@ -91,6 +91,8 @@ def _check_terms(board: Board, seats: tuple[tuple[int, int], ...], i: int, t: di
     assert sum(pips.values()) == sum(board.pips[h] for h in hexes[i])
     assert t["city_pace"] == min(pips["grain"] / 2, pips["ore"] / 3)
     assert t["road_pace"] == min(pips["wood"], pips["brick"])
+    assert t["dev_pace"] == min(pips["sheep"], pips["grain"], pips["ore"])
+    assert t["hexes"] == len(hexes[i])
     assert t["balance"] == pytest.approx(sum(math.log1p(v) for v in pips.values()))
     theirs = {h for j, hs in enumerate(hexes) if j != i for h in hs}
     assert t["shared_hexes"] == sum(board.pips[h] for h in hexes[i] if h in theirs)

@@ -29,7 +29,10 @@ chances out of 36 of the hexes they touch):
 - ``city_pace``: ``min(grain / 2, ore / 3)``, the pace at which a city's cost comes in (the bots after the
   opening build a city whenever they can);
 - ``road_pace``: ``min(wood, brick)``, the pace of roads (and of the settlements they lead to);
+- ``dev_pace``: ``min(sheep, grain, ore)``, the pace of development cards;
 - ``harbour_fit``: the pips of the resources its 2:1 harbours take; ``harbour_3to1``: 1 on a 3:1 harbour;
+- ``hexes``: how many producing hexes its settlements touch (a hex twice if both do): a settlement on
+  the coast or by the desert has fewer sources of income;
 - ``shared_hexes``: the pips of its hexes that another seat also settles on (a robber there hits
   two seats, and the bots rob at random);
 - ``shared_numbers``: the pips of its numbers on which another seat also produces;
@@ -81,8 +84,10 @@ FEATURES: tuple[str, ...] = (
     "balance",
     "city_pace",
     "road_pace",
+    "dev_pace",
     "harbour_fit",
     "harbour_3to1",
+    "hexes",
     "shared_hexes",
     "shared_numbers",
     "numbers",
@@ -143,6 +148,7 @@ def draft_features(
     wood, brick, _, grain, ore = range(5)
     x[:, col["city_pace"]] = np.minimum(both[:, grain] / 2.0, both[:, ore] / 3.0)
     x[:, col["road_pace"]] = np.minimum(both[:, wood], both[:, brick])
+    x[:, col["dev_pace"]] = both[:, 2:].min(axis=1)
     x[:, col["harbour_fit"]] = (np.maximum(arrays.two[first], arrays.two[second]) * both).sum(axis=1)
     x[:, col["harbour_3to1"]] = np.maximum(arrays.three[first], arrays.three[second])
     # the hexes and numbers each seat's settlements touch (a hex twice if both settlements touch it)
@@ -161,6 +167,7 @@ def draft_features(
     for i in range(n):
         others = [j for j in range(n) if j != i]
         theirs = {h for j in others for h in hexes[j]}
+        x[i, col["hexes"]] = len(hexes[i])
         x[i, col["shared_hexes"]] = sum(float(board.pips[h]) for h in hexes[i] if h in theirs)
         x[i, col["shared_numbers"]] = on_number[i][on_number[others].sum(axis=0) > 0].sum()
         x[i, col["numbers"]] = (on_number[i] > 0).sum()

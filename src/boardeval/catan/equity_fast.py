@@ -23,7 +23,7 @@ from numba import njit
 
 from boardeval.catan.advisor import OpeningParams
 from boardeval.catan.draft import _blocking
-from boardeval.catan.equity import SeatModel
+from boardeval.catan.equity import FEATURES, SeatModel
 from boardeval.catan.params import SpotParams
 from boardeval.catan.spots import SCARCITY_CAP
 from boardeval.catan.topology import BASE_TOPOLOGY
@@ -35,6 +35,8 @@ IntArray = npt.NDArray[np.int64]
 
 
 F = TypeVar("F", bound=Callable[..., Any])
+N_TERMS = len(FEATURES)
+"""The kernel writes the terms by position, in :data:`~boardeval.catan.equity.FEATURES` order."""
 
 
 def _compiled(fn: F) -> F:
@@ -165,7 +167,7 @@ def _terms(
     seats = 4
     n_spots = spot_hexes.shape[0]
     n_hexes = res.shape[0]
-    x = np.zeros((seats, 21))
+    x = np.zeros((seats, N_TERMS))
     touched = np.zeros((seats, n_hexes))
     on_number = np.zeros((seats, 13))
     reach = np.zeros((seats, n_spots), dtype=np.bool_)
@@ -184,15 +186,17 @@ def _terms(
         x[i, 7] = bal
         x[i, 8] = min(x[i, 4] / 2.0, x[i, 5] / 3.0)
         x[i, 9] = min(x[i, 1], x[i, 2])
+        x[i, 10] = min(x[i, 3], min(x[i, 4], x[i, 5]))
         for r in range(5):
             if kind[a] == r or kind[b] == r:
-                x[i, 10] += x[i, 1 + r]
-        x[i, 11] = 1.0 if (kind[a] == -1 or kind[b] == -1) else 0.0
+                x[i, 11] += x[i, 1 + r]
+        x[i, 12] = 1.0 if (kind[a] == -1 or kind[b] == -1) else 0.0
         for s in (a, b):
             for j in range(spot_hexes.shape[1]):
                 h = spot_hexes[s, j]
                 if h >= 0 and res[h] < 5:
                     touched[i, h] += 1.0
+                    x[i, 13] += 1.0
                     on_number[i, nums[h]] += pips[h]
         near = np.zeros(n_spots, dtype=np.bool_)
         for s in range(n_spots):
@@ -212,16 +216,16 @@ def _terms(
                     if j != i:
                         other += touched[j, h]
                 if other > 0:
-                    x[i, 12] += touched[i, h] * pips[h]
+                    x[i, 14] += touched[i, h] * pips[h]
         for k in range(13):
             if on_number[i, k] > 0:
-                x[i, 14] += 1.0
+                x[i, 16] += 1.0
                 other = 0.0
                 for j in range(seats):
                     if j != i:
                         other += on_number[j, k]
                 if other > 0:
-                    x[i, 13] += on_number[i, k]
+                    x[i, 15] += on_number[i, k]
         best = 0.0
         second = 0.0
         seen = 0
@@ -242,11 +246,11 @@ def _terms(
                     shared = True
             if not shared and v > alone:
                 alone = v
-        x[i, 15] = best if seen > 0 else 0.0
-        x[i, 16] = second if seen > 1 else 0.0
-        x[i, 17] = alone
+        x[i, 17] = best if seen > 0 else 0.0
+        x[i, 18] = second if seen > 1 else 0.0
+        x[i, 19] = alone
         if i >= 1:
-            x[i, 17 + i] = 1.0
+            x[i, 19 + i] = 1.0
     return x
 
 
