@@ -202,8 +202,13 @@ _CATAN: Final[dict[str, str]] = {
     ),
     "city_pace": "min(grain pips / 2, ore pips / 3): how fast a city's cost (2 grain, 3 ore) comes in.",
     "road_pace": "min(wood pips, brick pips): how fast roads, and the settlements they lead to, come in.",
+    "dev_pace": "min(sheep, grain, ore pips): how fast a development card's cost comes in.",
     "harbour_fit": "Pips of the resources the seat's 2:1 harbours take (0 without a 2:1 harbour).",
     "harbour_3to1": "1 if either of the seat's settlements is on a 3:1 harbour, else 0.",
+    "hexes": (
+        "How many producing hexes the seat's two settlements touch (a hex twice if both do): fewer on the "
+        "coast or by the desert."
+    ),
     "shared_hexes": (
         "Pips of the seat's hexes that another seat also settles on (the robber there hurts two seats)."
     ),
@@ -319,8 +324,10 @@ LAZY_TERMS: Final[dict[str, frozenset[str]]] = {
             "balance",
             "city_pace",
             "road_pace",
+            "dev_pace",
             "harbour_fit",
             "harbour_3to1",
+            "hexes",
             "shared_hexes",
             "shared_numbers",
             "numbers",
