@@ -258,7 +258,7 @@ def _fit_charts(r: Any, plays: list[Any], out: Path) -> None:
     ):
         for kind in sorted({(p.kind, p.level) for p in plays}):
             m = np.array([(p.kind, p.level) == kind for p in plays])
-            label = "random" if kind[0] == "random" else f"fairness {kind[1]:g}"
+            label = {"random": "random", "equity": "seat-equity"}.get(kind[0], f"fairness {kind[1]:g}")
             ax.scatter(x[m], ms[m], s=12, alpha=0.7, label=label)
         slope, icept = np.polyfit(x, ms, 1)
         xs = np.linspace(x.min(), x.max(), 50)
@@ -293,10 +293,13 @@ def kinds(args: argparse.Namespace) -> None:
     pool = _pool(args)
     eq = load_plays(Path(args.out) / args.equity_file)
     g = args.spread_games
-    groups = [
-        ("random", [p for p in pool if p.kind == "random"]),
-        ("energy-optimal (anneal, fairness 1)", [p for p in pool if p.kind == "anneal" and p.level == 1.0]),
-        ("seat-equity (anneal on the seat objective)", eq),
+    groups = [  # boards with at least g games, each cut to its first g games
+        ("random", [p for p in pool if p.kind == "random" and p.games >= g]),
+        (
+            "energy-optimal (anneal, fairness 1)",
+            [p for p in pool if p.kind == "anneal" and p.level == 1.0 and p.games >= g],
+        ),
+        ("seat-equity (anneal on the seat objective)", [p for p in eq if p.games >= g]),
     ]
     n = min(len(b) for _, b in groups)
     per_kind: dict[str, list[float]] = {}
@@ -385,11 +388,12 @@ def shipped(args: argparse.Namespace) -> None:
 
 
 def _shipped_line(label: str, plays: list[Any], model: Any) -> None:
-    """One line of stage 5: r of predicted and measured spreads, their means, the log-loss."""
+    """One line of stage 5: r of predicted and measured spreads, their means, the log-loss against both
+    baselines, and the calibration of the seats (quartiles of the prediction)."""
     import numpy as np
 
     from boardeval.catan.equity import predict_probabilities
-    from boardeval.catan.equity_fit import features_of, log_loss
+    from boardeval.catan.equity_fit import _calibration, features_of, log_loss, score_baseline
 
     if len(plays) < 3:
         print(f"  {label}: {len(plays)} boards (too few)")
@@ -402,7 +406,13 @@ def _shipped_line(label: str, plays: list[Any], model: Any) -> None:
     print(
         f"  {label}: {len(plays)} boards x {int(games.mean())} games: predicted vs measured spread "
         f"r = {r:.3f} (means {_pct(float(ps.mean()))} vs {_pct(float(ms.mean()))} points); log-loss "
-        f"{log_loss(p, wins):.4f} vs {np.log(4.0):.4f} for 25 % each"
+        f"{log_loss(p, wins):.4f} vs {np.log(4.0):.4f} for 25 % each, "
+        f"{log_loss(score_baseline(x), wins):.4f} for the sum of scores"
+    )
+    cal = _calibration(p, rates, games, 4)
+    print(
+        "      calibration (predicted / measured, seat quartiles): "
+        + ", ".join(f"{_pct(a)} / {_pct(b)}" for a, b, _ in cal)
     )
 
 

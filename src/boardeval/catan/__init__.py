@@ -64,7 +64,7 @@ if TYPE_CHECKING:
         rule_violations,
     )
     from boardeval.catan.draft import Draft, opening_draft
-    from boardeval.catan.equity import SeatEquity, seat_equity
+    from boardeval.catan.equity import SEAT_EQUITY_TERMS, SeatEquity, seat_equity
     from boardeval.catan.equity_generate import (
         ENERGY_WEIGHT,
         OBJECTIVES,
@@ -144,6 +144,7 @@ __all__ = [
     "Draft",
     "ENERGY_WEIGHT",
     "OBJECTIVES",
+    "SEAT_EQUITY_TERMS",
     "SeatEquity",
     "equity_anneal",
     "equity_summary",
@@ -183,7 +184,7 @@ _LAZY_MODULES: dict[str, tuple[str, ...]] = {
     "boardeval.catan.playtest": ("PlaytestResult", "RateStats", "run_playtest"),
     "boardeval.catan.study": ("StudyResult", "run_study", "write_study"),
     "boardeval.catan.draft": ("Draft", "opening_draft"),
-    "boardeval.catan.equity": ("SeatEquity", "seat_equity"),
+    "boardeval.catan.equity": ("SEAT_EQUITY_TERMS", "SeatEquity", "seat_equity"),
     "boardeval.catan.equity_generate": (
         "ENERGY_WEIGHT",
         "OBJECTIVES",

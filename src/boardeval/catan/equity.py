@@ -65,6 +65,7 @@ from boardeval.core import Breakdown, CatanError
 
 __all__ = [
     "FEATURES",
+    "SEAT_EQUITY_TERMS",
     "SeatEquity",
     "SeatModel",
     "draft_features",
@@ -99,6 +100,8 @@ FEATURES: tuple[str, ...] = (
     "seat_4",
 )
 """The model's terms, in the order of the coefficient vector (module docstring)."""
+SEAT_EQUITY_TERMS = FEATURES
+"""The terms under the name the package exports (the web glossary defines each)."""
 SEAT_TERMS = ("seat_2", "seat_3", "seat_4")
 
 MODEL_FILE = "seat_equity_model.json"

@@ -14,6 +14,7 @@ from typing import Final, Literal
 
 from fastapi import Query
 
+from boardeval.catan import SEAT_EQUITY_TERMS
 from boardeval.web.common import api_router, templates
 
 __all__ = ["GLOSSARY", "LAZY_TERMS", "Game", "markdown", "morris_terms", "page_glossary", "router", "term_id"]
@@ -316,26 +317,7 @@ GLOSSARY: Final[dict[str, dict[str, str]]] = {"catan": _CATAN, "morris": _MORRIS
 
 LAZY_TERMS: Final[dict[str, frozenset[str]]] = {
     "catan": frozenset(
-        {
-            "logit",
-            "opening_score",
-            "resource pips",
-            "resources",
-            "balance",
-            "city_pace",
-            "road_pace",
-            "dev_pace",
-            "harbour_fit",
-            "harbour_3to1",
-            "hexes",
-            "shared_hexes",
-            "shared_numbers",
-            "numbers",
-            "expansion",
-            "expansion_2",
-            "expansion_free",
-            "seat order",
-        }
+        {"logit", "resource pips", "seat order", *(t for t in SEAT_EQUITY_TERMS if t in _CATAN)}
     )
 }
 """Terms a page does not embed: they appear only in a part loaded on first use (the seat-equity why of
