@@ -263,7 +263,7 @@ def test_cli_numbers_go_through_the_shared_reader(args: list[str], line: str) ->
     assert len(lines) == 1 and lines[0].startswith("error: ") and line in lines[0], result.stderr
 
 
-def test_cli_unreachable_dask_address() -> None:
+def test_cli_unreachable_dask_address(quick_dask_connect: float) -> None:
     result = runner.invoke(
         _app(), ["playtest", BOARD.code(), "--games", "1", "--dask", "tcp://127.0.0.1:9", "--json"]
     )

@@ -115,8 +115,7 @@ def test_bad_input(kwargs: dict[str, object], error: type[DiplomacyError], quote
         run_tournament(**args)  # type: ignore[arg-type]
 
 
-@pytest.mark.slow  # Dask waits 10 s for the scheduler before giving up
-def test_unreachable_dask_address_is_a_diplomacy_error() -> None:
+def test_unreachable_dask_address_is_a_diplomacy_error(quick_dask_connect: float) -> None:
     with pytest.raises(DiplomacyError, match=r"tcp://127\.0\.0\.1:9"):
         run_tournament(BOTS, 1, 1, max_year=1901, address="tcp://127.0.0.1:9")
 
