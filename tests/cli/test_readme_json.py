@@ -7,9 +7,11 @@ too: a random game, a bot game, a tablebase), scaled down where they play many g
 measures of maps whose convoy table the engine does not ship (``empire``, ``world``); their first use
 printed "Generating convoy paths" on stdout, before the JSON.
 
-To keep it quick the commands run one after another in ONE fresh Python process (``_RUNNER``), each with
-file descriptor 1 pointed at its own file: whatever anything writes on stdout (the library, a dependency's
-``print``, a worker process) lands in that file, as it would in a pipe.
+The commands come in four parts (Catan, Morris, Diplomacy, the issue's maps), one test each so that pytest's
+workers share them out; each part has a cold cache of its own (a fresh ``HOME``) and first runs the README
+lines that make its inputs. Within a part the commands run one after another in ONE fresh Python process
+(``_RUNNER``), each with file descriptor 1 pointed at its own file: whatever anything writes on stdout (the
+library, a dependency's ``print``, a worker process) lands in that file, as it would in a pipe.
 """
 
 from __future__ import annotations
@@ -98,11 +100,31 @@ def _scaled(line: str) -> str:
     return line.removeprefix("boardeval ")
 
 
-def test_every_readme_json_command_prints_only_json_on_a_cold_cache(tmp_path: Path) -> None:
+def _parts() -> dict[str, list[str]]:
+    """The commands to run, in README order, by part: each game's makers, then its ``--json`` commands."""
+    wanted, makers = readme_commands()
+    parts: dict[str, list[str]] = {}
+    for line in [*makers, *wanted]:
+        command = _scaled(line)
+        parts.setdefault(command.split()[0], []).append(command)
+    parts["maps"] = list(EXTRA)
+    return parts
+
+
+PARTS = _parts()
+
+
+def test_the_readme_has_json_commands_of_every_game_and_their_makers() -> None:
     wanted, makers = readme_commands()
     assert len(wanted) >= 15, wanted  # the README's --json examples of all three games
     assert len(makers) == len(NEEDS), makers
-    commands = [_scaled(line) for line in [*makers, *wanted]] + EXTRA
+    assert set(PARTS) == {"catan", "morris", "diplomacy", "maps"}, PARTS
+    assert sum(len(commands) for commands in PARTS.values()) == len(wanted) + len(makers) + len(EXTRA)
+
+
+@pytest.mark.parametrize("part", list(PARTS))
+def test_every_readme_json_command_prints_only_json_on_a_cold_cache(part: str, tmp_path: Path) -> None:
+    commands = PARTS[part]
     home = tmp_path / "home"
     home.mkdir()
     env = {**os.environ, "HOME": str(home), "COLUMNS": "200"}
