@@ -6,6 +6,7 @@ skip) when it is missing, so CI notices. The server runs uvicorn in a thread on 
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from collections.abc import Iterator
@@ -82,25 +83,96 @@ def browser() -> Iterator[Any]:
         b.close()
 
 
-@pytest.fixture
-def page(browser: Any, live_server: str) -> Iterator[Any]:
-    """A fresh page; any request to a host other than the local server is blocked and recorded."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    pg = context.new_page()
-    pg.outside_requests = []  # type: ignore[attr-defined]
-    pg.console_errors = []  # type: ignore[attr-defined]
+VIEWPORT = {"width": 1280, "height": 900}
+"""The ``page`` fixture's window (a test that needs another sets it; the next test gets this one back)."""
 
-    def _route(route: Any) -> None:
+# Events a test may listen to on the shared tab; what a test added is removed after it (the tab's own stay).
+_EVENTS = (
+    "close", "console", "crash", "dialog", "domcontentloaded", "download", "filechooser", "frameattached",
+    "framedetached", "framenavigated", "load", "pageerror", "popup", "request", "requestfailed",
+    "requestfinished", "response", "websocket", "worker",
+)  # fmt: skip
+
+
+class _Tab:
+    """The worker's one browser tab for the ``page`` fixture, with what the fixture promises each test: any
+    request to a host other than the local server blocked and recorded in ``outside_requests``, and the
+    page's JavaScript errors in ``console_errors``. A new browser context and page cost chromium about a
+    second of CPU each (measured: 1.6 CPU-s per /morris visit in a fresh page, 0.6 in a reused one), the
+    browser tests' largest cost; so the tab is made once and reset between tests (:meth:`reset`)."""
+
+    def __init__(self, browser: Any, live_server: str) -> None:
+        self.browser, self.live_server = browser, live_server
+        self.context: Any = None
+        self.page: Any = None
+
+    def _route(self, route: Any) -> None:
         url = route.request.url
-        if url.startswith(live_server) or url.startswith("data:") or url.startswith("blob:"):
+        if url.startswith(self.live_server) or url.startswith("data:") or url.startswith("blob:"):
             route.continue_()
         else:
-            pg.outside_requests.append(url)  # type: ignore[attr-defined]
+            self.page.outside_requests.append(url)
             route.abort()
 
-    pg.route("**/*", _route)
-    pg.on("pageerror", lambda exc: pg.console_errors.append(str(exc)))  # type: ignore[attr-defined]
-    pg.set_default_timeout(GUARD_MS)  # a hang guard for every wait_for_*: a signal ends each wait
+    def _open(self) -> None:
+        self.context = self.browser.new_context(viewport=VIEWPORT)
+        pg = self.page = self.context.new_page()
+        pg.outside_requests = []
+        pg.console_errors = []
+        pg.route("**/*", self._route)
+        pg.on("pageerror", lambda exc: pg.console_errors.append(str(exc)))
+        self.own = {event: pg._impl_obj.listeners(event) for event in _EVENTS}
+
+    def start(self) -> Any:
+        """The tab for the next test: blank, the default window, fresh records, nothing of earlier tests."""
+        if self.page is None or self.page.is_closed():
+            self._open()
+        pg = self.page
+        pg.outside_requests = []
+        pg.console_errors = []
+        if pg.viewport_size != VIEWPORT:
+            pg.set_viewport_size(VIEWPORT)
+        pg.set_default_timeout(GUARD_MS)  # a hang guard for every wait_for_*: a signal ends each wait
+        return pg
+
+    def reset(self) -> None:
+        """Undo what a test did to the tab: its routes and listeners go, the page goes blank (which stops
+        its timers and aborts its requests), the pointer returns to the corner with no button down. If the
+        tab cannot be reset (it crashed, or the test closed it), the next test gets a new one."""
+        pg = self.page
+        try:
+            pg.unroute_all(behavior="ignoreErrors")
+            impl = pg._impl_obj
+            for event in _EVENTS:
+                for listener in impl.listeners(event):
+                    if listener not in self.own[event]:
+                        impl.remove_listener(event, listener)
+            pg.goto("about:blank")
+            pg.mouse.up()
+            pg.mouse.move(0, 0)
+            pg.route("**/*", self._route)
+        except Exception:  # a broken tab: the next test must not inherit it
+            self.close()
+
+    def close(self) -> None:
+        if self.context is not None:
+            with contextlib.suppress(Exception):
+                self.context.close()
+        self.context = self.page = None
+
+
+@pytest.fixture(scope="session")
+def _tab(browser: Any, live_server: str) -> Iterator[_Tab]:
+    tab = _Tab(browser, live_server)
+    yield tab
+    tab.close()
+
+
+@pytest.fixture
+def page(_tab: _Tab) -> Iterator[Any]:
+    """The worker's browser tab, blank, for one test; any request to a host other than the local server is
+    blocked and recorded. Shared between tests (a fresh context per test was the browser tests' largest
+    cost) and reset after each: the test's routes, listeners and window size do not reach the next test."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    yield pg
-    context.close()
+    yield _tab.start()
+    _tab.reset()
