@@ -157,26 +157,21 @@ def test_new_board_seed_fairness_timing_and_share_link(page: Any, live_server: s
 
 @pytest.mark.parametrize("width", [390, 1400])
 def test_home_and_catan_fit_the_screen_with_one_spot_numbering(
-    browser: Any, live_server: str, width: int
+    page: Any, live_server: str, width: int
 ) -> None:
     """Defects 7 and 12: no horizontal overflow at 390 px (the energy and spot tables fit their cards) and
     the home page's best-spots table uses the ranks the board is labelled with."""
-    context = browser.new_context(viewport={"width": width, "height": 844})
-    page = context.new_page()
-    page.route("**/*", lambda r: r.continue_() if r.request.url.startswith(live_server) else r.abort())
-    try:
-        page.goto(live_server + "/?seed=42")
-        labels = page.locator("#home-board text.spot-rank").evaluate_all("es => es.map(e => e.textContent)")
-        ranks = page.locator("table.data tr[data-rank] td:first-child").all_inner_texts()
-        assert ranks == labels[: len(ranks)] == ["1", "2", "3", "4", "5"]
-        page.screenshot(path=str(SCREENSHOTS / f"home-{width}.png"), full_page=True)
-        _no_overflow(page, width)
-        page.goto(live_server + "/catan?board=" + Board.random(42).code())
-        page.wait_for_selector("#spot table.breakdown")
-        page.screenshot(path=str(SCREENSHOTS / f"catan-{width}.png"), full_page=True)
-        _no_overflow(page, width)
-    finally:
-        context.close()
+    page.set_viewport_size({"width": width, "height": 844})  # the shared tab: reset after the test
+    page.goto(live_server + "/?seed=42")
+    labels = page.locator("#home-board text.spot-rank").evaluate_all("es => es.map(e => e.textContent)")
+    ranks = page.locator("table.data tr[data-rank] td:first-child").all_inner_texts()
+    assert ranks == labels[: len(ranks)] == ["1", "2", "3", "4", "5"]
+    page.screenshot(path=str(SCREENSHOTS / f"home-{width}.png"), full_page=True)
+    _no_overflow(page, width)
+    page.goto(live_server + "/catan?board=" + Board.random(42).code())
+    page.wait_for_selector("#spot table.breakdown")
+    page.screenshot(path=str(SCREENSHOTS / f"catan-{width}.png"), full_page=True)
+    _no_overflow(page, width)
 
 
 def _no_overflow(page: Any, width: int) -> None:

@@ -261,65 +261,60 @@ def test_one_precision_per_quantity(page: Any, live_server: str) -> None:
 
 
 @pytest.mark.parametrize("layout", ["base", "extended"])
-def test_phone_touch_targets_and_headers(browser: Any, live_server: str, layout: str) -> None:
+def test_phone_touch_targets_and_headers(page: Any, live_server: str, layout: str) -> None:
     """At 390 px: spots were 9.5 px targets and "contribution" broke mid-word in a table header. Now every
     spot (and harbour in the harbour edit mode) is a target of at least 24 x 24 CSS px, targets do not
     overlap, controls are 24 px tall, and no header breaks inside a word."""
-    context = browser.new_context(viewport={"width": 390, "height": 844})
-    page = context.new_page()
-    page.route("**/*", lambda r: r.continue_() if r.request.url.startswith(live_server) else r.abort())
-    try:
-        page.goto(live_server + "/catan?board=" + Board.random(3, layout=layout).code())
-        page.wait_for_selector("#spot table.breakdown")
-        sizes = page.locator("#board g.spot").evaluate_all(
-            "gs => gs.map(g => { const r = g.getBoundingClientRect(); return [r.width, r.height]; })"
-        )
-        assert len(sizes) == (54 if layout == "base" else 80)
-        assert min(min(w, h) for w, h in sizes) >= 24, min(sizes)
-        overlap = page.evaluate(
-            """() => {
-                 const c = [...document.querySelectorAll('#board circle.spot-hit')].map(e => {
-                   const r = e.getBoundingClientRect();
-                   return [r.x + r.width / 2, r.y + r.height / 2, r.width / 2]; });
-                 let worst = Infinity;
-                 for (let i = 0; i < c.length; i++) for (let j = i + 1; j < c.length; j++) {
-                   const d = Math.hypot(c[i][0] - c[j][0], c[i][1] - c[j][1]);
-                   worst = Math.min(worst, d - c[i][2] - c[j][2]);
-                 }
-                 return worst; }"""
-        )
-        assert overlap > -0.5
-        page.check('input[name="edit"][value="ports"]')
-        ports = page.locator("#board circle.port-hit").evaluate_all(
-            "cs => cs.map(c => Math.min(c.getBoundingClientRect().width, c.getBoundingClientRect().height))"
-        )
-        assert min(ports) >= 24
-        small = page.evaluate(
-            """() => [...document.querySelectorAll(
-                   'main button, main select, main input[type=text], main input[type=number], main a.button, '
-                   + 'main label.inline, #top-spots tbody tr')]
-                 .filter(e => e.offsetParent !== null)
-                 .map(e => [e.id || e.textContent.trim().slice(0, 20), e.getBoundingClientRect().height])
-                 .filter(([, h]) => h < 24)"""
-        )
-        assert small == [], small
-        broken = page.evaluate(
-            """() => [...document.querySelectorAll('main table th')].flatMap(th => {
-                 const out = [];
-                 const walk = document.createTreeWalker(th, NodeFilter.SHOW_TEXT);
-                 for (let n = walk.nextNode(); n; n = walk.nextNode()) {
-                   const re = /\\S+/g; let m;
-                   while ((m = re.exec(n.textContent))) {
-                     const range = document.createRange();
-                     range.setStart(n, m.index); range.setEnd(n, m.index + m[0].length);
-                     const tops = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
-                     if (tops.size > 1) out.push(m[0]);
-                   }
-                 }
-                 return out; })"""
-        )
-        assert broken == [], f"words broken inside a header: {broken}"
-        assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
-        page.screenshot(path=str(SCREENSHOTS / f"catan-phone-{layout}.png"), full_page=True)
-    finally:
-        context.close()
+    page.set_viewport_size({"width": 390, "height": 844})  # the shared tab: reset after the test
+    page.goto(live_server + "/catan?board=" + Board.random(3, layout=layout).code())
+    page.wait_for_selector("#spot table.breakdown")
+    sizes = page.locator("#board g.spot").evaluate_all(
+        "gs => gs.map(g => { const r = g.getBoundingClientRect(); return [r.width, r.height]; })"
+    )
+    assert len(sizes) == (54 if layout == "base" else 80)
+    assert min(min(w, h) for w, h in sizes) >= 24, min(sizes)
+    overlap = page.evaluate(
+        """() => {
+             const c = [...document.querySelectorAll('#board circle.spot-hit')].map(e => {
+               const r = e.getBoundingClientRect();
+               return [r.x + r.width / 2, r.y + r.height / 2, r.width / 2]; });
+             let worst = Infinity;
+             for (let i = 0; i < c.length; i++) for (let j = i + 1; j < c.length; j++) {
+               const d = Math.hypot(c[i][0] - c[j][0], c[i][1] - c[j][1]);
+               worst = Math.min(worst, d - c[i][2] - c[j][2]);
+             }
+             return worst; }"""
+    )
+    assert overlap > -0.5
+    page.check('input[name="edit"][value="ports"]')
+    ports = page.locator("#board circle.port-hit").evaluate_all(
+        "cs => cs.map(c => Math.min(c.getBoundingClientRect().width, c.getBoundingClientRect().height))"
+    )
+    assert min(ports) >= 24
+    small = page.evaluate(
+        """() => [...document.querySelectorAll(
+               'main button, main select, main input[type=text], main input[type=number], main a.button, '
+               + 'main label.inline, #top-spots tbody tr')]
+             .filter(e => e.offsetParent !== null)
+             .map(e => [e.id || e.textContent.trim().slice(0, 20), e.getBoundingClientRect().height])
+             .filter(([, h]) => h < 24)"""
+    )
+    assert small == [], small
+    broken = page.evaluate(
+        """() => [...document.querySelectorAll('main table th')].flatMap(th => {
+             const out = [];
+             const walk = document.createTreeWalker(th, NodeFilter.SHOW_TEXT);
+             for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+               const re = /\\S+/g; let m;
+               while ((m = re.exec(n.textContent))) {
+                 const range = document.createRange();
+                 range.setStart(n, m.index); range.setEnd(n, m.index + m[0].length);
+                 const tops = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
+                 if (tops.size > 1) out.push(m[0]);
+               }
+             }
+             return out; })"""
+    )
+    assert broken == [], f"words broken inside a header: {broken}"
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+    page.screenshot(path=str(SCREENSHOTS / f"catan-phone-{layout}.png"), full_page=True)

@@ -205,27 +205,24 @@ def test_feature_labels_and_tie_note(page: Any, live_server: str) -> None:
     _clean(page)
 
 
-def test_phone_width_has_no_overflow(browser: Any, live_server: str) -> None:
+def test_phone_width_has_no_overflow(page: Any, live_server: str) -> None:
     """Defect 7 (Morris part): at 390 px the feature table with three candidate columns fits."""
-    context = browser.new_context(viewport={"width": 390, "height": 844})
-    pg = context.new_page()
-    try:
-        pg.goto(live_server + "/morris?strength=easy&moves=" + quote("d2 a7 f4 d7 b4"))
-        pg.wait_for_function(AI_MOVED)
-        assert pg.locator("#why table.why-features thead th").count() == 6
-        width = pg.evaluate("() => document.documentElement.scrollWidth")
-        assert width <= 390, f"the page is {width} px wide"
-        fits = pg.evaluate(
-            """() => { const t = document.querySelector('#why table.why-features');
-                       const c = document.getElementById('why-card');
-                       return [t.getBoundingClientRect().right, c.getBoundingClientRect().right,
-                               c.scrollWidth, c.clientWidth]; }"""
-        )
-        assert fits[0] <= fits[1] and fits[2] <= fits[3], f"the feature table overflows its card: {fits}"
-        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        pg.screenshot(path=str(SCREENSHOTS / "morris-390.png"), full_page=True)
-    finally:
-        context.close()
+    pg = page
+    pg.set_viewport_size({"width": 390, "height": 844})  # the shared tab: reset after the test
+    pg.goto(live_server + "/morris?strength=easy&moves=" + quote("d2 a7 f4 d7 b4"))
+    pg.wait_for_function(AI_MOVED)
+    assert pg.locator("#why table.why-features thead th").count() == 6
+    width = pg.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= 390, f"the page is {width} px wide"
+    fits = pg.evaluate(
+        """() => { const t = document.querySelector('#why table.why-features');
+                   const c = document.getElementById('why-card');
+                   return [t.getBoundingClientRect().right, c.getBoundingClientRect().right,
+                           c.scrollWidth, c.clientWidth]; }"""
+    )
+    assert fits[0] <= fits[1] and fits[2] <= fits[3], f"the feature table overflows its card: {fits}"
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    pg.screenshot(path=str(SCREENSHOTS / "morris-390.png"), full_page=True)
 
 
 def test_analysis_board_both_humans_keys_graph_hint_share(page: Any, live_server: str) -> None:
