@@ -5,7 +5,10 @@ stopped in the middle of it. Used by ``tests/web/test_fault.py`` (bounds asserte
 * :func:`start_server` runs ``boardeval web`` in its own session (its processes: the server, the fork
   server, the workers and whatever they start, all found through ``/proc`` by session id) with ``HOME``
   pointed at an empty folder (a cold Diplomacy convoy cache: no map's table may be built) and waits for
-  its start-up line saying the workers are ready;
+  its start-up line saying the workers are ready. Under pytest the one thing in that folder is the test
+  run's compiled Morris search (tests/conftest.py): without it each server's first expert search built
+  it (~15 CPU-s of compiler in the middle of the load, once per test), a cost of the first run on a
+  machine, not of the load;
 * :func:`heavy_load` sends, all at once: uploads of a game on every Diplomacy map, Catan generator jobs
   (annealing, tournament repair, CP-SAT) and play-test jobs, and Morris AI turns at the expert level (1 s
   of search each), while one client asks ``/api/health`` back to back; memory (PSS of the session's
@@ -77,6 +80,10 @@ def start_server(home: Path, *, extra_env: dict[str, str] | None = None) -> Serv
     env = {**os.environ, "HOME": str(home), "BOARDEVAL_TABLEBASE": "none", "PYTHONUNBUFFERED": "1"}
     env.pop("XDG_CACHE_HOME", None)
     env.update(extra_env or {})
+    engine = Path(os.environ.get("BOARDEVAL_TEST_CACHE", "/nonexistent")) / "boardeval" / "engine"
+    if engine.is_dir():  # under pytest: the run's compiled Morris search (see the module docstring)
+        (home / ".cache" / "boardeval").mkdir(parents=True, exist_ok=True)
+        (home / ".cache" / "boardeval" / "engine").symlink_to(engine.resolve(), target_is_directory=True)
     proc = subprocess.Popen(
         [sys.executable, "-c", "from boardeval.cli.main import main; main()", "web", "--port", str(port)],
         stdout=subprocess.DEVNULL,
