@@ -25,7 +25,7 @@ from axe_playwright_python.sync_playwright import Axe
 from boardeval.web.glossary import GLOSSARY
 from tests.web.helpers import GUARD_MS, HTTP_GUARD
 
-pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
+pytestmark = pytest.mark.browser
 
 AXE = Axe()
 TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]

@@ -14,7 +14,7 @@ import pytest
 from boardeval.catan import DISPLAY_DIGITS
 from tests.web.helpers import HTTP_GUARD, SCREENSHOTS, page_number, wait_for_job
 
-pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
+pytestmark = pytest.mark.browser
 SHOWS_CODE = "code => document.getElementById('code').textContent === code"
 
 

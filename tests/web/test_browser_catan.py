@@ -16,7 +16,7 @@ from boardeval.catan import Board, check_rules
 from boardeval.web.glossary import GLOSSARY
 from tests.web.helpers import HTTP_GUARD, SCREENSHOTS
 
-pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
+pytestmark = pytest.mark.browser
 SHOWS_CODE = "code => document.getElementById('code').textContent === code"
 HARD_RULES = "max-spot-pips=10, min-spot-pips=8"  # seed 3: the fewest-swaps proof takes ~17 s
 

@@ -14,7 +14,7 @@ from boardeval.catan import Board, equity_anneal, seat_equity
 from boardeval.web.glossary import GLOSSARY
 from tests.web.helpers import SCREENSHOTS, page_number
 
-pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
+pytestmark = pytest.mark.browser
 SPEC = "O10-S2-W9-G12-B6-S4-B10-G9-W11-D-W3-O8-W8-O3-G4-S5-B5-G6-S11~3S3W3B3GO"
 ORD = ["1st", "2nd", "3rd", "4th", "5th", "6th"]
 POP_SHOWS = (

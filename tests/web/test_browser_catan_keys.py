@@ -11,7 +11,7 @@ import pytest
 
 from boardeval.catan import Board
 
-pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
+pytestmark = pytest.mark.browser
 SPEC = "O10-S2-W9-G12-B6-S4-B10-G9-W11-D-W3-O8-W8-O3-G4-S5-B5-G6-S11~3S3W3B3GO"
 GUARD = 300  # Tab presses before a walk gives up: a bound on a loop, not a verdict
 FOCUSED = """() => { const e = document.activeElement;

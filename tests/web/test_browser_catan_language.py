@@ -23,7 +23,7 @@ import pytest
 from boardeval.catan import Board, generate, optimum
 from tests.web.helpers import GUARD_MS, HTTP_GUARD, SCREENSHOTS
 
-pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
+pytestmark = pytest.mark.browser
 SPEC = "O10-S2-W9-G12-B6-S4-B10-G9-W11-D-W3-O8-W8-O3-G4-S5-B5-G6-S11~3S3W3B3GO"
 IDLE = "() => !document.getElementById('generate').disabled"
 SHOWS_CODE = "code => document.getElementById('code').textContent === code"

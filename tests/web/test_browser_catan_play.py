@@ -13,7 +13,7 @@ import pytest
 from boardeval.catan import Board, advise, run_playtest
 from tests.web.helpers import GUARD_MS, SCREENSHOTS
 
-pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
+pytestmark = pytest.mark.browser
 BOARD = "O10-S2-W9-G12-B6-S4-B10-G9-W11-D-W3-O8-W8-O3-G4-S5-B5-G6-S11~3S3W3B3GO"
 LINEUP = ["advisor", "pips", "pips", "pips"]
 SLOW = GUARD_MS  # a hang guard: games on a loaded 2-core machine can take a while; a pass is a few seconds

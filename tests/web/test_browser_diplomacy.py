@@ -15,7 +15,7 @@ import pytest
 
 from tests.web.helpers import HTTP_GUARD, SCREENSHOTS
 
-pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
+pytestmark = pytest.mark.browser
 MAP_LOADED = (
     "p => { const m = document.getElementById('board-map');"
     " return m.dataset.phase === p && m.complete && m.naturalWidth > 0; }"

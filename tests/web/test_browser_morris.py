@@ -20,7 +20,7 @@ import pytest
 
 from tests.web.helpers import GUARD_MS, HTTP_GUARD, SCREENSHOTS
 
-pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
+pytestmark = pytest.mark.browser
 
 AI = "**/api/morris/ai"
 STATUS = "t => document.getElementById('status').textContent.startsWith(t)"
