@@ -65,6 +65,13 @@ def pytest_configure(config: pytest.Config) -> None:
     )
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The tests marked ``slow`` run first (otherwise in collection order): pytest-xdist hands tests out in
+    this order, and a long test handed out last ran alone while the other worker sat idle (the 57 s of
+    tests/web/test_fault.py ended the run on one worker). Long ones first, the many short ones fill in."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)  # a stable sort
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_collection(session: pytest.Session) -> Iterator[None]:
     """pytest keeps each test module, its asserts rewritten, as a .pyc in the module's __pycache__ (ignored
