@@ -17,7 +17,15 @@ import pytest
 import uvicorn
 from fastapi.testclient import TestClient
 
-from tests.web.helpers import CHROMIUM, CHROMIUM_ARGS, GUARD_MS, HTTP_GUARD, SCREENSHOTS, free_port
+from tests.web.helpers import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    GUARD_MS,
+    HTTP_GUARD,
+    SCREENSHOTS,
+    free_port,
+    quick_selector_waits,
+)
 
 
 @pytest.fixture(scope="session")
@@ -116,7 +124,7 @@ class _Tab:
 
     def _open(self) -> None:
         self.context = self.browser.new_context(viewport=VIEWPORT)
-        pg = self.page = self.context.new_page()
+        pg = self.page = quick_selector_waits(self.context.new_page())
         pg.outside_requests = []
         pg.console_errors = []
         pg.route("**/*", self._route)

@@ -23,7 +23,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 
 from boardeval.web.glossary import GLOSSARY
-from tests.web.helpers import GUARD_MS, HTTP_GUARD
+from tests.web.helpers import GUARD_MS, HTTP_GUARD, quick_selector_waits
 
 pytestmark = pytest.mark.browser
 
@@ -107,7 +107,7 @@ def sized(request: Any, browser: Any) -> Iterator[Any]:
     """One tab per width for the whole audit (the browser and the server are the session's): a new page per
     audit cost chromium about a second of CPU more than a visit in a reused one."""
     context = browser.new_context(viewport={"width": request.param, "height": 900})
-    page = context.new_page()
+    page = quick_selector_waits(context.new_page())
     page.set_default_timeout(GUARD_MS)  # a hang guard: each settle waits for a signal
     yield page
     context.close()
