@@ -51,9 +51,9 @@ def pytest_configure(config: pytest.Config) -> None:
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
-    cpu0, wall0 = _cpu(), time.monotonic()
+    cpu0, wall0, start = _cpu(), time.monotonic(), time.time()
     yield
-    record = {"test": item.nodeid, "cpu": _cpu() - cpu0, "wall": time.monotonic() - wall0}
+    record = {"test": item.nodeid, "cpu": _cpu() - cpu0, "wall": time.monotonic() - wall0, "start": start}
     with (FOLDER / f"{_worker(item.config)}.jsonl").open("a", encoding="utf-8") as out:
         out.write(json.dumps(record) + "\n")
 
