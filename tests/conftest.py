@@ -65,11 +65,28 @@ def pytest_configure(config: pytest.Config) -> None:
     )
 
 
+@pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """The tests marked ``slow`` run first (otherwise in collection order): pytest-xdist hands tests out in
-    this order, and a long test handed out last ran alone while the other worker sat idle (the 57 s of
-    tests/web/test_fault.py ended the run on one worker). Long ones first, the many short ones fill in."""
+    """Two things for pytest-xdist, which hands tests out in this order:
+
+    - The tests marked ``slow`` run first (otherwise in collection order): a long test handed out last ran
+      alone while the other worker sat idle. Long ones first, the many short ones fill in.
+    - ``--dist loadgroup`` (``make test``) keeps the tests of one ``xdist_group`` on one worker, one after
+      the other. pytest-xdist 3.8 marks them by appending ``@group`` to the test's id, but under pytest 9
+      the id is no longer the attribute it sets, so every group was silently ignored (and the tests of a
+      group ran on both workers at once). This does what it meant to, where it did not."""
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)  # a stable sort
+    if not getattr(config.option, "loadgroup", False):  # set on xdist's workers under --dist loadgroup
+        return
+    from _pytest.nodeid import NodeId
+
+    for item in items:
+        groups = {
+            str(m.args[0] if m.args else m.kwargs.get("name", "default"))
+            for m in item.iter_markers("xdist_group")
+        }
+        if groups and "@" not in item.nodeid:
+            item._id = NodeId.parse(f"{item.nodeid}@{'_'.join(sorted(groups))}")  # type: ignore[attr-defined]
 
 
 @pytest.hookimpl(hookwrapper=True)
