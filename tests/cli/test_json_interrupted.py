@@ -10,6 +10,7 @@ first board prints the empty one).
 from __future__ import annotations
 
 import json
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -123,7 +124,15 @@ except KeyboardInterrupt:
 
 
 def test_a_ctrl_c_during_the_write_waits_for_the_whole_document() -> None:
-    proc = subprocess.run([sys.executable, "-c", _HELD], capture_output=True, text=True, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-c", _HELD],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        # pytest started in the background (``cmd &``) has SIGINT ignored, which the child inherits: then the
+        # Ctrl-C it sends itself did nothing (as in tests/interrupts/helpers.py, it gets the default back)
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     assert json.loads(proc.stdout) == {"board": "x" * 1000}
     assert proc.stderr == "raised after 1 document\n"
 
