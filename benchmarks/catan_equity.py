@@ -332,6 +332,8 @@ def kinds(args: argparse.Namespace) -> None:
             + f" %  (largest gap from 25 %: {_pct(worst)} points; target <= 2)"
         )
         print(f"    predicted spread (shipped model): {_pct(float(np.mean(pred)))} points")
+        rms = _beyond_chance(boards)
+        print(f"    seats' deviation from 25 % beyond chance (RMS over seats, unbiased): {_pct(rms)} points")
     names = [name for name, _ in groups]
     if all(per_kind.get(k) for k in names):
         eq = np.array(per_kind[names[2]])
@@ -345,6 +347,18 @@ def kinds(args: argparse.Namespace) -> None:
             )
     if args.charts:
         _kinds_chart(groups, n, g, Path(args.charts), _chance_spread(g, args.seed))
+
+
+def _beyond_chance(boards: list[Any]) -> float:
+    """The seats' root-mean-square deviation from 25 % with the dice's share removed: per board
+    ``sum_i (r_i - 1/4)^2 - sum_i r_i (1 - r_i) / (n - 1)`` (unbiased for the true rates' squared
+    deviations), averaged over boards and seats; comparable across games per board."""
+    import numpy as np
+
+    r = np.array([b.rates for b in boards])
+    n = np.array([float(b.games) for b in boards])[:, None]
+    d2 = ((r - 0.25) ** 2 - r * (1 - r) / (n - 1)).mean()
+    return float(np.sqrt(max(0.0, d2)))
 
 
 def _kinds_chart(groups: list[Any], n: int, g: int, out: Path, chance: float) -> None:
