@@ -455,7 +455,7 @@ def placing_sentences(pos: Position, weights: Mapping[str, float] | None = None)
         return weights is None or weights[f] != 0.0
 
     out: list[str] = []
-    empty = ((1 << 24) - 1) & ~(pos.men[0] | pos.men[1])
+    empty = pos.empty
     if on("cramped"):
         for side in (WHITE, 1 - WHITE):
             colour = _COLOUR[side].capitalize()
@@ -500,7 +500,7 @@ def liberty_sentences(pos: Position, weights: Mapping[str, float] | None = None)
     if weights is not None and weights["liberties"] == 0.0:
         return []
     out: list[str] = []
-    empty = ((1 << 24) - 1) & ~(pos.men[0] | pos.men[1])
+    empty = pos.empty
     both = features(pos)
     for side in (WHITE, 1 - WHITE):
         if both[side].liberties >= LIBERTY_CAP or side_phase(pos, side) == "flying" or not pos.men[side]:
