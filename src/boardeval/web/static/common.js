@@ -67,6 +67,11 @@ const BE = (() => {
     return x.toFixed(digits === undefined ? 2 : digits);
   }
 
+  /* A number with its sign as fmt writes it ("+0.50", "-1.25", "0"; "–" for a missing one). */
+  function signed(x, digits) {
+    return x === null || x === undefined ? "–" : (x > 0 ? "+" : "") + fmt(x, digits);
+  }
+
   function esc(s) {
     return String(s).replace(/[&<>"']/g, c => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
   }
@@ -133,7 +138,7 @@ const BE = (() => {
     return parts[name];
   }
 
-  return { api, toast, waitJob, fmt, esc, download, breakdownTable, term, gloss, loadScript };
+  return { api, toast, waitJob, fmt, signed, esc, download, breakdownTable, term, gloss, loadScript };
 })();
 
 /* Glossary terms (issue 23 §4). A term (class "term") shows its definition in a popover that opens on hover,

@@ -310,7 +310,7 @@
     }, 120);
   }
 
-  function signed(v, d) { return v === null || v === undefined ? "–" : (v > 0 ? "+" : "") + BE.fmt(v, d); }
+  const signed = BE.signed;
 
   function renderEvaluation(ev) {
     const first = !evalView || evalView.game !== ev.game || !view.series.evaluation;

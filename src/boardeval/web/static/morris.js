@@ -49,7 +49,7 @@
   const busy = () => aiCtl !== null;
   const turns = n => `${n} turn${n === 1 ? "" : "s"}`;
   /* A score from White's view in words: a decided line's headline, else the signed number. */
-  const evalWords = (v, verdict) => verdict ? verdict.headline : (v > 0 ? "+" : "") + BE.fmt(v, 2);
+  const evalWords = (v, verdict) => verdict ? verdict.headline : BE.signed(v, 2);
 
   /* POST JSON with an abort signal; rejects with AbortError (no toast) or a readable Error (toast). */
   async function post(url, body, signal, quiet) {
@@ -444,7 +444,7 @@
     const e = evals[ply];
     $("graph-readout").textContent = e === undefined ? "" : e.verdict
       ? `after ${turns(ply)}: ${e.verdict.headline}`
-      : `after ${turns(ply)}: ${(e.v > 0 ? "+" : "") + BE.fmt(e.v, 2)} (White's view, depth ${e.depth})`;
+      : `after ${turns(ply)}: ${BE.signed(e.v, 2)} (White's view, depth ${e.depth})`;
   }
   function graphPly(evt) {
     const r = $("graph").getBoundingClientRect(), n = game.moves.length;

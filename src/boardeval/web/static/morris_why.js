@@ -7,7 +7,7 @@
    Every term is a glossary term (BE.term: its definition comes from boardeval.web.glossary). */
 const MorrisWhy = (() => {
   const LABEL = f => f.replace(/_/g, " ");
-  const signed = v => (v > 0 ? "+" : "") + BE.fmt(v, 2);
+  const signed = v => BE.signed(v, 2);
   const r4 = v => Math.round(v * 1e4) / 1e4;
   const term = BE.term;
   function render(ans, kind) {
@@ -74,5 +74,5 @@ const MorrisWhy = (() => {
     }
     return h;
   }
-  return { render, signed };
+  return { render };
 })();
