@@ -68,6 +68,9 @@ CASES = (
     Case(("morris", "best", MORRIS_FIRST_ANSWER, "--time", "1", "--no-book", "--json"), 1.5),
     # the AI plays White: its first move, then the prompt reads `quit`
     Case(("morris", "play", "--colour", "black", "--strength", "expert"), 1.5, stdin="quit\n"),
+    # the same without the book: the expert's first move is a search from the start (its game clock may
+    # give the first move more or less than the 1 s setting)
+    Case(("morris", "play", "--colour", "black", "--strength", "expert", "--no-book"), 1.5, stdin="quit\n"),
 )
 
 

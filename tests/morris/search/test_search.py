@@ -251,6 +251,27 @@ def test_compiled_top_moves_give_each_candidate_its_line() -> None:
             q.play(turn)
 
 
+def test_screened_candidates_are_the_exhaustive_top_moves() -> None:
+    """Issue 25 section 3: after the AI's search, the compiled top_moves searches a turn exactly only when
+    a null-window search says it beats the n-th best so far. With full-width options (exact tree values)
+    that screening must give what scoring every turn gives: the Python reference's top n, same scores,
+    same order (ties keep the earlier turn, as the stable sort does)."""
+    checked = 0
+    for i in range(24):
+        pos = random_position(900 + i, (i * 37) % 90)
+        if pos.is_over() or len(pos.legal_turns()) < 4:
+            continue
+        searcher = Searcher(options=FULL_WIDTH)
+        searcher.search(pos, 3)  # the AI's own search, then its why-panel (fresh=False screens)
+        got = searcher.top_moves(pos, 3, 3, fresh=False)
+        want = top_moves(pos, 4, 3, engine="python")
+        assert [m.score for m in got] == pytest.approx([m.score for m in want[:3]], abs=1e-9), pos.text()
+        if all(want[k].score - want[k + 1].score > 1e-6 for k in range(3)):  # no tie: the order is fixed
+            assert [m.move for m in got] == [m.move for m in want[:3]], pos.text()
+        checked += 1
+    assert checked >= 12
+
+
 @pytest.mark.slow
 def test_compiled_search_takes_exact_scores_of_captures_into_the_tablebase(
     tmp_path_factory: pytest.TempPathFactory,

@@ -554,7 +554,10 @@ class Searcher:
 
         ``fresh=False`` keeps the table of this searcher's last search: only right after searching the
         same position with the same history (the why-panel of the AI's own move), whose entries then
-        answer most of the candidates' searches (issue 25 section 3)."""
+        answer most of the candidates' searches (issue 25 section 3); the compiled engine then also
+        screens the turns past the first ``n`` with null-window searches (exact for the top ``n`` where
+        the search is exact: full width; with the default reductions a turn's score depends on the
+        table's contents anyway, so either way may rank a near-tie differently)."""
         if isinstance(n, bool) or not isinstance(n, int) or n < 1:
             raise ParamsError(f"number of moves must be an integer >= 1, got {n!r}")
         max_depth, _ = _check_depth(depth, None)
@@ -569,6 +572,14 @@ class Searcher:
             pos.push(turn)
             try:
                 if self.engine == "compiled":
+                    # after the AI's own search (fresh=False), once n turns have exact scores, a turn is
+                    # searched exactly only if a null-window search says it beats the n-th best so far (a
+                    # tie does not: the earlier turn keeps its place, as in the stable sort below); with the
+                    # search's table most turns fail that test for a fraction of a full search's nodes
+                    # (issue 25 section 3: the why-panel's time). A fresh call scores every turn, so the
+                    # web's graph (top 1) and hint (top 3) agree on the best turn's score.
+                    if not fresh and len(out) >= n and not self._beats(pos, max_depth - 1, _nth_best(out, n)):
+                        continue
                     score, line = self._child_compiled(pos, max_depth - 1)
                 else:
                     child, child_pv = self._negamax(pos, max_depth - 1, -_INF, _INF, 1)
@@ -597,6 +608,20 @@ class Searcher:
         safe = sum(1 for s in scores if s > -MATE_BOUND and s >= best - margin)
         return len(turns), max(1, safe)
 
+    def _beats(self, child: Position, depth: int, threshold: float) -> bool:
+        """Whether the root turn that led to ``child`` scores above ``threshold`` (root's view) at
+        ``depth``: a null-window compiled search where that answers it cheaply; True (search it exactly)
+        at a game end, a covered position, depth 0 or a mate-range threshold."""
+        if depth < 1 or abs(threshold) >= MATE_BOUND or terminal_score(child) is not None:
+            return True
+        if self._tb_keys and self._tb_score(child, 0) is not None:
+            return True
+        # the root's score is -(the child's) outside the mate range: above t <=> the child's below -t
+        res = self.compiled().search(child, depth, keep_table=True, window=(-threshold - _NULL, -threshold))
+        self.nodes += res.nodes
+        self.tb_hits += res.tb_hits
+        return res.score < -threshold
+
     def _child_compiled(self, child: Position, depth: int) -> tuple[float, tuple[Turn, ...]]:
         """A root turn's score (root's view) and line after it: the compiled search of the position after
         the turn, ``depth`` turns deep with a full window (static score at depth 0, exact at a game end or
@@ -624,6 +649,15 @@ def _coefficients(ev: Evaluator) -> np.ndarray:
     import numpy as np  # on first use, not at import
 
     return np.array([ev._coef[ph] for ph in ("placing", "moving", "flying")], dtype=np.float64)
+
+
+_NULL: Final[float] = 1e-7
+"""Width of the why-panel's null windows (the compiled search's own ``_EPS``)."""
+
+
+def _nth_best(scored: list[MoveScore], n: int) -> float:
+    """The ``n``-th best score of ``scored`` (at least ``n`` entries)."""
+    return sorted((m.score for m in scored), reverse=True)[n - 1]
 
 
 def _one_ply_up(child: float) -> float:

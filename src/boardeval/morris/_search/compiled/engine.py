@@ -371,6 +371,7 @@ class Engine:
         root_moves: Sequence[Turn] | None = None,
         on_depth: Callable[[int, float, int, int], float | None] | None = None,
         keep_table: bool = False,
+        window: tuple[float, float] | None = None,
     ) -> EngineResult:
         """Iterative deepening to ``depth`` (default 64) within ``time_limit`` seconds / ``node_limit`` nodes.
 
@@ -381,7 +382,10 @@ class Engine:
         turns (a root split; the benchmark measures whether it pays). ``on_depth(depth, score, best turn,
         nodes)``, after every completed depth, may return a new time limit (seconds from the start; the
         time manager's say), or 0 to stop now. ``keep_table``: do not clear the table under the repetition
-        rule (the caller's searches share one game history: the why-panel's candidates).
+        rule (the caller's searches share one game history: the why-panel's candidates). ``window``:
+        search every depth within ``(lo, hi)`` instead of a full (or aspiration) window: the score is then
+        exact only inside it, an upper bound at or below ``lo``, a lower bound at or above ``hi`` (a null
+        window answers "better than x?" for far fewer nodes: the why-panel's screening of candidates).
         """
         if depth is not None and (
             isinstance(depth, bool) or not isinstance(depth, int) or not 1 <= depth <= 64
@@ -460,7 +464,9 @@ class Engine:
                 ib[S_LIMIT] = 0 if d == 1 or node_limit is None else node_limit
                 ib[S_NEXT] = ib[S_NODES] + 1
                 fb[D_DEADLINE] = 0.0 if d == 1 or limit is None else clock0 + limit
-                if self.options.aspiration and d >= 4 and abs(prev) < MATE_BOUND:
+                if window is not None:
+                    score, bi = root(d, window[0], window[1])
+                elif self.options.aspiration and d >= 4 and abs(prev) < MATE_BOUND:
                     delta = 0.25
                     lo, hi = prev - delta, prev + delta
                     while True:
