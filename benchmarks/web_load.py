@@ -10,7 +10,7 @@ itself after ``--requests`` requests or ``--seconds`` seconds, whichever comes f
 ``--heavy`` runs the fault scenario of issue 24 instead (``tests/web/fault.py``, the same as the fault
 test): ``boardeval web`` gets uploads of a game on every Diplomacy map, Catan generator and play-test
 jobs, and 4 clients asking the expert (1 s) Morris AI three times each, all at once, while one client asks
-``/api/health`` back to back; it prints the health latency (p50/p95/max, and at rest before), the peak
+``/api/health`` every 10 ms; it prints the health latency (p50/p95/max, and at rest before), the peak
 memory of the server's processes, then stops the server with SIGINT (``--signal TERM``: SIGTERM) in the
 middle of its jobs and prints how long it took and how many processes were left (from /proc).
 

@@ -11,8 +11,8 @@ stopped in the middle of it. Used by ``tests/web/test_fault.py`` (bounds asserte
   machine, not of the load;
 * :func:`heavy_load` sends, all at once: uploads of a game on every Diplomacy map, Catan generator jobs
   (annealing, tournament repair, CP-SAT) and play-test jobs, and Morris AI turns at the expert level (1 s
-  of search each), while one client asks ``/api/health`` back to back; memory (PSS of the session's
-  processes) is sampled at every health answer;
+  of search each), while one client asks ``/api/health`` every :data:`HEALTH_EVERY` s; memory (PSS of the
+  session's processes) is sampled at every :data:`MEMORY_EVERY`-th health answer;
 * :func:`stop` sends SIGINT or SIGTERM to the server, waits for it to exit (its exit is the signal; a
   guard fails a hang) and for the session to hold no process (``/proc``).
 
@@ -48,6 +48,15 @@ seconds on an idle machine, minutes when 8 engineers share 2 cores)."""
 EXIT_GUARD = 30.0
 """Seconds after the signal before a server that has not exited, or processes still alive, fail."""
 MIN_HEALTH_SAMPLES = 100
+HEALTH_EVERY = 0.01
+"""Seconds between one health answer and the next request under load: a sampling rate, not a wait for an
+event. Asked back to back, the client and the server's event loop answering it kept a core busy for the
+whole load (with the memory reads below: 15.5 CPU-s of the client in an 18.8 s load), CPU taken from the
+work the load is made of; a search blocking the loop (~1 s) is still met by every request sent during it."""
+MEMORY_EVERY = 10
+"""Memory is sampled at every this-many-th health answer (~every 0.1 s): reading ``smaps_rollup`` of the
+session's ~7 processes costs ~15 ms of kernel CPU; the bug the bound guards against (a convoy table built
+per request, 0.8-1.6 GB per process) holds its memory for seconds."""
 SEED_CODE = "O10-S2-W9-G12-B6-S4-B10-G9-W11-D-W3-O8-W8-O3-G4-S5-B5-G6-S11~3S3W3B3GO"
 READY = re.compile(r"worker processes ready in ([0-9.]+) s")
 
@@ -234,7 +243,8 @@ def heavy_load(
     maps: list[str] | None = None,
     keep_jobs_running: bool = True,
 ) -> LoadFigures:
-    """Every kind of heavy request at once, and ``/api/health`` back to back until they are answered
+    """Every kind of heavy request at once, and ``/api/health`` every :data:`HEALTH_EVERY` s until they are
+    answered
     (``maps``: the Diplomacy maps uploaded, default every map the engine ships).
 
     Returns when the searches and uploads have been answered; the jobs (submitted first) may still run
@@ -285,9 +295,11 @@ def heavy_load(
             figures.health.append(time.perf_counter() - t0)
             if r.status_code != 200:
                 figures.problems.append(f"health: {r.status_code}")
-            pids = session_pids(server.sid)
-            figures.peak_processes = max(figures.peak_processes, len(pids))
-            figures.peak_pss_mb = max(figures.peak_pss_mb, pss_mb(pids))
+            if len(figures.health) % MEMORY_EVERY == 1:
+                pids = session_pids(server.sid)
+                figures.peak_processes = max(figures.peak_processes, len(pids))
+                figures.peak_pss_mb = max(figures.peak_pss_mb, pss_mb(pids))
+            time.sleep(HEALTH_EVERY)  # the sampling rate (see HEALTH_EVERY); the loop ends on the work's end
     for t in work:
         t.join()
     if keep_jobs_running:

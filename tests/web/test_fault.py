@@ -22,7 +22,7 @@ from tests.web.fault import Server, heavy_load, kill_session, start_server, stop
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("fault")]
 # one after the other on one pytest worker: each test keeps both cores busy (its server's work and the
-# back-to-back health client); run at once they starved each other's server (the first test took 99 s
+# health client); run at once they starved each other's server (the first test took 99 s
 # instead of ~40 s)
 
 HEALTH_P95 = 0.100
