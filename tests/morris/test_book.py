@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 from boardeval.morris import AlphaBetaPlayer, Position, Searcher, Variant, why_panel
 from boardeval.morris.board import ADJ_MASK, MILL_MASKS
 from boardeval.morris.book import Book, BookEntry, BookError, book_positions, build_book
+from boardeval.morris.book.build import search_key
 from boardeval.morris.book.store import canonical_text
 from boardeval.morris.symmetry import INVERSE, SYMMETRIES, canonical, map_mask, map_turn
 
@@ -184,3 +185,26 @@ def test_shipped_book_in_best_and_no_book() -> None:
     assert off.exit_code == 0, off.output
     searched = json.loads(off.output)
     assert searched["book"] is None and searched["nodes"] > 0 and searched["why"]["book"] is None
+
+
+def test_checkpoints_of_another_search_are_not_reused(tmp_path: Path) -> None:
+    """Issue 25: checkpoints were keyed by position and depth only, so a build resumed after a change of
+    the weights (or of the engine) silently took the old search's entries. They are keyed by the search
+    (weights' values, options, code) now: another profile searches again and says how many it passed
+    over; a checkpoint without a key (written before) is passed over too."""
+    folder = tmp_path / "ck"
+    first = build_book([2], checkpoint=folder)
+    assert first.searched == 1 and first.stale == 0
+    (saved,) = [json.loads(p.read_text(encoding="utf-8")) for p in folder.glob("*.json")]
+    assert search_key("base") != search_key("seed") and saved["key"] == search_key("base")
+    other = build_book([2], profile="seed", checkpoint=folder)
+    assert other.resumed == 0 and other.searched == 1 and other.stale == 1
+    # an old-style checkpoint (no key) that says another move: not taken, searched again
+    for p in folder.glob("*.json"):
+        p.unlink()
+    old = {k: v for k, v in saved.items() if k not in ("key", "asked")}
+    old["move"] = "g1" if saved["move"] != "g1" else "a7"
+    (folder / "old.json").write_text(json.dumps(old), encoding="utf-8")
+    again = build_book([2], checkpoint=folder)
+    assert again.resumed == 0 and again.searched == 1 and again.stale == 1
+    assert again.book.entries == first.book.entries

@@ -77,6 +77,11 @@ def build_command(
             f"{folder}; run the same command again to go on (the book is not written until all are done)"
         )
         raise typer.Exit(130)
+    if result.stale:
+        console.print(
+            f"{result.stale} checkpoint{'s' if result.stale != 1 else ''} in {escape(str(folder))} came from "
+            "another search (other weights, engine options or code) and were searched again"
+        )
     result.book.write(target)
     console.print(
         f"book of {len(result.book)} positions written to {escape(str(target))}: {result.searched} searched "

@@ -8,6 +8,10 @@ file), one job per position through :func:`boardeval.core.map_jobs` (a local pro
 cluster with ``address``). Every finished position is written to a checkpoint folder at once (by the
 worker that searched it), so an interrupted or killed build resumes where it stopped: the next run with
 the same settings skips the positions already searched. Ctrl-C keeps the finished ones and says so.
+
+A checkpoint is keyed by its position, its depth and :func:`search_key` (the weights' values, the engine
+options and the search's source code): after a change of the evaluation or the engine, a resumed build
+searches again instead of silently reusing entries of the old search, and says how many it passed over.
 """
 
 from __future__ import annotations
@@ -18,11 +22,12 @@ import os
 import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 from boardeval.core import JobsInterrupted, ParamsError, Progress, map_jobs
-from boardeval.morris.book.store import Book, BookEntry, canonical_text
+from boardeval.morris.book.store import Book, BookEntry, BookError, canonical_text
 from boardeval.morris.rules import Position, Turn
 
 __all__ = ["BookBuild", "BookJob", "book_positions", "build_book", "search_position"]
@@ -58,10 +63,48 @@ class BookJob:
     depth: int
     profile: str
     checkpoint: str | None = None
+    key: str = ""
+    """The builder's :func:`search_key` (a worker running other code refuses the job)."""
 
 
-def _checkpoint_file(folder: Path, text: str, depth: int) -> Path:
-    return folder / (hashlib.sha256(f"{text}|{depth}".encode()).hexdigest()[:24] + ".json")
+@cache
+def search_key(profile: str) -> str:
+    """What a book entry depends on besides its position and depth, as a short digest: the weights'
+    values (not the profile's name: an edited profile is another search), the engine options of
+    :func:`search_position`, and the search's code -- the compiled sources' digest (which covers the
+    evaluation's phase and norm tables and the features) plus the engine driver and the ``Searcher``."""
+    from boardeval.morris._evaluate import load_weights
+    from boardeval.morris._search import searcher
+    from boardeval.morris._search.compiled import engine
+    from boardeval.morris._search.compiled.sources import digest
+
+    what = {
+        "weights": {k: float(v) for k, v in sorted(load_weights(profile).items())},
+        "options": asdict(engine.EngineOptions(threads=1)),
+    }
+    code = b"".join(Path(m.__file__ or "").read_bytes() for m in (engine, searcher))
+    return digest(json.dumps(what, sort_keys=True).encode() + code)[:16]
+
+
+def _checkpoint_file(folder: Path, text: str, depth: int, key: str) -> Path:
+    return folder / (hashlib.sha256(f"{text}|{depth}|{key}".encode()).hexdigest()[:24] + ".json")
+
+
+def _stale_checkpoints(folder: Path, wanted: set[tuple[str, int]], key: str) -> int:
+    """Checkpoints in ``folder`` of a wanted (position, depth) searched by another :func:`search_key`
+    (or written before checkpoints carried one): the build does not use them."""
+    stale = 0
+    for path in folder.glob("*.json"):
+        try:
+            row = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if not isinstance(row, dict) or row.get("key") == key:
+            continue
+        # the depth asked for (a forced result may stop a search short of it; older rows lack "asked")
+        if (row.get("text"), row.get("asked", row.get("depth"))) in wanted:
+            stale += 1
+    return stale
 
 
 def search_position(job: BookJob) -> dict[str, Any]:
@@ -72,6 +115,11 @@ def search_position(job: BookJob) -> dict[str, Any]:
     from boardeval.morris._search.compiled.engine import EngineOptions
     from boardeval.morris._search.searcher import Searcher
 
+    if job.key and search_key(job.profile) != job.key:
+        raise BookError(
+            f"book position {job.text!r}: this worker's search (weights, engine options or code) is not the "
+            "builder's; run the build with the same boardeval on every worker"
+        )
     pos = Position.parse(job.text)
     cpu = time.process_time()
     searcher = Searcher(Evaluator(load_weights(job.profile)), options=EngineOptions(threads=1))
@@ -85,10 +133,12 @@ def search_position(job: BookJob) -> dict[str, Any]:
         "nodes": res.nodes,
         "pv": [str(t) for t in res.pv[:12]],
         "cpu_seconds": round(time.process_time() - cpu, 2),
+        "asked": job.depth,
+        "key": job.key,
     }
     if job.checkpoint is not None:
         folder = Path(job.checkpoint)
-        path = _checkpoint_file(folder, job.text, job.depth)
+        path = _checkpoint_file(folder, job.text, job.depth, job.key)
         tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
         tmp.write_text(json.dumps(row), encoding="utf-8")
         tmp.replace(path)
@@ -106,6 +156,8 @@ class BookBuild:
     interrupted: bool
     seconds: float
     cpu_seconds: float
+    stale: int = 0
+    """Checkpoints of these positions and depths from another search (weights or engine changed), unused."""
 
 
 def _check_depths(depths: Sequence[int]) -> list[int]:
@@ -138,19 +190,21 @@ def build_book(
     if folder is not None:
         folder.mkdir(parents=True, exist_ok=True)
     levels = book_positions(len(depths))
+    key = search_key(profile)
     rows: dict[str, dict[str, Any]] = {}
     jobs: list[BookJob] = []
     for ply, texts in enumerate(levels):
         for text in texts:
-            path = None if folder is None else _checkpoint_file(folder, text, depths[ply])
+            path = None if folder is None else _checkpoint_file(folder, text, depths[ply], key)
             if path is not None and path.is_file():
                 try:
                     rows[text] = json.loads(path.read_text(encoding="utf-8"))
                     continue
                 except ValueError:
                     path.unlink()  # a torn checkpoint: search it again
-            jobs.append(BookJob(text, depths[ply], profile, None if folder is None else str(folder)))
+            jobs.append(BookJob(text, depths[ply], profile, None if folder is None else str(folder), key))
     resumed = len(rows)
+    stale = 0 if folder is None else _stale_checkpoints(folder, {(j.text, j.depth) for j in jobs}, key)
     jobs.sort(key=lambda j: (-j.depth, -j.text.count(".")))
     interrupted = False
     try:
@@ -184,5 +238,12 @@ def build_book(
     }
     book = Book(entries, meta)
     return BookBuild(
-        book, len(done), resumed, sum(len(t) for t in levels), interrupted, time.perf_counter() - start, cpu
+        book,
+        len(done),
+        resumed,
+        sum(len(t) for t in levels),
+        interrupted,
+        time.perf_counter() - start,
+        cpu,
+        stale,
     )
