@@ -23,7 +23,9 @@ Sections (``--sections``, default all), on the same positions in the same run:
   sampled moving/flying positions one capture or more above the built tables (no men in hand, not
   covered themselves, at most 6 men a side), nodes to ``--tb-depth``, the depth reached within
   ``--tb-nodes`` nodes (a node budget: the machine's load does not change it), the probes used and how
-  many root scores and moves changed.
+  many root scores and moves changed;
+* ``smp`` (issue 25 section 1, not in the default list): Lazy SMP, ``EngineOptions(threads=2)`` against one
+  thread: wall time to ``--smp-depth`` on the 21 placing positions (a speed-up needs a free second core).
 
 The machine may be shared: every timing prints the 1-minute load average beside it; CPU time
 (``time.process_time``) is printed too, since it is less sensitive to other jobs than wall time.
@@ -31,6 +33,7 @@ The machine may be shared: every timing prints the 1-minute load average beside 
     python benchmarks/morris_search.py                      # everything
     python benchmarks/morris_search.py --sections speed,depth --time 1
     python benchmarks/morris_search.py --sections tbprobe --tb-positions 40
+    python benchmarks/morris_search.py --sections smp --smp-depth 11
 """
 
 from __future__ import annotations
@@ -302,6 +305,31 @@ def section_split(positions: list[Position], depth: int) -> None:
     )
 
 
+def section_smp(positions: list[Position], depth: int) -> None:
+    """Lazy SMP (``EngineOptions(threads=2)``): wall time to a fixed depth against one thread, each
+    position searched by a fresh engine with 1 then 2 threads (alternating, so a change of load hits both),
+    plus the nodes of all threads and how often the move agrees. The speed-up means something only when a
+    second core is free: read it beside the load printed."""
+    print(f"== Lazy SMP: depth {depth}, {len(positions)} positions, 1 vs 2 threads ({load()})")
+    warm_up()
+    walls = {1: 0.0, 2: 0.0}
+    nodes = {1: 0, 2: 0}
+    same = 0
+    for pos in positions:
+        moves = {}
+        for threads in (1, 2):
+            r, w, _c = timed(Engine(COEF, EngineOptions(threads=threads)).search, pos, depth=depth)
+            walls[threads] += w
+            nodes[threads] += r.nodes + r.helper_nodes
+            moves[threads] = r.move
+        same += moves[1] == moves[2]
+    print(
+        f"  wall to depth {depth}: 1 thread {walls[1]:.2f} s, 2 threads {walls[2]:.2f} s: speed-up "
+        f"{walls[1] / max(walls[2], 1e-9):.2f}x; nodes (all threads) {nodes[1]:,} vs {nodes[2]:,} "
+        f"({nodes[2] / max(nodes[1], 1):.2f}x); same move {same}/{len(positions)} ({load()})"
+    )
+
+
 def tb_positions(count: int, seed: int, keys: frozenset[tuple[int, int]]) -> list[Position]:
     """``count`` seeded moving/flying positions, no men in hand, not covered by the tablebase (``keys``:
     its built (side to move, other) men counts), at most 6 men a side: the tables lie a capture or more
@@ -377,6 +405,7 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=1000)
     ap.add_argument("--positions", type=int, default=300, help="positions for the Searcher comparison")
     ap.add_argument("--split-depth", type=int, default=10)
+    ap.add_argument("--smp-depth", type=int, default=11, help="depth of the smp section (Lazy SMP)")
     ap.add_argument("--tb-positions", type=int, default=40, help="positions for the tbprobe section")
     ap.add_argument("--tb-depth", type=int, default=8)
     ap.add_argument("--tb-nodes", type=int, default=1_000_000)
@@ -405,6 +434,8 @@ def main() -> None:
         section_searcher(args.positions, 3, args.seed)
     if "split" in sections:
         section_split(placing, args.split_depth)
+    if "smp" in sections:
+        section_smp(placing, args.smp_depth)
     if "tbprobe" in sections:
         section_tbprobe(args.tb_positions, args.tb_depth, args.tb_nodes, args.seed, args.tablebase)
 
