@@ -208,6 +208,8 @@ class Searcher:
             frozenset() if tablebase is None else frozenset(tablebase.subdatabases)
         )
         self._deadline: float | None = None
+        self._last_move: Turn | None = None
+        """The compiled search's last answer: the why-panel of that move searches it first."""
 
     def clear(self) -> None:
         """Forget the transposition table (and the compiled search's killers and history)."""
@@ -504,6 +506,7 @@ class Searcher:
         res = self.compiled().search(
             pos, depth, limit, node_limit, progress=progress, rng=gen, root_moves=rest, on_depth=on_depth
         )
+        self._last_move = res.move
         self.nodes += res.nodes
         self.tb_hits += res.tb_hits
         if best_exact is not None and best_exact[1] >= res.score:
@@ -568,7 +571,9 @@ class Searcher:
             if self._engine is not None:
                 self._engine.clear()  # once: the candidates' searches below share the table
         out: list[MoveScore] = []
-        for turn in self._ordered(pos, None):
+        # after the AI's own search its answer goes first: its exact score sets a high bar for the screening
+        hint = None if fresh else self._last_move
+        for turn in self._ordered(pos, hint):
             pos.push(turn)
             try:
                 if self.engine == "compiled":
