@@ -34,10 +34,10 @@ if "BOARDEVAL_TEST_CACHE" not in os.environ:
     # Python and the machine), and building it in every run cost each run that minute while the tests that
     # search waited for it (at load 20: ~5 min of two stalled workers). It lives in this checkout's
     # .pytest_cache (not the user's cache: a checkout with other sources would delete it as stale).
-    _engine = Path(__file__).resolve().parent.parent / ".pytest_cache" / "morris-engine"
-    _engine.mkdir(parents=True, exist_ok=True)
-    (Path(_test_cache) / "boardeval").mkdir()
-    (Path(_test_cache) / "boardeval" / "engine").symlink_to(_engine, target_is_directory=True)
+    # ``make test`` builds it beside ruff and mypy (tests/engine_cache.py).
+    from tests.engine_cache import link
+
+    link(Path(_test_cache))
 
 _BUILD = (
     "import signal, sys\n"
