@@ -286,7 +286,8 @@ def test_analysis_board_both_humans_keys_graph_hint_share(page: Any, live_server
 
 def test_ai_vs_ai_setup_import_export(page: Any, live_server: str) -> None:
     """AI vs AI plays on by itself; a position set up by clicking and by text; a game imported, exported."""
-    page.goto(live_server + "/morris?colour=none&strength=easy")
+    # fast: 150 ms between two AI turns instead of 700 (the pause itself: test_ai_vs_ai_pauses_steps_...)
+    page.goto(live_server + "/morris?colour=none&strength=easy&speed=fast")
     page.wait_for_function("() => document.querySelectorAll('#moves .mv').length >= 5")  # start + 4 turns
     held = _Held(page, AI)
     held.wait()  # the AI's next turn is asked for (and held) when the mode changes
