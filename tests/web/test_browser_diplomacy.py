@@ -333,18 +333,32 @@ def test_games_named_progress_explained_no_seed(page: Any, live_server: str) -> 
     _clean(page)
 
 
+RECORD_FETCHES = """window.__fetched = [];
+const realFetch = window.fetch;
+window.fetch = (input, init) => {
+  window.__fetched.push(String(input.url || input));
+  return realFetch(input, init);
+};"""
+"""An init script: every URL the page fetches, in ``window.__fetched`` from the moment it is called."""
+
+
 def test_unknown_game_or_phase_in_the_url_is_said(page: Any, live_server: str) -> None:
     """§3.4: ?game=99&phase=X showed game 1 without a word."""
     asked: list[str] = []
     page.on("request", lambda r: asked.append(r.url))
-    response = page.goto(live_server + "/diplomacy?game=99&phase=X", wait_until="networkidle")
-    assert response is not None and response.status == 404
-    error = page.locator("#game-error")
-    assert error.is_visible() and "no game “99”" in error.inner_text() and "1, 2, 3" in error.inner_text()
-    assert not any("/api/diplomacy/games/" in url for url in asked)  # no game silently loaded
-    assert page.input_value("#game") == ""
-    response = page.goto(live_server + "/diplomacy?game=2&phase=X1999M")
-    assert response is not None and response.status == 422
+    with page.add_init_script(RECORD_FETCHES):
+        # goto returns at the page's load event: its start-up code (DOMContentLoaded) has run, so a game it
+        # loads is a fetch already called and recorded (no wait for the network to fall quiet)
+        response = page.goto(live_server + "/diplomacy?game=99&phase=X")
+        assert response is not None and response.status == 404
+        error = page.locator("#game-error")
+        assert error.is_visible() and "no game “99”" in error.inner_text() and "1, 2, 3" in error.inner_text()
+        fetched: list[str] = page.evaluate("window.__fetched")
+        assert not any("/api/diplomacy/games/" in url for url in fetched + asked)  # no game silently loaded
+        assert page.input_value("#game") == ""
+        response = page.goto(live_server + "/diplomacy?game=2&phase=X1999M")
+        assert response is not None and response.status == 422
+        assert any("/api/diplomacy/games/2" in url for url in page.evaluate("window.__fetched"))  # it records
     _phase_is(page, "S1901M")
     assert "no phase “X1999M”" in page.inner_text("#game-error") and "S1901M … S1912R" in page.inner_text(
         "#game-error"
