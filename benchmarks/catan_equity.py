@@ -186,7 +186,7 @@ def fit(args: argparse.Namespace) -> None:
         name = {"random": "random", "anneal": "annealed (energy)", "equity": "seat-equity"}[p.kind]
         counts[name] = counts.get(name, 0) + 1
     meta = {
-        "fitted_on": f"{len(plays)} boards x {games // len(plays)} games, four advisor openers ("
+        "fitted_on": f"{len(plays)} boards, {games} games, four advisor openers ("
         + ", ".join(f"{n} {k}" for k, n in counts.items())
         + f"), seed {args.seed}",
         "boards": len(plays),
@@ -301,6 +301,9 @@ def kinds(args: argparse.Namespace) -> None:
         ),
         ("seat-equity (anneal on the seat objective)", [p for p in eq if p.games >= g]),
     ]
+    if args.equity_previous:  # the previous model's generator, to compare with (same count, same games)
+        prev = load_plays(Path(args.out) / args.equity_previous)
+        groups.append(("seat-equity, previous model's generator", [p for p in prev if p.games >= g]))
     n = min(len(b) for _, b in groups)
     per_kind: dict[str, list[float]] = {}
     print(f"kinds: {n} boards each x {g} games, four advisor openers ({_load()})")
@@ -337,12 +340,12 @@ def kinds(args: argparse.Namespace) -> None:
     names = [name for name, _ in groups]
     if all(per_kind.get(k) for k in names):
         eq = np.array(per_kind[names[2]])
-        for other in names[:2]:
+        for other in names[:2] + names[3:]:
             o = np.array(per_kind[other])
             diff = eq.mean() - o.mean()
             se = float(np.sqrt(eq.var(ddof=1) / len(eq) + o.var(ddof=1) / len(o)))
             print(
-                f"  seat-equity minus {other.split(' ')[0]}: {_pct(diff)} points "
+                f"  seat-equity minus {other.split(' (')[0]}: {_pct(diff)} points "
                 f"[{_pct(diff - 1.96 * se)}, {_pct(diff + 1.96 * se)}] (Welch, 95 %)"
             )
     if args.charts:
@@ -368,8 +371,8 @@ def _kinds_chart(groups: list[Any], n: int, g: int, out: Path, chance: float) ->
     import matplotlib.pyplot as plt
 
     data = [[100 * (b.truncated(g) if b.games > g else b).spread for b in boards[:n]] for _, boards in groups]
-    labels = ["random", "energy-optimal", "seat-equity"]
-    fig, ax = plt.subplots(figsize=(6.4, 4.2))
+    labels = ["random", "energy-optimal", "seat-equity", "seat-equity,\nprevious model"][: len(groups)]
+    fig, ax = plt.subplots(figsize=(1.6 + 1.6 * len(groups), 4.2))
     ax.boxplot([d for d in data if d], tick_labels=[lab for lab, d in zip(labels, data, strict=True) if d])
     ax.axhline(25, color="black", lw=1, ls="--", label="target 25 points")
     ax.axhline(100 * chance, color="grey", lw=1, ls=":", label=f"chance alone {100 * chance:.1f} points")
@@ -381,32 +384,90 @@ def _kinds_chart(groups: list[Any], n: int, g: int, out: Path, chance: float) ->
 
 def shipped(args: argparse.Namespace) -> None:
     """Stage 5: the shipped model on boards it was not fitted on (``--shipped FILE:SKIP,...``: each
-    results file without its first SKIP boards, those the model was fitted on): predicted against
-    measured spread and log-loss, no refit, so nothing here has seen these games."""
+    results file without its first SKIP boards, those the model was fitted on), per kind of board:
+    predicted against measured spread, how much of the seats' deviation it explains beyond chance, and
+    log-loss, no refit, so nothing here has seen these games. ``--baseline-model FILE`` (an earlier
+    model's JSON, its terms a subset of today's) is measured on the same boards beside it."""
     from boardeval.catan.equity import load_seat_model
 
     model = load_seat_model()
+    other = _baseline_model(args.baseline_model) if args.baseline_model else None
     print(f"shipped model ({model.meta.get('fitted_on', '?')}) on boards it was not fitted on ({_load()})")
+    if other is not None:
+        print(f'  beside it ("previous"): {args.baseline_model} ({other[2]})')
     every: list[Any] = []
     parts = args.shipped.split(",")
     for part in parts:
         name, _, skip = part.partition(":")
         plays = load_plays(Path(args.out) / name)[int(skip or 0) :]
         every += plays
-        _shipped_line(f"{name} after its first {skip or 0}", plays, model)
+        fitted = name in _fitted_files(str(model.meta.get("command", "")))
+        flag = (
+            " (IN THE SHIPPED MODEL'S FIT: not held out for it; held out for the previous)" if fitted else ""
+        )
+        _shipped_line(f"{name} after its first {skip or 0}{flag}", plays, model, other)
         kinds = sorted({(p.kind, p.level) for p in plays})
         for k, v in kinds if len(kinds) > 1 else ():
-            _shipped_line(f"  {k} {v:g}", [p for p in plays if (p.kind, p.level) == (k, v)], model)
+            _shipped_line(f"  {k} {v:g}", [p for p in plays if (p.kind, p.level) == (k, v)], model, other)
     if len(parts) > 1:
-        _shipped_line("all of them", every, model)
+        _shipped_line("all of them", every, model, other)
 
 
-def _shipped_line(label: str, plays: list[Any], model: Any) -> None:
-    """One line of stage 5: r of predicted and measured spreads, their means, the log-loss against both
-    baselines, and the calibration of the seats (quartiles of the prediction)."""
+def _fitted_files(command: str) -> set[str]:
+    """The results files a model's fit command names (``pool.jsonl`` and the extra files)."""
+    words = command.split()
+    out = {"pool.jsonl"}
+    for flag in ("--pool-extra", "--fit-extra"):
+        if flag in words[:-1]:
+            out.update(words[words.index(flag) + 1].split(","))
+    return out
+
+
+def _baseline_model(path: str) -> tuple[list[int], Any, str]:
+    """An earlier model file: the columns of today's terms it uses, its coefficients, its provenance."""
     import numpy as np
 
-    from boardeval.catan.equity import predict_probabilities
+    from boardeval.catan.equity import FEATURES
+
+    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    missing = [f for f in data["features"] if f not in FEATURES]
+    if missing:
+        raise SystemExit(f"--baseline-model {path}: terms {missing} are not in today's model")
+    cols = [FEATURES.index(f) for f in data["features"]]
+    return cols, np.asarray(data["coef"], dtype=float), str(data.get("meta", {}).get("fitted_on", "?"))
+
+
+def _seat_figures(p: Any, wins: Any, games: Any) -> str:
+    """Predicted against measured, per board and seat: r of the spreads (95 % Fisher interval), and the
+    share of the seats' true deviation from 25 % explained, chance removed: with ``SS_tot = sum (r -
+    1/4)^2``, ``SS_res = sum (r - p)^2`` and the dice's share ``N = sum r (1 - r) / (n - 1)`` (unbiased for
+    the binomial variance of a measured rate), ``1 - (SS_res - N) / (SS_tot - N)``."""
+    import numpy as np
+
+    rates = wins / games[:, None]
+    ps, ms = p.max(1) - p.min(1), rates.max(1) - rates.min(1)
+    r = float(np.corrcoef(ps, ms)[0, 1])
+    half = 1.96 / np.sqrt(max(len(ps) - 3, 1))
+    lo, hi = np.tanh(np.arctanh(r) - half), np.tanh(np.arctanh(r) + half)
+    noise = float((rates * (1 - rates) / (games[:, None] - 1)).sum())
+    ss_tot = float(((rates - 0.25) ** 2).sum())
+    ss_res = float(((rates - p) ** 2).sum())
+    explained = 1 - (ss_res - noise) / (ss_tot - noise) if ss_tot > noise else float("nan")
+    return (
+        f"spread r = {r:.3f} [{lo:.2f}, {hi:.2f}], means {_pct(float(ps.mean()))} vs "
+        f"{_pct(float(ms.mean()))} points; explains {_pct(1 - ss_res / ss_tot)} % of the seats' squared "
+        f"deviation from 25 %, {_pct(explained)} % of it beyond chance (the dice: {_pct(noise / ss_tot)} %)"
+    )
+
+
+def _shipped_line(label: str, plays: list[Any], model: Any, other: Any = None) -> None:
+    """One line of stage 5 (:func:`_seat_figures`, log-loss against both baselines and the previous
+    model, calibration by seat quartiles) and the ceiling the dice leave: the split-half reliability of
+    the measured spreads (first against second half of each board's games, Spearman-Brown) bounds the
+    r any prediction can reach, ``sqrt(reliability)``."""
+    import numpy as np
+
+    from boardeval.catan.equity import centred, predict_probabilities
     from boardeval.catan.equity_fit import _calibration, features_of, log_loss, score_baseline
 
     if len(plays) < 3:
@@ -415,14 +476,35 @@ def _shipped_line(label: str, plays: list[Any], model: Any) -> None:
     x, wins, games = features_of(plays)
     p = predict_probabilities(x, model)
     rates = wins / games[:, None]
-    ps, ms = p.max(1) - p.min(1), rates.max(1) - rates.min(1)
-    r = float(np.corrcoef(ps, ms)[0, 1])
-    print(
-        f"  {label}: {len(plays)} boards x {int(games.mean())} games: predicted vs measured spread "
-        f"r = {r:.3f} (means {_pct(float(ps.mean()))} vs {_pct(float(ms.mean()))} points); log-loss "
-        f"{log_loss(p, wins):.4f} vs {np.log(4.0):.4f} for 25 % each, "
-        f"{log_loss(score_baseline(x), wins):.4f} for the sum of scores"
+    print(f"  {label}: {len(plays)} boards x {int(games.mean())} games ({int(games.sum())}):")
+    print(f"      model: {_seat_figures(p, wins, games)}")
+    line = (
+        f"      log-loss: model {log_loss(p, wins):.4f}, 25 % each {np.log(4.0):.4f}, "
+        f"sum of scores {log_loss(score_baseline(x), wins):.4f}"
     )
+    if other is not None:
+        z = centred(x[..., other[0]]) @ other[1]
+        q = np.exp(z - z.max(-1, keepdims=True))
+        q /= q.sum(-1, keepdims=True)
+        d = -(wins * (np.log(p) - np.log(q))).sum(1)
+        se = float(d.std(ddof=1) * np.sqrt(len(d)) / wins.sum())
+        gain = d.sum() / wins.sum()
+        line += f", previous {log_loss(q, wins):.4f} (model minus previous {gain:+.4f} +- {1.96 * se:.4f})"
+        print(line)
+        print(f"      previous: {_seat_figures(q, wins, games)}")
+    else:
+        print(line)
+    half = min(p.games for p in plays) // 2
+    if half >= 10:
+        a = np.array([p.first(half) for p in plays], dtype=float) / half
+        b = np.array([p.truncated(2 * half).wins for p in plays], dtype=float) / half - a
+        r_half = float(np.corrcoef(a.max(1) - a.min(1), b.max(1) - b.min(1))[0, 1])
+        rel = 2 * r_half / (1 + r_half)
+        ceiling = np.sqrt(max(rel, 0.0))
+        print(
+            f"      the dice's ceiling: split-half r of measured spreads {r_half:.3f} ({half} + {half} "
+            f"games), reliability {rel:.3f}: no prediction can correlate above about {ceiling:.2f}"
+        )
     cal = _calibration(p, rates, games, 4)
     print(
         "      calibration (predicted / measured, seat quartiles): "
@@ -515,6 +597,11 @@ def main() -> None:
     parser.add_argument(
         "--fit-extra", default=None, help="more results files (in --out) to fit on, comma-separated"
     )
+    parser.add_argument(
+        "--equity-previous",
+        default=None,
+        help="stage kinds: the previous model's seat-equity results file (in --out), compared beside",
+    )
     parser.add_argument("--spread-games", type=int, default=40)
     parser.add_argument("--seed", type=int, default=26)
     parser.add_argument("--folds", type=int, default=5)
@@ -525,6 +612,9 @@ def main() -> None:
         "--shipped",
         default="pool.jsonl:128,equity.jsonl",
         help="stage shipped: FILE:SKIP,... (skip the boards the shipped model was fitted on)",
+    )
+    parser.add_argument(
+        "--baseline-model", default=None, help="stage shipped: an earlier model's JSON to measure beside it"
     )
     parser.add_argument("--write-model", action="store_true", help="write the fitted model to the data file")
     parser.add_argument("--charts", default=None, help="folder for the charts (e.g. docs/img)")

@@ -12,7 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from boardeval.catan import Board, generate
-from boardeval.catan.advisor import advise, spot_neighbours
+from boardeval.catan.advisor import advise, opening_model, spot_neighbours
 from boardeval.catan.draft import draft_arrays_fast, draft_picks, opening_draft
 from boardeval.catan.equity import FEATURES, NO_MAP_NOTE, load_seat_model, seat_equity
 from boardeval.catan.equity_play import BoardJob, BoardPlay, board_jobs, collect, load_plays
@@ -72,16 +72,18 @@ def test_seat_equity_is_deterministic_and_its_breakdowns_sum() -> None:
 
 
 def test_seat_terms_follow_their_definitions() -> None:
-    """The richer terms, recomputed from the board by hand (hexes, numbers, harbours of each seat)."""
-    fit = three = 0
-    for board in (Board.parse(CODE), Board.random(1)):  # seed 1: a seat on a 2:1 and one on a 3:1 harbour
+    """The richer terms, recomputed from the board by hand (hexes, numbers, harbours, roads of each seat;
+    random seed 1: a seat on a 2:1 and one on a 3:1 harbour)."""
+    fit = three = roads = 0
+    for board in (Board.parse(CODE), Board.random(1), Board.random(2)):
         eq = seat_equity(board)
         for i, b in enumerate(eq.seats):
             t = b.extras["terms"]
             _check_terms(board, eq.draft.seats, i, t)
             fit += t["harbour_fit"] > 0
             three += t["harbour_3to1"] > 0
-    assert fit and three  # the harbour checks were not vacuous
+            roads += t["road_spots"] > 0
+    assert fit and three and roads  # the harbour and road checks were not vacuous
 
 
 def _check_terms(board: Board, seats: tuple[tuple[int, int], ...], i: int, t: dict[str, float]) -> None:
@@ -103,6 +105,21 @@ def _check_terms(board: Board, seats: tuple[tuple[int, int], ...], i: int, t: di
     assert t["harbour_fit"] == sum(pips[letters[k]] for k in {q for q in ports if q and q != "3"})
     assert t["expansion"] >= t["expansion_2"] and t["expansion"] >= t["expansion_free"]
     assert [t[f"seat_{k}"] for k in (2, 3, 4)] == [1.0 if i == k - 1 else 0.0 for k in (2, 3, 4)]
+    first = [h for h in topo.spot_hexes[seats[i][0]] if board.resource_index[h] < 5]
+    assert t["first_pips"] == sum(board.pips[h] for h in first)
+    # the roads the advisor's player builds (its own road rule, the buildings placed so far), then the free
+    # spots one road beyond each road's end once the draft is over
+    picks = [seats[k][0] for k in range(4)] + [seats[k][1] for k in reversed(range(4))]
+    model = opening_model(board)
+    nb = spot_neighbours()
+    blocked = set(picks) | {u for s in picks for u in nb[s]}
+    spots: list[int] = []
+    for k, s in enumerate(picks):
+        if (k if k < 4 else 7 - k) == i:
+            end = model.best_road_end(s, sorted(nb[s]), set(picks[: k + 1]))
+            spots += [u for u in nb[end] if u != s and u not in blocked]
+    assert t["road_spots"] == len(spots)
+    assert t["road_best"] == max((float(model.scores[u]) for u in spots), default=0.0)
 
 
 def test_compiled_kernel_equals_the_exact_evaluation() -> None:

@@ -40,6 +40,12 @@ chances out of 36 of the hexes they touch):
 - ``expansion``, ``expansion_2``: the best and second-best seed-000 scores among the free legal spots two
   roads from its settlements after the draft (where its third settlement can go; 0 if none);
   ``expansion_free``: the best of those that no other seat reaches in two roads;
+- ``first_pips``: the pips of its first settlement alone (with the same two-settlement production, a seat
+  whose first settlement makes more wins more often: a play-fitted term, session 4's residual analysis);
+- ``road_spots``, ``road_best``: its two opening roads (the advisor's: each to the end whose far free spots
+  score best when it is placed) and the free legal spots one more road beyond their ends after the draft,
+  counted once per road, and the best spot score among them (0 if none): where a single road takes its
+  third settlement (the bots after the opening build roads at random, so near room counts);
 - ``seat_2`` .. ``seat_4``: the seat's place in the turn order (seat 1 rolls first).
 
 **5-6 player boards**: catanatron has no such map, so no model is fitted on play for them. The draft
@@ -95,6 +101,9 @@ FEATURES: tuple[str, ...] = (
     "expansion",
     "expansion_2",
     "expansion_free",
+    "first_pips",
+    "road_spots",
+    "road_best",
     "seat_2",
     "seat_3",
     "seat_4",
@@ -121,6 +130,23 @@ def _reach(arrays: DraftArrays, picks: npt.NDArray[np.int64], seats: int) -> npt
         near = block[[int(picks[i]), int(picks[2 * seats - 1 - i])]].any(axis=0)  # settlements, neighbours
         out[i] = free & block[near].any(axis=0) & ~near  # one more road
     return out
+
+
+def _road_targets(board: Board, arrays: DraftArrays, picks: npt.NDArray[np.int64]) -> list[list[int]]:
+    """Per pick (placement order): the free spots after the draft one road beyond the end of the opening
+    road the advisor builds with that settlement (:meth:`~boardeval.catan.advisor.OpeningModel.
+    best_road_end`: the end whose far spots, free when the road is placed, score best; ties to the lower
+    end)."""
+    nb = board.topology.spot_neighbours
+    block = arrays.block
+    values = arrays.first_values
+    free = np.ones(block.shape[0], dtype=np.bool_)
+    ends = []
+    for s in picks:
+        free &= ~block[s]
+        far = {e: max((float(values[t]) for t in nb[e] if free[t]), default=-1.0) for e in nb[int(s)]}
+        ends.append(max(sorted(far), key=lambda e: (far[e], -e)))  # the settlement itself is not free
+    return [[t for t in nb[e] if t != int(s) and free[t]] for s, e in zip(picks, ends, strict=True)]
 
 
 def _top(values: FloatArray, k: int) -> float:
@@ -177,6 +203,12 @@ def draft_features(
         x[i, col["expansion"]] = _top(values[reach[i]], 1)
         x[i, col["expansion_2"]] = _top(values[reach[i]], 2)
         x[i, col["expansion_free"]] = _top(values[reach[i] & ~reach[others].any(axis=0)], 1)
+    x[:, col["first_pips"]] = prod[first].sum(axis=1)
+    targets = _road_targets(board, arrays, picks)
+    for k, seat in enumerate(snake_order(n)):
+        x[seat, col["road_spots"]] += len(targets[k])
+        best = max((float(values[t]) for t in targets[k]), default=0.0)
+        x[seat, col["road_best"]] = max(x[seat, col["road_best"]], best)
     for seat in range(1, min(n, 4)):
         x[seat, col[SEAT_TERMS[seat - 1]]] = 1.0
     return x

@@ -63,6 +63,7 @@ def _probabilities(
     harb_w: float,
     coef: FloatArray,
     picks: IntArray,
+    ends: IntArray,
 ) -> FloatArray:
     n_spots = spot_hexes.shape[0]
     prod = np.zeros((n_spots, 5))
@@ -147,7 +148,20 @@ def _probabilities(
         for s in range(n_spots):
             if block[best, s]:
                 free[s] = False
-    return _softmax(_terms(res, pips, nums, spot_hexes, block, scores, prod, kind, free, picks), coef)
+        # the advisor's opening road: to the neighbour whose far free spots score best (ties: lower id)
+        end_v = -np.inf
+        for e in range(n_spots):
+            if e == best or not block[best, e]:
+                continue
+            far = -1.0
+            for t in range(n_spots):
+                if t != e and t != best and block[e, t] and free[t] and scores[t] > far:
+                    far = scores[t]
+            if far > end_v:
+                end_v = far
+                ends[k] = e
+    x = _terms(res, pips, nums, spot_hexes, block, scores, prod, kind, free, picks, ends)
+    return _softmax(x, coef)
 
 
 @_compiled
@@ -162,6 +176,7 @@ def _terms(
     kind: IntArray,
     free: npt.NDArray[np.bool_],
     picks: IntArray,
+    ends: IntArray,
 ) -> FloatArray:
     """The raw terms of the four seats (:data:`~boardeval.catan.equity.FEATURES` order)."""
     seats = 4
@@ -249,8 +264,18 @@ def _terms(
         x[i, 17] = best if seen > 0 else 0.0
         x[i, 18] = second if seen > 1 else 0.0
         x[i, 19] = alone
+        for r in range(5):
+            x[i, 20] += prod[picks[i], r]
         if i >= 1:
-            x[i, 19 + i] = 1.0
+            x[i, 22 + i] = 1.0
+    for k in range(2 * seats):  # the spots one road beyond each opening road's end
+        seat = k if k < seats else 2 * seats - 1 - k
+        e = ends[k]
+        for t in range(n_spots):
+            if t != e and t != picks[k] and block[e, t] and free[t]:
+                x[seat, 21] += 1.0
+                if scores[t] > x[seat, 22]:
+                    x[seat, 22] = scores[t]
     return x
 
 
@@ -294,6 +319,7 @@ class FastEquity:
         """Win probabilities of the four seats for a base board's arrays (resource, pips and number per
         hex, harbour kind per slot)."""
         picks = np.zeros(8, dtype=np.int64)
+        ends = np.zeros(8, dtype=np.int64)
         return _probabilities(
             res,
             pips,
@@ -312,6 +338,7 @@ class FastEquity:
             self.harb_w,
             self.coef,
             picks,
+            ends,
         )
 
     def spread(self, res: IntArray, pips: FloatArray, nums: IntArray, port_idx: IntArray) -> float:

@@ -221,6 +221,15 @@ _CATAN: Final[dict[str, str]] = {
     ),
     "expansion_2": "The second-best spot score among those spots (a second place to grow).",
     "expansion_free": "The best spot score among those spots that no other seat reaches in two roads.",
+    "first_pips": (
+        "Pips of the seat's first settlement alone (with the same total, a seat whose first settlement "
+        "makes more wins more often among the bots)."
+    ),
+    "road_spots": (
+        "Free legal spots one road beyond the ends of the seat's two opening roads after the draft (each "
+        "road to the end whose far spots score best): where a single road takes its third settlement."
+    ),
+    "road_best": "The best spot score among those spots (0 if there are none).",
     "seat order": "1 in the row of the seat's place in the turn order (seat 1 rolls first: all rows 0).",
 }
 
