@@ -34,6 +34,11 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
     "--no-first-run",
+    # offline: every request that does not go to 127.0.0.1 (loopback is never proxied) goes to a proxy on a
+    # closed port and fails, before it leaves the machine. It replaced a Playwright route on every request
+    # (each one a round trip chromium -> Playwright's driver -> this process -> back, and routing turns
+    # chromium's cache off): 0.6 CPU-s per browser test (tests/web/conftest.py's ``_Tab``)
+    "--proxy-server=http://127.0.0.1:9",
 ]
 
 GUARD_MS = 300_000
