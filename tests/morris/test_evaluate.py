@@ -187,7 +187,10 @@ def test_each_weight_changes_the_score_somewhere(feature: str) -> None:
     base = load_weights("initiative") if feature == "initiative" else BASE_WEIGHTS
     ev0 = Evaluator(base)
     ev1 = Evaluator(base.replace(**{feature: base[feature] + 1.0}))
-    curated = [make("a7 d7 g4 g1", "c5 e5 c3 e3", side="w", hands=(5, 5))]  # a double threat at g7
+    curated = [
+        make("a7 d7 g4 g1", "c5 e5 c3 e3", side="w", hands=(5, 5)),  # a double threat at g7
+        make("a7 g7 a1 g1", "a4 g4 d6 d2", side="w"),  # moving: White's men share two free points
+    ]
     positions = curated + random_positions(150, seed=14, max_turns=120)
     assert any(abs(ev1.score(p) - ev0.score(p)) > 1e-9 for p in positions), feature
 

@@ -58,7 +58,7 @@ PHASE_SCALE: Final[dict[str, dict[str, float]]] = {
     #                material mills open  threats double fork  mobility blocked connectivity initiative
     #                future_mobility cramped junctions liberties
     "placing": dict(
-        zip(FEATURES, (1.0, 0.8, 1.2, 1.5, 1.5, 1.5, 0.0, 0.0, 0.7, 1.5, 1.0, 1.0, 1.0, 1.0), strict=True)
+        zip(FEATURES, (1.0, 0.8, 1.2, 1.5, 1.5, 1.5, 0.0, 0.0, 0.7, 1.5, 1.0, 1.0, 1.0, 0.0), strict=True)
     ),
     "moving": dict(
         zip(FEATURES, (1.0, 1.0, 0.8, 1.2, 1.2, 1.2, 1.3, 1.2, 0.6, 1.2, 0.0, 0.0, 0.0, 1.0), strict=True)
@@ -70,8 +70,10 @@ PHASE_SCALE: Final[dict[str, dict[str, float]]] = {
 """The seed's phase table exactly; ``initiative`` (not in the seed) follows the threat row it replaces. The
 placing-phase features (``future_mobility``, ``cramped``, ``junctions``; not in the seed) count in the placing
 phase only (1.0 there: their weight is their placing-phase weight). ``liberties`` (issue 25) counts 1.0 in
-the placing and moving phases, 0 when the side to move flies (its opponent may still be shut in, but the
-flying endgames are the tablebase's)."""
+the moving phase only: 0 while the side to move still places (there it outweighed a mill's man: after
+``a7 b6 d7 b4`` White turned down g7xb4; the search still sees it at every leaf past the last placement)
+and 0 when the side to move flies (its opponent may still be shut in, but the flying endgames are the
+tablebase's)."""
 
 NORM: Final[dict[str, dict[str, float]]] = {
     #                material mills open threats double fork mobility blocked connectivity initiative

@@ -27,11 +27,11 @@ PLACING = dict(load_weights("base"))
 
 
 def test_profiles_seed_and_base() -> None:
-    """``base`` (the default) is the seed's set plus the placing-phase weights (``liberties`` off)."""
+    """``base`` (the default) is the seed's set plus the placing-phase weights and ``liberties``."""
     assert {"seed", "base"} <= set(PROFILES)
     added = (*PLACING_FEATURES, "liberties")
     assert all(SEED[f] == 0.0 for f in added)
-    assert any(PLACING[f] > 0.0 for f in PLACING_FEATURES) and PLACING["liberties"] == 0.0
+    assert any(PLACING[f] > 0.0 for f in PLACING_FEATURES) and PLACING["liberties"] > 0.0
     assert {f: PLACING[f] for f in FEATURES if f not in added} == {
         f: SEED[f] for f in FEATURES if f not in added
     }
