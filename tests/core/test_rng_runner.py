@@ -174,7 +174,7 @@ def test_sigint_stops_the_pool_at_once(whole_group: bool) -> None:
 _FORK_SCRIPT = """
 import os, signal
 from boardeval.core import map_jobs
-from boardeval.core.runner import _sigint_blocked
+from boardeval.core.runner import sigint_held
 
 def state(_):
     return signal.getsignal(signal.SIGINT) == signal.SIG_IGN, signal.SIGINT in signal.pthread_sigmask(
@@ -182,7 +182,7 @@ def state(_):
 
 print("worker", map_jobs(state, [0, 1], workers=2), flush=True)
 try:
-    with _sigint_blocked():
+    with sigint_held():
         os.kill(os.getpid(), signal.SIGINT)
         print("held", flush=True)
 except KeyboardInterrupt:

@@ -18,7 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.web.fault import Server, heavy_load, kill_session, start_server, stop
+from boardeval.web.catan_play import PlaytestIn
+from tests.web.fault import LONG_PLAYTEST, Server, heavy_load, kill_session, start_server, stop
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("fault")]
 # one after the other on one pytest worker: each test keeps both cores busy (its server's work and the
@@ -86,3 +87,9 @@ def test_sigterm_in_the_middle_of_jobs_and_searches_leaves_no_process(tmp_path: 
         print(_check_stopped(server, signal.SIGTERM), figures.jobs)
     finally:
         kill_session(server.sid)
+
+
+def test_the_long_playtest_is_a_request_the_server_takes() -> None:
+    """The job the shutdown tests submit when the load's jobs have all ended is within the server's
+    bounds (it asked for 5,000 games, a 422, and the tests failed on a loaded machine)."""
+    PlaytestIn.model_validate(LONG_PLAYTEST)

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import signal
 import sys
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
@@ -31,9 +29,10 @@ def print_json(data: Any) -> None:
     raises as usual), so stdout never ends in half a document, and the root group knows one was printed
     (:func:`json_documents`) and does not add the empty one (``cli/empty_json.py``)."""
     from boardeval.core import dumps_json
+    from boardeval.core.runner import sigint_held
 
     text = dumps_json(data, indent=None, separators=(", ", ": ")) + "\n"
-    with _sigint_held():
+    with sigint_held():
         sys.stdout.write(text)
         sys.stdout.flush()
         _documents[0] += 1
@@ -43,20 +42,6 @@ def json_documents() -> int:
     """How many JSON documents :func:`print_json` has printed in this process (the root group compares
     the count before and after a command)."""
     return _documents[0]
-
-
-@contextmanager
-def _sigint_held() -> Iterator[None]:
-    """Hold SIGINT (Ctrl-C) back while the block runs; a Ctrl-C that came meanwhile is delivered at its
-    end. Off the main thread Python runs no signal handler, so there is nothing to hold."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
 def note_interrupted(kept: str) -> None:

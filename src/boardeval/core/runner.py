@@ -37,7 +37,14 @@ from boardeval.core.progress import Progress, report
 if TYPE_CHECKING:
     from concurrent.futures import Future, ProcessPoolExecutor
 
-__all__ = ["DASK_CONNECT_SECONDS", "JobsFailed", "JobsInterrupted", "map_jobs", "worker_failures"]
+__all__ = [
+    "DASK_CONNECT_SECONDS",
+    "JobsFailed",
+    "JobsInterrupted",
+    "map_jobs",
+    "sigint_held",
+    "worker_failures",
+]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -113,7 +120,7 @@ def _map_serial(fn: Callable[[T], R], items: Sequence[T], progress: Progress | N
 def _ignore_sigint() -> None:
     """Pool worker initializer: Ctrl-C is the parent's to handle (it terminates the workers).
 
-    The worker was forked with SIGINT blocked (:func:`_sigint_blocked`): a Ctrl-C that reached it before
+    The worker was forked with SIGINT blocked (:func:`sigint_held`): a Ctrl-C that reached it before
     this line stays pending, and ignoring the signal discards it; then the mask is restored, so processes
     a job starts get the usual mask."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -122,14 +129,15 @@ def _ignore_sigint() -> None:
 
 
 @contextlib.contextmanager
-def _sigint_blocked() -> Iterator[None]:
-    """Block SIGINT in this thread while the pool forks its workers.
+def sigint_held() -> Iterator[None]:
+    """Hold SIGINT (Ctrl-C) back in this thread while the block runs; a Ctrl-C that came meanwhile is
+    delivered at its end, as a ``KeyboardInterrupt`` the caller handles like any other. The CLI writes a
+    JSON document whole under it; the pool forks its workers under it:
 
-    A fork returns at once, but the child runs Python's after-fork hooks and the initializer only when it
+    a fork returns at once, but the child runs Python's after-fork hooks and the initializer only when it
     gets the CPU: a terminal's Ctrl-C reaching the process group in between raised ``KeyboardInterrupt``
     inside a fresh worker and printed its traceback (seen 2 times in 600 interrupted runs under load). The
-    children inherit the blocked mask; in this process a Ctrl-C that came meanwhile is delivered when the
-    mask is restored, as a ``KeyboardInterrupt`` the caller handles like any other."""
+    children inherit the blocked mask (:func:`_ignore_sigint` lifts it)."""
     if not hasattr(signal, "pthread_sigmask"):  # pragma: no cover - not POSIX
         yield
         return
@@ -176,7 +184,7 @@ def _map_pool(
     pool = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_sigint)
     futures: dict[Future[R], int] = {}
     try:
-        with _sigint_blocked():  # the first submit forks the workers
+        with sigint_held():  # the first submit forks the workers
             for i, item in enumerate(items):
                 futures[pool.submit(fn, item)] = i
         # as_completed waits once per result; wait(pending, FIRST_COMPLETED) re-scanned every pending future
