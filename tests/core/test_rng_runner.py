@@ -174,7 +174,7 @@ def test_sigint_stops_the_pool_at_once(whole_group: bool) -> None:
 _FORK_SCRIPT = """
 import os, signal
 from boardeval.core import map_jobs
-from boardeval.core.runner import sigint_held
+from boardeval.core import sigint_held
 
 def state(_):
     return signal.getsignal(signal.SIGINT) == signal.SIG_IGN, signal.SIGINT in signal.pthread_sigmask(

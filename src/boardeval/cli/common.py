@@ -28,8 +28,7 @@ def print_json(data: Any) -> None:
     The document is written whole: a Ctrl-C arriving during the write is held until it is out (then it
     raises as usual), so stdout never ends in half a document, and the root group knows one was printed
     (:func:`json_documents`) and does not add the empty one (``cli/empty_json.py``)."""
-    from boardeval.core import dumps_json
-    from boardeval.core.runner import sigint_held
+    from boardeval.core import dumps_json, sigint_held
 
     text = dumps_json(data, indent=None, separators=(", ", ": ")) + "\n"
     with sigint_held():

@@ -29,7 +29,7 @@ from boardeval.core.names import near_name, pick_name
 from boardeval.core.numbers import check_float, check_int, parse_float, parse_int, quote
 from boardeval.core.players import Player
 from boardeval.core.progress import Progress, report
-from boardeval.core.runner import JobsFailed, JobsInterrupted, map_jobs, worker_failures
+from boardeval.core.runner import JobsFailed, JobsInterrupted, map_jobs, sigint_held, worker_failures
 from boardeval.core.stats import Interval, mean_interval, score_interval, wilson_interval
 from boardeval.core.weights import WeightSet, check_keys, check_number, dump_data_file, load_data_file
 
@@ -76,6 +76,7 @@ __all__ = [
     "quote",
     "report",
     "score_interval",
+    "sigint_held",
     "spawn_seeds",
     "validation_message",
     "wilson_interval",
