@@ -39,13 +39,6 @@ if "BOARDEVAL_TEST_CACHE" not in os.environ:
 
     link(Path(_test_cache))
 
-_BUILD = (
-    "import signal, sys\n"
-    "signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # stopped: clean up the build folder\n"
-    "from boardeval.morris._search.compiled.kernels import kernels\n"
-    "kernels()\n"
-)
-
 
 def pytest_configure(config: pytest.Config) -> None:
     """The run's first process starts building the compiled Morris search in the background (when this
@@ -57,8 +50,11 @@ def pytest_configure(config: pytest.Config) -> None:
 
     if aot.module_path().is_file():
         return
+    from tests.engine_cache import ROOT
+
     config.stash[_BUILDER] = subprocess.Popen(
-        [sys.executable, "-c", _BUILD],
+        [sys.executable, "-m", "tests.engine_cache"],
+        cwd=ROOT,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         start_new_session=True,  # its own group: stopped below with whatever it started

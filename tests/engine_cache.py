@@ -13,10 +13,14 @@ first searching tests waited for it. pytest still builds it itself when it is mi
 from __future__ import annotations
 
 import os
+import signal
+import sys
 import tempfile
 from pathlib import Path
 
-ENGINE = Path(__file__).resolve().parent.parent / ".pytest_cache" / "morris-engine"
+ROOT = Path(__file__).resolve().parent.parent
+"""The checkout (``python -m tests.engine_cache`` runs from here)."""
+ENGINE = ROOT / ".pytest_cache" / "morris-engine"
 """The compiled Morris search of the test runs in this checkout."""
 
 
@@ -28,9 +32,11 @@ def link(cache: Path) -> None:
 
 
 def main() -> None:
-    """Build the compiled search into :data:`ENGINE` (a no-op when it is built for these sources)."""
+    """Build the compiled search into :data:`ENGINE` (a no-op when it is built for these sources). Run by
+    ``make test``, and by ``tests/conftest.py`` in the background when pytest finds none."""
     if os.environ.get("BOARDEVAL_MORRIS_KERNELS") == "jit":
         return
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # stopped: clean up the build folder
     with tempfile.TemporaryDirectory(prefix="boardeval-engine-") as cache:
         link(Path(cache))
         os.environ["XDG_CACHE_HOME"] = cache
