@@ -147,3 +147,20 @@ def test_bad_input_is_one_red_line_exit_2() -> None:
     assert "Traceback" not in proc.stderr
     lines = [ln for ln in proc.stderr.splitlines() if ln.strip()]
     assert lines == ["error: -c web: --port: '0' is out of range 1..65535"]
+
+
+def test_progress_bar_only_where_rich_draws_it(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """A stderr that is no terminal (and no FORCE_COLOR) gets no bar at all: the callback is None; with
+    FORCE_COLOR (what the interrupt tests set) the bar and its callback are there."""
+    from boardeval.cli.common import progress_bar
+
+    monkeypatch.delenv("FORCE_COLOR", raising=False)
+    monkeypatch.delenv("TTY_COMPATIBLE", raising=False)
+    with (tmp_path / "stderr").open("w") as err:
+        monkeypatch.setattr(sys, "stderr", err)  # a file: not a terminal
+        with progress_bar("work") as cb:
+            assert cb is None
+        monkeypatch.setenv("FORCE_COLOR", "1")
+        with progress_bar("work") as cb:
+            assert cb is not None
+            cb(1, 2, "half")

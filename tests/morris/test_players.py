@@ -23,7 +23,7 @@ from boardeval.morris import (
     search,
     why_panel,
 )
-from boardeval.morris.players import WHY_MAX_DEPTH, why_depth
+from boardeval.morris.players import WHY_MAX_DEPTH, WHY_RESERVE, WHY_SHARE, why_depth
 from tests.morris.helpers import make
 
 
@@ -99,6 +99,46 @@ def test_one_why_depth_rule() -> None:
 
     assert same(ai.why(pos, 2)) == same(why_panel(pos, 2, 2))
     assert same(ai.why(pos, 2, search_depth=1)) == same(why_panel(pos, 2, 1))
+
+
+def test_an_answer_keeps_its_why_panel_inside_a_time_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``answer`` (``morris best``): under a time budget the search gets the budget less the panel's share
+    (a fifth, at most WHY_RESERVE s); a depth budget searches its depth; the panel is the player's own
+    why-panel of the position searched; an interrupted search gets no panel."""
+    assert (WHY_SHARE, WHY_RESERVE) == (0.2, 0.25)
+    pos = random_position(8, 10)
+    asked: list[tuple[int | None, float | None]] = []
+    ai = AlphaBetaPlayer(time=1.0, shuffle_ties=False, manage_time=False, book=None)
+    real = ai._searcher.search
+
+    def spy(p: Position, depth: int | None = None, time_limit: float | None = None, **kw: object) -> object:
+        asked.append((depth, time_limit))
+        return real(p, 3, None)  # a fixed depth: no clock in the test
+
+    monkeypatch.setattr(ai._searcher, "search", spy)
+    result, panel = ai.answer(pos, 2)
+    assert asked == [(None, pytest.approx(0.8))] and panel is not None
+    effort = ("seconds", "nodes")  # a second panel finds the first one's entries in the table
+    same = {k: v for k, v in panel.items() if k not in effort}
+    assert same == {k: v for k, v in ai.why(pos, 2, result.depth).items() if k not in effort}
+    assert panel["candidates"][0]["move"] == str(result.move)
+    for budget, search_time in ((10.0, 9.75), (0.05, 0.04)):
+        asked.clear()
+        ai.time = budget
+        ai.answer(pos, 2)
+        assert asked == [(None, pytest.approx(search_time))]
+    deep = AlphaBetaPlayer(depth=2, shuffle_ties=False, book=None)
+    result, panel = deep.answer(pos, 2)
+    assert result.depth == 2 and panel is not None and panel["candidates"][0]["move"] == str(result.move)
+
+    def cut(p: Position, depth: int | None = None, time_limit: float | None = None, **kw: object) -> object:
+        from dataclasses import replace
+
+        return replace(real(p, 1, None), interrupted=True)
+
+    monkeypatch.setattr(ai._searcher, "search", cut)
+    result, panel = ai.answer(pos, 2)
+    assert result.interrupted and panel is None
 
 
 def test_human_player_asks_again_after_bad_input() -> None:

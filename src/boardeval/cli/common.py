@@ -60,9 +60,11 @@ def progress_bar(description: str, *, enabled: bool = True) -> Iterator[Progress
     Drawn with ``--json`` too: the bar goes to stderr, never into the JSON on stdout, and Rich draws it
     only when stderr is a terminal (or ``FORCE_COLOR`` is set). It is the command's "I am working"
     signal: the interrupt tests press Ctrl-C when it shows the first finished unit of work
-    (tests/interrupts). ``enabled=False`` (a command too short for a bar) yields ``None``.
+    (tests/interrupts). ``enabled=False`` (a command too short for a bar) yields ``None``, and so does a
+    stderr Rich would not draw on (not a terminal, no ``FORCE_COLOR``): no bar, no refresh thread, and
+    no ``rich.progress`` import (issue 25 section 3: the first answer's start-up).
     """
-    if not enabled:
+    if not enabled or not err_console.is_terminal:
         yield None
         return
     # imported here: rich.progress costs ~15 ms, and most commands (and ``--help``) never draw a bar

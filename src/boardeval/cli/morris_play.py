@@ -6,6 +6,8 @@ The commands are plain functions; :func:`register` adds them to the ``morris`` g
 
 from __future__ import annotations
 
+import os
+import sys
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -96,6 +98,15 @@ _BOOK_HELP = (
 _TIME = float_option("--time", 0.0, 1e6, lo_open=True)
 
 
+def _one_blas_thread() -> None:
+    """Keep numpy's OpenBLAS from starting its thread pool in a command that does no linear algebra
+    (``best``, ``play``): numpy starts it at import, ~0.06 s of CPU on this 2-core machine, an eighth of the
+    first answer's start-up (issue 25 section 3). Only before numpy is imported; a value already set (the
+    user's) is kept."""
+    if "numpy" not in sys.modules:
+        os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+
 def _position(position: str | None, moves: str | None, variant: str) -> Position:
     """The position from its text or from a move list (exactly one of them)."""
     return position_from(position, moves, variant, text_flag="a position text", start_if_none=False)
@@ -146,7 +157,13 @@ def best_cmd(
     depth: int | None = typer.Option(
         None, "--depth", parser=_DEPTH, help=f"Search depth in turns, 1..{MAX_DEPTH} (default 4)."
     ),
-    time_limit: float | None = typer.Option(None, "--time", parser=_TIME, help="Time limit in seconds."),
+    time_limit: float | None = typer.Option(
+        None,
+        "--time",
+        parser=_TIME,
+        help="Seconds for the answer: the search and the why-panel together (the search stops at 4/5 of "
+        "the time, at most 0.25 s early; the panel's searches run in the rest).",
+    ),
     strength: str | None = typer.Option(
         None, "--strength", help=_STRENGTH_HELP + " Instead of --depth/--time."
     ),
@@ -164,6 +181,7 @@ def best_cmd(
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """Search the best turn, with its principal variation and the why-panel."""
+    _one_blas_thread()
     if strength is not None and (depth is not None or time_limit is not None):
         raise ParamsError(f"--strength {strength!r} sets the budget: give it without --depth/--time")
     pos = _position(position, moves, variant)
@@ -189,10 +207,10 @@ def best_cmd(
             manage_time=False,
             book="default" if use_book else None,
         )
-    with progress_bar("searching") as cb:
-        result = ai.search(pos, progress=cb)
+    # one budget for the search and the why-panel (a time budget leaves the panel its share, issue 25);
     # Ctrl-C: the best turn of the last completed depth, flagged, without the why-panel's searches
-    panel = None if result.interrupted else ai.why(pos, shown, result.depth)
+    with progress_bar("searching") as cb:
+        result, panel = ai.answer(pos, shown, progress=cb)
     verdict = None if result.move is None else turn_verdict(pos, result.move, result.score, ai.tablebase)
     if as_json:
         white = None if result.move is None else round(white_view(result.score, pos.side), 4)
@@ -240,6 +258,7 @@ def play_cmd(
     use_book: bool = typer.Option(True, "--book/--no-book", help=_BOOK_HELP),
 ) -> None:
     """Play against the AI in the terminal. Type a turn (d2, a1-a4, d2xg7), 'why', 'undo' or 'quit'."""
+    _one_blas_thread()
     colour = pick_name(colour, COLOURS, "--colour")
     ev = Evaluator(load_weights(profile))
     tb = _tablebase(tablebase)

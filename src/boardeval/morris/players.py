@@ -36,6 +36,8 @@ if TYPE_CHECKING:
 __all__ = [
     "STRENGTHS",
     "WHY_MAX_DEPTH",
+    "WHY_RESERVE",
+    "WHY_SHARE",
     "AlphaBetaPlayer",
     "HumanPlayer",
     "MorrisPlayer",
@@ -60,6 +62,17 @@ STRENGTHS: Final[dict[str, tuple[int | None, float | None]]] = {
 WHY_MAX_DEPTH: Final[int] = 8
 """The why-panel searches its candidates at most this deep (every root turn gets its own full-window
 search one turn shallower: ~10-100 ms in all at depth 8 on the compiled search)."""
+
+
+WHY_SHARE: Final[float] = 0.2
+"""The why-panel's share of one answer's time (:meth:`AlphaBetaPlayer.answer`, ``boardeval morris best
+--time T``): the search stops at ``T`` less this share (at most :data:`WHY_RESERVE` seconds) and the
+panel's candidate searches run in the rest (issue 25 section 3: the panel inside the same budget). After a
+search of ~0.8 s on one core the panel takes 0.1-0.2 s (its depth is capped at :data:`WHY_MAX_DEPTH`)."""
+
+WHY_RESERVE: Final[float] = 0.25
+"""The most an answer's time budget holds back for its why-panel (seconds): with a long budget the
+panel's cost no longer grows (its depth is capped), so the search keeps the rest."""
 
 
 def why_depth(search_depth: int) -> int:
@@ -182,6 +195,28 @@ class AlphaBetaPlayer:
         self._last_depth = result.depth or self._last_depth
         self._last_searched = _history_key(state)
         return result
+
+    def answer(
+        self, state: Position, n: int = 3, *, progress: Progress | None = None
+    ) -> tuple[SearchResult, dict[str, Any] | None]:
+        """One answer: the search and its why-panel (``n`` candidates), together within this player's
+        time budget (``boardeval morris best``, issue 25 section 3).
+
+        With a time budget (and no depth) the search stops at the time less the panel's share
+        (:data:`WHY_SHARE`, at most :data:`WHY_RESERVE` s) and the panel's searches run in the rest: the
+        result's ``seconds`` is the search's time, the panel's ``seconds`` its own, the two together about
+        the budget. A depth budget searches that depth, the panel after it. Ctrl-C during the search: the
+        cut-short result (flagged ``interrupted``) and no panel. Ties follow the move ordering (no rng).
+        """
+        if self.time is not None and self.depth is None:
+            limit = self.time - min(WHY_SHARE * self.time, WHY_RESERVE)
+            result = self._searcher.search(state, None, limit, progress=progress)
+            self._last_depth = result.depth or self._last_depth
+            self._last_searched = _history_key(state)
+        else:
+            result = self.search(state, progress=progress)
+        panel = None if result.interrupted else self.why(state, n, result.depth)
+        return result, panel
 
     def _managed(
         self, state: Position, rng: np.random.Generator | None, progress: Progress | None
