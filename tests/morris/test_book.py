@@ -208,3 +208,39 @@ def test_checkpoints_of_another_search_are_not_reused(tmp_path: Path) -> None:
     again = build_book([2], checkpoint=folder)
     assert again.resumed == 0 and again.searched == 1 and again.stale == 1
     assert again.book.entries == first.book.entries
+
+
+def test_a_book_of_another_search_says_so(tiny: tuple[Book, Path], tmp_path: Path) -> None:
+    """Issue 25: a book's meta carries its build's search key (the checkpoints' key). A book whose key is
+    not the current search's (edited weights, engine options or code), or that has none, is stale: its
+    moves are still played, but every answer from it (the entry, the player's result, the why-panel) says
+    so, with the command that makes it again. The shipped book carries its key."""
+    from boardeval.morris.book import default_book
+
+    book, path = tiny
+    start = Position.start()
+    assert book.meta["search_key"] == search_key("base") and not book.stale()
+    fresh = book.probe(start)
+    assert fresh is not None and not fresh.stale and "another version" not in fresh.text()
+    for key in ("0123456789abcdef", None):  # another search's key; none (a book written before keys)
+        data = json.loads(path.read_text(encoding="utf-8"))
+        data.pop("search_key")
+        if key is not None:
+            data["search_key"] = key
+        other = tmp_path / "other.json"
+        other.write_text(json.dumps(data), encoding="utf-8")
+        old = Book.read(other)
+        assert old.stale()
+        entry = old.probe(start)
+        assert entry is not None and entry.stale and entry.to_dict()["stale"] is True
+        assert entry.move == fresh.move and entry.text() == (
+            fresh.text() + " (by another version of the search: `test` makes the book again)"
+        )
+        ai = AlphaBetaPlayer(time=0.05, book=old, shuffle_ties=False, manage_time=False)
+        result = ai.search(start)
+        assert result.move == fresh.move and result.nodes == 0 and result.book == entry.text()
+        panel = ai.why(start, 2, 2)
+        assert panel["book"]["stale"] is True and panel["book"]["text"] == entry.text()
+        assert "by another version of the search (`test` makes the book again)" in panel["explanation"][0]
+    shipped = default_book()
+    assert shipped is not None and len(str(shipped.meta["search_key"])) == 16

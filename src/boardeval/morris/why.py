@@ -274,8 +274,9 @@ def why_panel(
     also the first explanation sentence) and each candidate's ``tablebase`` verdict; otherwise
     ``tablebase`` is None. ``engine``: the search that scores the candidates (``"compiled"`` or
     ``"python"``, see :class:`~boardeval.morris.Searcher`). With an opening ``book`` that holds ``pos``:
-    ``book`` = ``{"move", "depth", "score", "white_score", "pv", "text"}`` (``text`` = "book move: searched
-    to depth 20, +0.40", side to move's view; the first explanation sentence says it from White's view);
+    ``book`` = ``{"move", "depth", "score", "white_score", "pv", "stale", "text"}`` (``text`` = "book move:
+    searched to depth 20, +0.40", side to move's view; the first explanation sentence says it from White's
+    view; ``stale``: the book is another version of the search's, and both say so, with the rebuild command);
     otherwise ``book`` is None. ``searcher``: search with this one (its evaluator, tablebase and table)
     instead of a new one; ``fresh=False`` keeps its table (right after it searched ``pos``:
     ``AlphaBetaPlayer.why``). ``seconds``: the panel's time.
@@ -359,14 +360,16 @@ def why_panel(
             "score": round(entry.score, 4),
             "white_score": round(white_view(entry.score, pos.side), 4),
             "pv": [str(t) for t in entry.pv],
+            "stale": entry.stale,
             "text": entry.text(),
         }
         # the panel's one sign convention: the book's score (side to move's view) said from White's
-        explanation.insert(
-            0,
+        said = (
             f"Book move: searched to depth {entry.depth}, {panel['book']['white_score']:+.2f} (White's view)"
-            f" ({entry.move}).",
         )
+        if entry.stale:
+            said += f" by another version of the search (`{entry.rebuild}` makes the book again)"
+        explanation.insert(0, f"{said} ({entry.move}).")
     panel.update(
         candidates=candidates,
         verdict=verdict,

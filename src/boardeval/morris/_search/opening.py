@@ -26,6 +26,16 @@ class BookMove(Protocol):
     def score(self) -> float: ...
     @property
     def pv(self) -> Sequence[Turn]: ...
+    @property
+    def stale(self) -> bool:
+        """True when the book was searched by another version of the search (see ``rebuild``)."""
+        ...
+
+    @property
+    def rebuild(self) -> str:
+        """The command that makes a stale book again (empty when the book is this search's)."""
+        ...
+
     def text(self) -> str:
         """In words, e.g. ``"book move: searched to depth 20, +0.40"``."""
         ...

@@ -232,6 +232,7 @@ def build_book(
         "depths": depths,
         "weights": profile,
         "options": {k: v for k, v in asdict(EngineOptions(threads=1)).items()},
+        "search_key": key,  # the checkpoints' key: a player tells a book of another search (Book.stale)
         "positions": sum(len(t) for t in levels),
         "complete": not interrupted and len(entries) == sum(len(t) for t in levels),
         "cpu_seconds": cpu,

@@ -3,7 +3,7 @@
 A book file is JSON::
 
     {"format": "boardeval-morris-book/1", "rules": "standard", "command": "boardeval morris book build ...",
-     "weights": "base", "options": {...}, "built_at": "...", "cpu_seconds": 1234.5,
+     "weights": "base", "options": {...}, "search_key": "c3ef66948d9c1b92", "cpu_seconds": 1234.5,
      "entries": [["<canonical position text>", "<turn>", depth, score, nodes, ["<turn>", ...]], ...]}
 
 Each entry is a position of the placing phase in its *canonical* form (the smallest ``(white, black)``
@@ -23,7 +23,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Final
 
-from boardeval.core import MorrisError
+from boardeval.core import BoardevalError, MorrisError
 from boardeval.morris.rules import STANDARD, Position, Turn
 from boardeval.morris.symmetry import INVERSE, canonical, map_turn
 
@@ -47,19 +47,32 @@ class BookEntry:
     score: float
     nodes: int = 0
     pv: tuple[Turn, ...] = field(default=())
+    rebuild: str = ""
+    """Empty when the book was made by this search; else the command that makes it again (the book's
+    search key is another search's, or it has none: see :meth:`Book.stale`)."""
+
+    @property
+    def stale(self) -> bool:
+        """True when the book holding this entry was searched by another version of the search."""
+        return bool(self.rebuild)
 
     def text(self) -> str:
-        """In words, e.g. ``"book move: searched to depth 20, +0.40"``."""
-        return f"book move: searched to depth {self.depth}, {self.score:+.2f}"
+        """In words, e.g. ``"book move: searched to depth 20, +0.40"`` (and, from a stale book, ``" (by
+        another version of the search: `boardeval morris book build ...` makes the book again)"``)."""
+        words = f"book move: searched to depth {self.depth}, {self.score:+.2f}"
+        if self.rebuild:
+            words += f" (by another version of the search: `{self.rebuild}` makes the book again)"
+        return words
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-able form (turns in notation)."""
+        """JSON-able form (turns in notation); ``stale``: see :attr:`stale`."""
         return {
             "move": str(self.move),
             "depth": self.depth,
             "score": self.score,
             "nodes": self.nodes,
             "pv": [str(t) for t in self.pv],
+            "stale": self.stale,
             "text": self.text(),
         }
 
@@ -82,9 +95,28 @@ class Book:
     def __init__(self, entries: dict[str, BookEntry], meta: dict[str, Any] | None = None) -> None:
         self.entries = entries
         self.meta = dict(meta or {})
+        self._stale: bool | None = None
 
     def __len__(self) -> int:
         return len(self.entries)
+
+    def stale(self) -> bool:
+        """True when this book was not made by the search running now: its ``search_key`` (the build's
+        :func:`~boardeval.morris.book.build.search_key`: the weights' values, the engine options and the
+        search's code) is not the current one of its weight profile, or it has none. A stale book's moves
+        are still played (deep searches of a near evaluation), but every answer from it says so and names
+        the command that makes it again. Worked out once per book (hashing the search's sources)."""
+        if self._stale is None:
+            from boardeval.morris.book.build import search_key
+
+            key = self.meta.get("search_key")
+            try:
+                self._stale = not isinstance(key, str) or key != search_key(
+                    str(self.meta.get("weights", "base"))
+                )
+            except BoardevalError:  # a profile this installation does not know: not this search's book
+                self._stale = True
+        return self._stale
 
     def probe(self, position: Position) -> BookEntry | None:
         """The book move of ``position`` in its own frame, or None when the book does not hold it."""
@@ -99,7 +131,8 @@ class Book:
         if move not in position.legal_turns():
             return None  # a damaged entry: search instead
         pv = tuple(map_turn(back, t) for t in entry.pv)
-        return BookEntry(move, entry.depth, entry.score, entry.nodes, pv)
+        rebuild = str(self.meta.get("command") or "boardeval morris book build") if self.stale() else ""
+        return BookEntry(move, entry.depth, entry.score, entry.nodes, pv, rebuild)
 
     # ---- files ---------------------------------------------------------------------------------------
 
