@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from boardeval.core import JobsInterrupted, ParamsError, Progress, map_jobs
-from boardeval.morris.book.store import Book, BookEntry, BookError, canonical_text
+from boardeval.morris.book.store import SEARCH_KEY, Book, BookEntry, BookError, canonical_text
 from boardeval.morris.rules import Position, Turn
 
 __all__ = ["BookBuild", "BookJob", "book_positions", "build_book", "search_position"]
@@ -84,6 +84,9 @@ def search_key(profile: str) -> str:
     }
     code = b"".join(Path(m.__file__ or "").read_bytes() for m in (engine, searcher))
     return digest(json.dumps(what, sort_keys=True).encode() + code)[:16]
+
+
+SEARCH_KEY.append(search_key)  # Book.stale() asks the store's hook (the store does not import the search)
 
 
 def _checkpoint_file(folder: Path, text: str, depth: int, key: str) -> Path:

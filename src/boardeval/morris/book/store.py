@@ -18,6 +18,7 @@ settings writes the same file.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -32,6 +33,12 @@ __all__ = ["BOOK_FORMAT", "DEFAULT_BOOK", "Book", "BookEntry", "BookError", "can
 BOOK_FORMAT: Final[str] = "boardeval-morris-book/1"
 DEFAULT_BOOK: Final[Path] = Path(__file__).resolve().parents[1] / "data" / "opening_book.json"
 """The shipped book (package data)."""
+
+
+SEARCH_KEY: list[Callable[[str], str]] = []
+"""The current search's key of a weight profile (:func:`boardeval.morris.book.build.search_key`, which
+registers itself here when imported: the package imports it, so it is always there). The store sits below
+the search in the layers and does not import it; :meth:`Book.stale` asks through this."""
 
 
 class BookError(MorrisError):
@@ -107,13 +114,10 @@ class Book:
         are still played (deep searches of a near evaluation), but every answer from it says so and names
         the command that makes it again. Worked out once per book (hashing the search's sources)."""
         if self._stale is None:
-            from boardeval.morris.book.build import search_key
-
             key = self.meta.get("search_key")
+            profile = str(self.meta.get("weights", "base"))
             try:
-                self._stale = not isinstance(key, str) or key != search_key(
-                    str(self.meta.get("weights", "base"))
-                )
+                self._stale = not isinstance(key, str) or key != SEARCH_KEY[0](profile)
             except BoardevalError:  # a profile this installation does not know: not this search's book
                 self._stale = True
         return self._stale
