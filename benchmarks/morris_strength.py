@@ -36,6 +36,7 @@ plain time; with a tablebase it is used at the root only, as then):
         --games 200 --tablebase DEFAULT --save runs/today1
         the new AI against today's at equal time (target >= 0.60 at 1 s; also at 0.1 s);
     --new-off book,clock,tb_probe   switches the new AI's features off one by one (a feature's own match);
+    --new-set blockade_extension=2  sets an EngineOptions value of the new AI (an option's own match);
     --nodes N / --old-nodes N       node-limited sides instead of a clock (fair on a loaded machine);
     --openings-plies K              K random placements per side open each pair of games (default 2);
     --save DIR                      every finished game is written there by its worker: a rerun with the
@@ -228,16 +229,21 @@ class OldJob:
     openings_plies: int = 2
     index: int = 0
     save: str | None = None
+    new_set: str = ""  # EngineOptions the new AI sets: "name=integer,..." (e.g. blockade_extension=2)
 
 
-def _options(off: str) -> Any:
-    """EngineOptions with the named techniques switched off ("book" and "clock" are the player's)."""
+def _options(off: str, on: str = "") -> Any:
+    """EngineOptions with the named techniques switched off ("book" and "clock" are the player's) and the
+    ``name=integer`` settings of ``on`` (e.g. ``blockade_extension=2``)."""
     from dataclasses import replace
 
     from boardeval.morris._search.compiled.engine import EngineOptions
 
     names = [n for n in off.split(",") if n and n not in ("book", "clock")]
     change: dict[str, object] = {name: False for name in names}
+    for item in (i for i in on.split(",") if i):
+        name, _, value = item.partition("=")
+        change[name] = int(value)
     if "tt" in change:
         change["tt"] = "off"  # the table's option is a mode, not a switch
     if "blockade_extension" in change:
@@ -257,6 +263,7 @@ class _Side:
         nodes: int | None,
         tb: Any,
         off: str = "",
+        on: str = "",
     ) -> None:
         from boardeval.morris._search.compiled.engine import EngineOptions
 
@@ -273,7 +280,7 @@ class _Side:
                 tablebase=tb,
                 book=book,
                 manage_time=clock,
-                options=_options(off),
+                options=_options(off, on),
             )
             self.searcher = self.player._searcher
         elif kind in ("today", "compiled"):  # bd38aad: no tree probes, no book, every move its plain time
@@ -316,7 +323,7 @@ def play_versus_old(job: OldJob) -> tuple[Any, ...]:
         from boardeval.morris import Tablebase, default_tablebase_dir
 
         tb = Tablebase.open(default_tablebase_dir() if job.tablebase == "DEFAULT" else job.tablebase)
-    new = _Side("new", ev, job.new_depth, job.time_limit, job.new_nodes, tb, job.new_options)
+    new = _Side("new", ev, job.new_depth, job.time_limit, job.new_nodes, tb, job.new_options, job.new_set)
     old_kind = "new" if job.old_engine == "new" else job.old_engine
     old = _Side(old_kind, old_ev, job.old_depth, job.old_time, job.old_nodes, tb)
     new_side = 0 if job.new_white else 1
@@ -366,6 +373,7 @@ def versus_old(args: argparse.Namespace) -> None:
     old_budget = _budget(args.old_depth, args.old_time, args.old_nodes)
     new_budget = _budget(args.new_depth, args.time, args.nodes)
     off = f" (off: {args.new_off})" if args.new_off else ""
+    off += f" (set: {args.new_set})" if args.new_set else ""
     old_weights = f" ({args.old_profile} weights)" if args.old_profile else ""
     names = {"python": "old (Python)", "compiled": "today", "today": "today", "new": "new"}
     old_name = names[args.old_engine]
@@ -393,6 +401,7 @@ def versus_old(args: argparse.Namespace) -> None:
             args.openings_plies,
             i,
             args.save,
+            args.new_set,
         )
         for i in range(args.games)
     ]
@@ -585,6 +594,9 @@ def main() -> None:
     ap.add_argument("--save", default=None, help="folder for finished games (a rerun skips them)")
     ap.add_argument("--new-depth", type=int, default=None, help="the new AI at a fixed depth (a check)")
     ap.add_argument("--new-off", default="", help="EngineOptions the new AI switches off: lmr,null_move,...")
+    ap.add_argument(
+        "--new-set", default="", help="EngineOptions the new AI sets: name=integer,... (blockade_extension=2)"
+    )
     ap.add_argument("--engine", choices=["compiled", "python"], default="compiled", help="our AI's engine")
     ap.add_argument("--tablebase", default=None, help="tablebase folder (K <= 5 sub-databases are used)")
     args = ap.parse_args()
