@@ -340,7 +340,10 @@ def _book(book: OpeningBook | str | None, engine: str, evaluator: Evaluator | No
         return None
     from boardeval.morris.book import default_book  # on first use
 
-    return default_book()
+    shipped = default_book()
+    if shipped is not None:
+        shipped.stale()  # hashes the search's sources once (~10 ms): here, not inside a search's clock
+    return shipped
 
 
 def _budget_name(depth: int | None, time: float | None) -> str:
