@@ -43,7 +43,8 @@ pytest: setup browser
 	$(BIN)/pytest -n $(JOBS) --dist loadgroup --durations=25
 
 # The compiled Morris search the tests use (.pytest_cache/morris-engine, ~20 CPU-s to build on a fresh
-# clone): built beside mypy, which keeps only one core busy (tests/engine_cache.py)
+# clone) and numba's caches of the kernels many test processes use (~15 CPU-s once, instead of in several
+# test processes at once): built beside mypy, which keeps only one core busy (tests/engine_cache.py)
 engine: setup
 	@$(BIN)/python -m tests.engine_cache
 

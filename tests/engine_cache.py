@@ -1,4 +1,5 @@
-"""The test run's compiled Morris search: where it lives, and building it before pytest starts.
+"""The test run's compiled code: the Morris search (where it lives, building it) and numba's caches of the
+kernels many test processes use, both made before pytest starts.
 
 Every test process sees an empty cache folder of its own (``tests/conftest.py``) except for the compiled
 Morris search (:mod:`boardeval.morris._search.compiled.aot`), which lives in this checkout's
@@ -8,6 +9,12 @@ Morris search (:mod:`boardeval.morris._search.compiled.aot`), which lives in thi
 busy for ~20 s, the build (~20 CPU-s on a fresh clone) takes the other. Without it a fresh clone's pytest
 built it in the background while both workers collected (three busy processes on two cores), and the
 first searching tests waited for it. pytest still builds it itself when it is missing (``pytest`` alone).
+
+The same step fills numba's on-disk caches (``__pycache__`` beside the sources) of the just-in-time kernels
+that many test processes use (:func:`warm_jit_caches`): on a fresh clone each process compiled them on first
+use, several at once (both workers, the web servers' worker processes, CLI subprocesses: the tablebase's
+retrograde analysis ~4 CPU-s, the Catan seat-equity kernel ~8 CPU-s, each time). A user pays that compile
+once per machine too; here it is paid once, beside mypy.
 """
 
 from __future__ import annotations
@@ -31,18 +38,38 @@ def link(cache: Path) -> None:
     (cache / "boardeval" / "engine").symlink_to(ENGINE, target_is_directory=True)
 
 
+def warm_jit_caches(folder: Path) -> None:
+    """Compile (or load, when numba's cache is current) the just-in-time kernels many test processes use,
+    through the calls the library makes: a 3v3 tablebase build (the retrograde analysis) in ``folder``,
+    and the Catan seat-equity kernel as the generators and ``fast_equity`` call it. numba writes its cache
+    next to the sources, where every later process of the run finds it."""
+    from boardeval.catan.board import Board
+    from boardeval.catan.equity import load_seat_model
+    from boardeval.catan.equity_fast import fast_equity
+    from boardeval.catan.equity_generate import equity_anneal
+    from boardeval.morris.tablebase import build_tablebase
+
+    build_tablebase(3, folder / "tablebase")
+    equity_anneal(3, steps=20, energy_weight=0.0)
+    board = Board.random(0)
+    fast_equity(load_seat_model()).probabilities(
+        board.resource_index, board.pips.astype(float), board.number_array, board.port_index
+    )
+
+
 def main() -> None:
-    """Build the compiled search into :data:`ENGINE` (a no-op when it is built for these sources). Run by
-    ``make test``, and by ``tests/conftest.py`` in the background when pytest finds none."""
-    if os.environ.get("BOARDEVAL_MORRIS_KERNELS") == "jit":
-        return
+    """Build the compiled search into :data:`ENGINE` (a no-op when it is built for these sources) and warm
+    numba's caches (:func:`warm_jit_caches`). Run by ``make test``, and by ``tests/conftest.py`` in the
+    background when pytest finds no compiled search."""
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # stopped: clean up the build folder
     with tempfile.TemporaryDirectory(prefix="boardeval-engine-") as cache:
         link(Path(cache))
         os.environ["XDG_CACHE_HOME"] = cache
-        from boardeval.morris._search.compiled.kernels import kernels
+        if os.environ.get("BOARDEVAL_MORRIS_KERNELS") != "jit":
+            from boardeval.morris._search.compiled.kernels import kernels
 
-        kernels()
+            kernels()
+        warm_jit_caches(Path(cache))
 
 
 if __name__ == "__main__":
