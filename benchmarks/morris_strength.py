@@ -241,13 +241,13 @@ def _options(off: str, on: str = "") -> Any:
 
     names = [n for n in off.split(",") if n and n not in ("book", "clock")]
     change: dict[str, object] = {name: False for name in names}
-    for item in (i for i in on.split(",") if i):
-        name, _, value = item.partition("=")
-        change[name] = int(value)
     if "tt" in change:
         change["tt"] = "off"  # the table's option is a mode, not a switch
     if "blockade_extension" in change:
         change["blockade_extension"] = 0
+    for item in (i for i in on.split(",") if i):  # after the switches: a setting is not switched off again
+        name, _, value = item.partition("=")
+        change[name] = int(value)
     return replace(EngineOptions(), **change)  # type: ignore[arg-type]
 
 
