@@ -15,6 +15,10 @@ that many test processes use (:func:`warm_jit_caches`): on a fresh clone each pr
 use, several at once (both workers, the web servers' worker processes, CLI subprocesses: the tablebase's
 retrograde analysis ~4 CPU-s, the Catan seat-equity kernel ~8 CPU-s, each time). A user pays that compile
 once per machine too; here it is paid once, beside mypy.
+
+And it writes the test modules' bytecode (:func:`compile_test_modules`): pytest keeps each test module, its
+asserts rewritten, as a .pyc in ``__pycache__`` (tests/conftest.py lets it write them while it collects), but
+on a fresh clone both workers rewrote and compiled all of them at once, each ~4-5 CPU-s of its collection.
 """
 
 from __future__ import annotations
@@ -38,6 +42,35 @@ def link(cache: Path) -> None:
     (cache / "boardeval" / "engine").symlink_to(ENGINE, target_is_directory=True)
 
 
+def compile_test_modules() -> None:
+    """Write the .pyc files pytest's workers would write while they collect (each worker would make them
+    all, at the same time): the test modules and conftest files with their asserts rewritten by pytest's
+    own rewriter (the name and format pytest reads back: a hash of the source, so a changed file is
+    rewritten again by pytest), and every other module under tests/ compiled as Python compiles it.
+    pytest's rewriter is not public API: if it is not where pytest 9 keeps it, pytest does the work."""
+    import compileall
+    import re
+
+    rewritten = re.compile(r"/(test_[^/]*|[^/]*_test|conftest)\.py$")  # pytest's test files, and conftest
+    compileall.compile_dir(ROOT / "tests", quiet=1, rx=rewritten)  # rx: the files it leaves out
+    try:
+        from _pytest.assertion.rewrite import PYC_TAIL, _rewrite_test, _write_pyc, get_cache_dir
+    except ImportError:
+        return
+
+    class _Quiet:
+        def trace(self, *message: object) -> None:
+            pass
+
+    for path in sorted((ROOT / "tests").rglob("*.py")):
+        if rewritten.search(path.as_posix()):
+            source_hash, code = _rewrite_test(path, None)  # type: ignore[arg-type]  # no config: defaults
+            cache = get_cache_dir(path)
+            cache.mkdir(exist_ok=True)
+            pyc = cache / (path.name[:-3] + PYC_TAIL)
+            _write_pyc(_Quiet(), code, source_hash, pyc)  # type: ignore[arg-type]
+
+
 def warm_jit_caches(folder: Path) -> None:
     """Compile (or load, when numba's cache is current) the just-in-time kernels many test processes use,
     through the calls the library makes: a 3v3 tablebase build (the retrograde analysis) in ``folder``,
@@ -59,9 +92,11 @@ def warm_jit_caches(folder: Path) -> None:
 
 def main() -> None:
     """Build the compiled search into :data:`ENGINE` (a no-op when it is built for these sources) and warm
-    numba's caches (:func:`warm_jit_caches`). Run by ``make test``, and by ``tests/conftest.py`` in the
-    background when pytest finds no compiled search."""
+    numba's caches (:func:`warm_jit_caches`), after the test modules' bytecode (:func:`compile_test_modules`).
+    Run by ``make test``, and by ``tests/conftest.py`` in the background when pytest finds no compiled
+    search."""
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # stopped: clean up the build folder
+    compile_test_modules()
     with tempfile.TemporaryDirectory(prefix="boardeval-engine-") as cache:
         link(Path(cache))
         os.environ["XDG_CACHE_HOME"] = cache
