@@ -127,6 +127,17 @@ def quick_dask_connect(monkeypatch: pytest.MonkeyPatch) -> float:
     return QUICK_DASK_CONNECT
 
 
+@pytest.fixture(scope="session")
+def tablebase_3v3(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A 3v3 Morris tablebase, built once per test process for the tests that read one (none writes into
+    it): five modules each built their own, ~1 CPU-s apiece. The tests of the build itself build theirs."""
+    from boardeval.morris.tablebase import build_tablebase
+
+    folder = tmp_path_factory.mktemp("tablebase_3v3")
+    assert build_tablebase(3, folder).built == ["3v3"]
+    return folder
+
+
 @pytest.fixture
 def data_dir() -> Path:
     """tests/data: golden data (perft counts, seed examples, published tables)."""

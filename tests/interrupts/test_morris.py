@@ -51,12 +51,9 @@ def test_perft_prints_the_finished_first_turns(tmp_path: Path) -> None:
     assert_same_fields("morris perft", data)
 
 
-def test_tune_stopped_while_playing_fits_what_it_gathered(tmp_path: Path) -> None:
-    from boardeval.morris.tablebase import build_tablebase
-
-    build_tablebase(3, tmp_path / "tb")
+def test_tune_stopped_while_playing_fits_what_it_gathered(tmp_path: Path, tablebase_3v3: Path) -> None:
     r = interrupt(
-        ["morris", "tune", "--dir", str(tmp_path / "tb"), "--games", "400", "--json"],
+        ["morris", "tune", "--dir", str(tablebase_3v3), "--games", "400", "--json"],
         cwd=tmp_path,
         ready=r"\b[1-9]\d*/400\b",  # a finished self-play game
     )

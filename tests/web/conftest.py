@@ -22,7 +22,6 @@ from tests.web.helpers import (
     CHROMIUM_ARGS,
     GUARD_MS,
     HTTP_GUARD,
-    SCREENSHOTS,
     free_port,
     quick_selector_waits,
 )
@@ -179,6 +178,5 @@ def page(_tab: _Tab) -> Iterator[Any]:
     """The worker's browser tab, blank, for one test; any request to a host other than the local server is
     blocked and recorded. Shared between tests (a fresh context per test was the browser tests' largest
     cost) and reset after each: the test's routes, listeners and window size do not reach the next test."""
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     yield _tab.start()
     _tab.reset()

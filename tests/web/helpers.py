@@ -5,6 +5,7 @@ Test modules import from here, never from conftest.py or from one another.
 
 from __future__ import annotations
 
+import os
 import socket
 import time
 from collections.abc import Callable
@@ -21,6 +22,7 @@ __all__ = [
     "job_ended",
     "page_number",
     "quick_selector_waits",
+    "screenshot",
     "wait_for_job",
 ]
 
@@ -51,7 +53,18 @@ HTTP_GUARD = 300.0
 """httpx's timeout for the tests' own API calls (s): a hang guard (httpx's default 5 s failed under load)."""
 
 SCREENSHOTS = Path("/tmp/boardeval-web-shots")
-"""Where the browser tests leave full-page screenshots for a person to look at."""
+"""Where the browser tests leave full-page screenshots for a person to look at (:func:`screenshot`)."""
+SCREENSHOTS_ENV = "BOARDEVAL_WEB_SHOTS"
+"""Set to 1 to have the browser tests take their screenshots (:func:`screenshot`)."""
+
+
+def screenshot(page: Any, name: str) -> None:
+    """A full-page screenshot of ``page`` as :data:`SCREENSHOTS`/``name``, for a person to look at, when
+    ``BOARDEVAL_WEB_SHOTS=1``. Not a check (nothing reads them) and ~0.4 CPU-s of chromium each: a normal
+    test run takes none (issue 22). ``benchmarks/web_screenshots.py`` makes the docs' screenshots."""
+    if os.environ.get(SCREENSHOTS_ENV, "") not in ("", "0"):
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SCREENSHOTS / name), full_page=True)
 
 
 _PRESENT = "s => { try { return document.querySelector(s) !== null; } catch (e) { return true; } }"

@@ -12,7 +12,7 @@ import httpx
 import pytest
 
 from boardeval.catan import DISPLAY_DIGITS
-from tests.web.helpers import HTTP_GUARD, SCREENSHOTS, page_number, wait_for_job
+from tests.web.helpers import HTTP_GUARD, page_number, screenshot, wait_for_job
 
 pytestmark = pytest.mark.browser
 SHOWS_CODE = "code => document.getElementById('code').textContent === code"
@@ -33,7 +33,7 @@ def test_index_shows_a_board_with_heatmap_and_energy(page: Any, live_server: str
     assert page.locator("#home-board svg .spot").count() == 54
     view = httpx.get(live_server + "/api/catan/random", params={"seed": 42}, timeout=HTTP_GUARD).json()
     assert page.locator("#home-energy").inner_text() == page_number(view["energy"]["total"], 2)
-    page.screenshot(path=str(SCREENSHOTS / "index.png"), full_page=True)
+    screenshot(page, "index.png")
     for link in ("/catan", "/morris", "/diplomacy"):
         assert page.locator(f'a.game-card[href="{link}"]').count() == 1
     _clean(page)
@@ -58,7 +58,7 @@ def test_catan_hover_swap_share(page: Any, live_server: str) -> None:
     assert rows.evaluate_all("rs => rs.map(r => r.dataset.term)") == names
     total = page.locator("#spot table.breakdown tr.total td.num").inner_text()
     assert total == page_number(spot["breakdown"]["total"], DISPLAY_DIGITS["spot_score"])
-    page.screenshot(path=str(SCREENSHOTS / "catan-hover.png"), full_page=True)
+    screenshot(page, "catan-hover.png")
 
     # Edit: swap two hexes by clicking them; the numbers update.
     page.check('input[name="edit"][value="hexes"]')
@@ -118,7 +118,7 @@ def test_catan_generate_with_rules_and_fairness(page: Any, live_server: str) -> 
     expected = _wait_job(live_server, api["id"])["result"]
     page.wait_for_function(SHOWS_CODE, arg=expected["code"])
     assert "fairness 0.5" in page.inner_text("#gen-info")
-    page.screenshot(path=str(SCREENSHOTS / "catan-generated.png"), full_page=True)
+    screenshot(page, "catan-generated.png")
     _clean(page)
 
 

@@ -14,7 +14,7 @@ import pytest
 
 from boardeval.catan import Board, check_rules
 from boardeval.web.glossary import GLOSSARY
-from tests.web.helpers import HTTP_GUARD, SCREENSHOTS
+from tests.web.helpers import HTTP_GUARD, screenshot
 
 pytestmark = pytest.mark.browser
 SHOWS_CODE = "code => document.getElementById('code').textContent === code"
@@ -166,11 +166,11 @@ def test_home_and_catan_fit_the_screen_with_one_spot_numbering(
     labels = page.locator("#home-board text.spot-rank").evaluate_all("es => es.map(e => e.textContent)")
     ranks = page.locator("table.data tr[data-rank] td:first-child").all_inner_texts()
     assert ranks == labels[: len(ranks)] == ["1", "2", "3", "4", "5"]
-    page.screenshot(path=str(SCREENSHOTS / f"home-{width}.png"), full_page=True)
+    screenshot(page, f"home-{width}.png")
     _no_overflow(page, width)
     page.goto(live_server + "/catan?board=" + Board.random(42).code())
     page.wait_for_selector("#spot table.breakdown")
-    page.screenshot(path=str(SCREENSHOTS / f"catan-{width}.png"), full_page=True)
+    screenshot(page, f"catan-{width}.png")
     _no_overflow(page, width)
 
 

@@ -12,7 +12,7 @@ import pytest
 
 from boardeval.catan import Board, equity_anneal, seat_equity
 from boardeval.web.glossary import GLOSSARY
-from tests.web.helpers import SCREENSHOTS, page_number
+from tests.web.helpers import page_number, screenshot
 
 pytestmark = pytest.mark.browser
 SPEC = "O10-S2-W9-G12-B6-S4-B10-G9-W11-D-W3-O8-W8-O3-G4-S5-B5-G6-S11~3S3W3B3GO"
@@ -106,7 +106,7 @@ def test_seats_line_the_draft_on_demand_and_the_why(page: Any, live_server: str)
         assert text == catan[key], key
     page.hover('#equity-breakdown tr[data-term="resources"] td.term')
     page.wait_for_function(POP_SHOWS, arg=catan["resources"])
-    page.screenshot(path=str(SCREENSHOTS / "catan-equity.png"), full_page=True)
+    screenshot(page, "catan-equity.png")
     # the draft follows the board: another board shown, its own draft drawn
     other = Board.random(11)
     page.fill("#paste", other.code())

@@ -21,7 +21,7 @@ import httpx
 import pytest
 
 from boardeval.catan import Board, generate, optimum
-from tests.web.helpers import GUARD_MS, HTTP_GUARD, SCREENSHOTS
+from tests.web.helpers import GUARD_MS, HTTP_GUARD, screenshot
 
 pytestmark = pytest.mark.browser
 SPEC = "O10-S2-W9-G12-B6-S4-B10-G9-W11-D-W3-O8-W8-O3-G4-S5-B5-G6-S11~3S3W3B3GO"
@@ -317,4 +317,4 @@ def test_phone_touch_targets_and_headers(page: Any, live_server: str, layout: st
     )
     assert broken == [], f"words broken inside a header: {broken}"
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
-    page.screenshot(path=str(SCREENSHOTS / f"catan-phone-{layout}.png"), full_page=True)
+    screenshot(page, f"catan-phone-{layout}.png")

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from boardeval.catan import Board, advise, run_playtest
-from tests.web.helpers import GUARD_MS, SCREENSHOTS
+from tests.web.helpers import GUARD_MS, screenshot
 
 pytestmark = pytest.mark.browser
 BOARD = "O10-S2-W9-G12-B6-S4-B10-G9-W11-D-W3-O8-W8-O3-G4-S5-B5-G6-S11~3S3W3B3GO"
@@ -71,7 +71,7 @@ def test_playtest_panel_shows_rates_picks_and_cancel(page: Any, live_server: str
     dot = page.locator(f'#board g.spot[data-spot="{first}"] circle.spot-dot')
     assert float(marker.get_attribute("x") or 0) == pytest.approx(float(dot.get_attribute("cx") or 0) + 9)
     assert f"({Board.parse(BOARD).spot_name(first)})" in page.inner_text("#pt-picks")  # named, as everywhere
-    page.screenshot(path=str(SCREENSHOTS / "catan-playtest.png"), full_page=True)
+    screenshot(page, "catan-playtest.png")
 
     # cancel: the finished games stay, flagged
     _run(page, games=500, seed=3)

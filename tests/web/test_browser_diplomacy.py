@@ -13,7 +13,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.web.helpers import HTTP_GUARD, SCREENSHOTS
+from tests.web.helpers import HTTP_GUARD, screenshot
 
 pytestmark = pytest.mark.browser
 MAP_LOADED = (
@@ -58,7 +58,7 @@ def test_board_map_follows_the_slider_and_the_url_keeps_game_and_phase(page: Any
     _phase_is(page, view["phases"][t + 1])
     assert page.input_value("#game") == "2"
     page.set_viewport_size({"width": 1400, "height": 900})
-    page.screenshot(path=str(SCREENSHOTS / "diplomacy-1400.png"), full_page=True)
+    screenshot(page, "diplomacy-1400.png")
     _clean(page)
 
 
@@ -186,7 +186,7 @@ def test_phone_layout_has_no_horizontal_overflow(page: Any, live_server: str) ->
     for card in ("#eval-chart svg", "#eval-breakdown table.dip-eval"):
         inner = page.locator(card).bounding_box()
         assert inner["x"] >= 0 and inner["x"] + inner["width"] <= 390, card
-    page.screenshot(path=str(SCREENSHOTS / "diplomacy-390.png"), full_page=True)
+    screenshot(page, "diplomacy-390.png")
     _clean(page)
 
 

@@ -18,7 +18,7 @@ from urllib.parse import quote
 import httpx
 import pytest
 
-from tests.web.helpers import GUARD_MS, HTTP_GUARD, SCREENSHOTS
+from tests.web.helpers import GUARD_MS, HTTP_GUARD, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -221,8 +221,7 @@ def test_phone_width_has_no_overflow(page: Any, live_server: str) -> None:
                            c.scrollWidth, c.clientWidth]; }"""
     )
     assert fits[0] <= fits[1] and fits[2] <= fits[3], f"the feature table overflows its card: {fits}"
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    pg.screenshot(path=str(SCREENSHOTS / "morris-390.png"), full_page=True)
+    screenshot(pg, "morris-390.png")
 
 
 def test_analysis_board_both_humans_keys_graph_hint_share(page: Any, live_server: str) -> None:
@@ -342,8 +341,7 @@ def test_every_term_shown_has_a_glossary_entry(page: Any, live_server: str) -> N
         assert title == glossary[key]
     page.set_viewport_size({"width": 1400, "height": 1000})
     page.evaluate(SETTLED)  # laid out and drawn at the new size
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / "morris-1400.png"), full_page=True)
+    screenshot(page, "morris-1400.png")
     _clean(page)
 
 
@@ -421,17 +419,15 @@ def test_morris_playing_black_lets_the_ai_open(page: Any, live_server: str) -> N
 
 @pytest.mark.slow
 def test_tablebase_verdict_in_the_why_panel(
-    page: Any, live_server: str, tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+    page: Any, live_server: str, tmp_path: Any, tablebase_3v3: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Issue 13 section 2: with a (tiny, 3v3) tablebase the hint's why-panel says the verdict in words;
     without one it says how to build one."""
-    from boardeval.morris.tablebase import build_tablebase
     from boardeval.web.morris import BUILD_COMMAND, TABLEBASE_ENV
 
-    assert build_tablebase(3, tmp_path / "tb").built == ["3v3"]
     start = _three_v_three()
     for folder, selector, text in (
-        (tmp_path / "tb", "#tb-verdict", "tablebase: White wins in 1"),
+        (tablebase_3v3, "#tb-verdict", "tablebase: White wins in 1"),
         (tmp_path / "none", "#tb-note", BUILD_COMMAND),
     ):
         monkeypatch.setenv(TABLEBASE_ENV, str(folder))
@@ -443,7 +439,7 @@ def test_tablebase_verdict_in_the_why_panel(
         assert text in page.inner_text(selector)
         assert page.inner_text("#ai-move").startswith("g1-g7x")
     # Issue 23 §2.1: a line the tablebase decides is said as the tablebase says it, never as 'score 9993'
-    monkeypatch.setenv(TABLEBASE_ENV, str(tmp_path / "tb"))
+    monkeypatch.setenv(TABLEBASE_ENV, str(tablebase_3v3))
     page.goto(live_server + f"/morris?colour=both&strength=easy&start={quote(WIN_IN_7)}")
     _status(page, "White to move")
     page.click("#hint-btn")

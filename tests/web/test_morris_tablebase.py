@@ -10,20 +10,17 @@ import pytest
 from fastapi.testclient import TestClient
 
 from boardeval.morris import Position
-from boardeval.morris.tablebase import Tablebase, build_tablebase
+from boardeval.morris.tablebase import Tablebase
 from boardeval.morris.tuning import sample_covered
 from boardeval.web.morris import BUILD_COMMAND, TABLEBASE_ENV
 from tests.morris.helpers import make
 
-pytestmark = pytest.mark.slow  # the 3v3 build takes ~3 s alone, up to ~10 s on a loaded machine
+pytestmark = pytest.mark.slow  # the 3v3 build (tablebase_3v3) takes ~1-3 s, up to ~10 s on a loaded machine
 
 
 @pytest.fixture(scope="module")
-def tb3(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("web_tb3")
-    report = build_tablebase(3, folder)
-    assert report.built == ["3v3"]
-    return folder
+def tb3(tablebase_3v3: Path) -> Path:
+    return tablebase_3v3  # tests/conftest.py: built once per test process
 
 
 def _ai(client: TestClient, pos: Position, **extra: object) -> dict[str, object]:

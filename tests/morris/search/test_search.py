@@ -273,17 +273,13 @@ def test_screened_candidates_are_the_exhaustive_top_moves() -> None:
 
 
 @pytest.mark.slow
-def test_compiled_search_takes_exact_scores_of_captures_into_the_tablebase(
-    tmp_path_factory: pytest.TempPathFactory,
-) -> None:
+def test_compiled_search_takes_exact_scores_of_captures_into_the_tablebase(tablebase_3v3: Path) -> None:
     """With a 3v3 tablebase, Black (3 men, flying) to move against 4 white men is not covered, but its
     captures lead into 3v3: those root turns get the tablebase's exact scores. Whenever a capture wins by
     the tablebase, the AI finds a win (and a covered turn it plays is the best covered one)."""
-    from boardeval.morris.tablebase import Tablebase, build_tablebase
+    from boardeval.morris.tablebase import Tablebase
 
-    folder = tmp_path_factory.mktemp("tb3_search")
-    assert build_tablebase(3, folder).built == ["3v3"]
-    tb = Tablebase.open(folder)
+    tb = Tablebase.open(tablebase_3v3)
     gen = np.random.default_rng(4)
     wins = checked = 0
     while checked < 50:

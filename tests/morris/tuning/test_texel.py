@@ -12,16 +12,14 @@ from typer.testing import CliRunner
 
 from boardeval.core import ParamsError
 from boardeval.morris import BASE_WEIGHTS, FEATURES, PROFILES, Evaluator, load_weights
-from boardeval.morris.tablebase import Tablebase, build_tablebase
+from boardeval.morris.tablebase import Tablebase
 from boardeval.morris.tuning.data import FIT_FEATURES, TuneData, feature_rows, sample_covered
 from boardeval.morris.tuning.texel import ANCHOR, fit_k, fit_weights, seed_fit, tune_weights, write_weights
 
 
 @pytest.fixture(scope="module")
-def tb_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("tb_tune")
-    build_tablebase(3, folder)
-    return folder
+def tb_dir(tablebase_3v3: Path) -> Path:
+    return tablebase_3v3  # tests/conftest.py: built once per test process
 
 
 @pytest.fixture(scope="module")
