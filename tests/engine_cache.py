@@ -46,7 +46,8 @@ def compile_test_modules() -> None:
     """Write the .pyc files pytest's workers would write while they collect (each worker would make them
     all, at the same time): the test modules and conftest files with their asserts rewritten by pytest's
     own rewriter (the name and format pytest reads back: a hash of the source, so a changed file is
-    rewritten again by pytest), and every other module under tests/ compiled as Python compiles it.
+    rewritten again; a current one is left alone), and every other module under tests/ compiled as Python
+    compiles it.
     pytest's rewriter is not public API: if it is not where pytest 9 keeps it, pytest does the work."""
     import compileall
     import re
@@ -54,7 +55,7 @@ def compile_test_modules() -> None:
     rewritten = re.compile(r"/(test_[^/]*|[^/]*_test|conftest)\.py$")  # pytest's test files, and conftest
     compileall.compile_dir(ROOT / "tests", quiet=1, rx=rewritten)  # rx: the files it leaves out
     try:
-        from _pytest.assertion.rewrite import PYC_TAIL, _rewrite_test, _write_pyc, get_cache_dir
+        from _pytest.assertion.rewrite import PYC_TAIL, _read_pyc, _rewrite_test, _write_pyc, get_cache_dir
     except ImportError:
         return
 
@@ -64,10 +65,12 @@ def compile_test_modules() -> None:
 
     for path in sorted((ROOT / "tests").rglob("*.py")):
         if rewritten.search(path.as_posix()):
-            source_hash, code = _rewrite_test(path, None)  # type: ignore[arg-type]  # no config: defaults
             cache = get_cache_dir(path)
-            cache.mkdir(exist_ok=True)
             pyc = cache / (path.name[:-3] + PYC_TAIL)
+            if _read_pyc(path, pyc) is not None:  # written for this source already
+                continue
+            source_hash, code = _rewrite_test(path, None)  # type: ignore[arg-type]  # no config: defaults
+            cache.mkdir(exist_ok=True)
             _write_pyc(_Quiet(), code, source_hash, pyc)  # type: ignore[arg-type]
 
 
