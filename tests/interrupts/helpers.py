@@ -14,6 +14,7 @@ command still running :data:`EXIT_GUARD` seconds after Ctrl-C fails (a hang uses
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -79,7 +80,14 @@ def interrupt(
     wait for the end. Fails if the command ends on its own first (then it was too small to interrupt);
     ``limit`` seconds without the signal is a failure guard, not part of the verdict. ``env`` adds to or
     overrides the environment (e.g. ``HOME``: a cold cache of the diplomacy engine)."""
-    env = {**os.environ, "FORCE_COLOR": "1", "COLUMNS": "200", "PYTHONUNBUFFERED": "1", **(env or {})}
+    env = {
+        **os.environ,
+        "FORCE_COLOR": "1",
+        "COLUMNS": "200",
+        "PYTHONUNBUFFERED": "1",
+        "PYTHONFAULTHANDLER": "1",  # a hang past the guard is aborted with every thread's stack (below)
+        **(env or {}),
+    }
     proc = subprocess.Popen(
         [sys.executable, "-c", _CLI, *args],
         stdout=subprocess.PIPE,
@@ -120,16 +128,36 @@ def interrupt(
         sent = time.monotonic()
         cpu_after = _reap(proc, sent + EXIT_GUARD)
         seconds = time.monotonic() - sent
+        if proc.poll() is None:
+            raise AssertionError(
+                f"still running {EXIT_GUARD:g} s after Ctrl-C; where each of its threads was:\n"
+                + _stacks_of_hung(proc, readers, chunks["err"])
+            )
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
-    assert proc.returncode is not None, f"still running {EXIT_GUARD:g} s after Ctrl-C"
     for r in readers:
         r.join(timeout=5)
     _check_group_gone(proc.pid)
     cpu = max(0.0, cpu_after - cpu_before)
     return Stopped(proc.returncode, _text(chunks["out"]), _text(chunks["err"]), seconds, cpu)
+
+
+def _stacks_of_hung(proc: subprocess.Popen[bytes], readers: list[threading.Thread], err: list[bytes]) -> str:
+    """Abort a command that did not exit after Ctrl-C and return the stacks Python's faulthandler prints
+    on SIGABRT (``PYTHONFAULTHANDLER``): a hang seen once in CI (the tournament proof, 2026-11-26) names
+    the line it waited on next time instead of only "exit -9"."""
+    os.kill(proc.pid, signal.SIGABRT)
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        proc.wait(timeout=10)  # a failure path: the guard only bounds an abort that does not happen
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(proc.pid, signal.SIGKILL)  # its workers too, so that the pipes reach end-of-file
+    for r in readers:
+        r.join(timeout=10)  # all of stderr, the stacks included
+    text = _text(err)
+    start = text.find("Fatal Python error")
+    return text[start:][-6000:] if start >= 0 else "(no stack printed) " + text[-2000:]
 
 
 def _group_cpu_seconds(pgid: int) -> float:

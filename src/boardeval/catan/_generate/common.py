@@ -15,6 +15,7 @@ from __future__ import annotations
 import itertools
 import math
 import threading
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -435,6 +436,26 @@ STOP_POLL_SECONDS = 0.1
 """How often a running CP-SAT solve re-sends its progress report (so a stop lands within about this)."""
 
 
+def _wait_unlocked(finished: threading.Event, seconds: float) -> bool:
+    """``finished.wait(seconds)`` without taking the event's lock in this (the main) thread: it sleeps in
+    steps of 1-20 ms and reads the flag. A Ctrl-C raises KeyboardInterrupt in the main thread wherever it
+    is; raised just after ``Event.wait`` took its condition's lock and before the ``with`` block that
+    releases it began (Python checks for signals right after a C call returns), it would leave that lock
+    held: the solver thread's ``finished.set()`` would then block on it for good, and so would the next
+    wait. A tournament proof hung once in CI in a way that fits this (2026-11-26: exit -9 after the
+    tests' 120 s guard, the progress bar still ticking; not reproduced in 40 runs). ``time.sleep`` holds
+    no lock when the signal cuts it."""
+    end = time.monotonic() + seconds
+    step = 0.001
+    while not finished.is_set():
+        left = end - time.monotonic()
+        if left <= 0:
+            return False
+        time.sleep(min(step, left))
+        step = min(2 * step, 0.02)
+    return True
+
+
 def set_budget(solver: Any, seconds: float) -> None:
     """Give a CP-SAT ``solver`` a budget of ``seconds`` of CP-SAT's deterministic time, not of the wall clock.
 
@@ -466,7 +487,9 @@ def solve_stoppable(
     """
     solver.parameters.catch_sigint_signal = False
     outcome: dict[str, Any] = {}
-    finished = threading.Event()  # not Thread.join: a join cut by KeyboardInterrupt can lose the thread
+    # not Thread.join (a join cut by KeyboardInterrupt can lose the thread) nor Event.wait (see
+    # _wait_unlocked): the solver thread sets the flag, this thread only reads it
+    finished = threading.Event()
 
     def run() -> None:
         try:
@@ -479,7 +502,7 @@ def solve_stoppable(
     threading.Thread(target=run, name="cp-sat-solve", daemon=True).start()
     stopped = False
     try:
-        while not finished.wait(STOP_POLL_SECONDS):
+        while not _wait_unlocked(finished, STOP_POLL_SECONDS):
             if progress is not None:
                 progress(*phase)
     except KeyboardInterrupt:
@@ -487,7 +510,7 @@ def solve_stoppable(
         solver.stop_search()
         while True:  # CP-SAT stops within milliseconds; a second Ctrl-C must not leave it running
             try:
-                if finished.wait(STOP_POLL_SECONDS):
+                if _wait_unlocked(finished, STOP_POLL_SECONDS):
                     break
             except KeyboardInterrupt:
                 pass
