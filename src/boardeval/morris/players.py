@@ -192,6 +192,11 @@ class AlphaBetaPlayer:
             result = self._searcher.search(state, self.depth, self.time, rng=rng, progress=progress)
         else:
             result = self._managed(state, rng, progress)
+        return self._searched(state, result)
+
+    def _searched(self, state: Position, result: SearchResult) -> SearchResult:
+        """Remember what a search of ``state`` reached (the why-panel's depth, the position its table is
+        fresh for) and hand its result on."""
         self._last_depth = result.depth or self._last_depth
         self._last_searched = _history_key(state)
         return result
@@ -210,9 +215,7 @@ class AlphaBetaPlayer:
         """
         if self.time is not None and self.depth is None:
             limit = self.time - min(WHY_SHARE * self.time, WHY_RESERVE)
-            result = self._searcher.search(state, None, limit, progress=progress)
-            self._last_depth = result.depth or self._last_depth
-            self._last_searched = _history_key(state)
+            result = self._searched(state, self._searcher.search(state, None, limit, progress=progress))
         else:
             result = self.search(state, progress=progress)
         panel = None if result.interrupted else self.why(state, n, result.depth)
