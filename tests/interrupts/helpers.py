@@ -123,9 +123,13 @@ def interrupt(
                 break
             time.sleep(0.05)  # polling the collected output; the signal decides, not this pause
         assert proc.poll() is None, "the command ended before Ctrl-C (make it bigger)"
-        cpu_before = _group_cpu_seconds(proc.pid)
         os.killpg(proc.pid, signal.SIGINT)
         sent = time.monotonic()
+        # read right after the signal, not before it: a test process that lost the CPU between a reading
+        # and the signal charged the command's work before the Ctrl-C to it (clean-clone CI, 2026-11-26:
+        # "4.78 CPU-s after Ctrl-C" for a play-test that exited 0.05 s after the signal). So the command's
+        # work in the moment between signal and reading (a few milliseconds) is what goes uncounted.
+        cpu_before = _group_cpu_seconds(proc.pid)
         cpu_after = _reap(proc, sent + EXIT_GUARD)
         seconds = time.monotonic() - sent
         if proc.poll() is None:
@@ -161,8 +165,9 @@ def _stacks_of_hung(proc: subprocess.Popen[bytes], readers: list[threading.Threa
 
 
 def _group_cpu_seconds(pgid: int) -> float:
-    """CPU seconds used so far by process group ``pgid``: its live processes' own time, plus the time of
-    the children they reaped (the leader's finished pool workers), as ``wait4`` will count it at exit."""
+    """CPU seconds used so far by process group ``pgid``: its live (or not yet reaped) processes' own time,
+    plus the time of the children each of them reaped (the leader's finished pool workers, a worker's own
+    children), as ``wait4`` on the leader will count it at exit."""
     tick = os.sysconf("SC_CLK_TCK")
     total = 0
     for entry in os.listdir("/proc"):
@@ -175,9 +180,7 @@ def _group_cpu_seconds(pgid: int) -> float:
             continue
         # fields after "(comm)": state(0) ppid pgrp ... utime(11) stime(12) cutime(13) cstime(14)
         if int(fields[2]) == pgid:
-            total += int(fields[11]) + int(fields[12])
-            if entry == str(pgid):
-                total += int(fields[13]) + int(fields[14])
+            total += sum(int(f) for f in fields[11:15])
     return total / tick
 
 
