@@ -25,31 +25,41 @@ def test_random_game_saves_the_finished_games(tmp_path: Path) -> None:
     assert 1 <= written < 60 and len(out.read_text(encoding="utf-8").splitlines()) == written
 
 
+GAMES = 3000
+
+
 @pytest.fixture(scope="module")
 def many_games(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A JSONL file of 200 games: one seeded random game under 200 ids. Every measure of them takes ~6 s
-    on an idle machine after the first progress line; with 80 games and one measure that was ~0.5 s, and
-    on a loaded machine the command finished before the Ctrl-C reached it."""
+    """A JSONL file of :data:`GAMES` short games: one seeded random game of two phases under 3,000 ids.
+
+    Sized so that the Ctrl-C lands in the measuring loop whatever the machine: one measure of them takes
+    ~5 s after the first progress line on an idle machine, for ~1 s of loading before it, and the rows
+    are few (one measure, two phases), so printing the finished games' rows after the Ctrl-C costs
+    next to nothing. The 200 games of 30 phases and every measure used before were measured in 0.8 s
+    (after ~2 s of loading) and then printed 1.5 million rows for ~5 s: in clean-clone CI the Ctrl-C
+    landed in that printing ("nothing to keep"), and a Ctrl-C in the loop still had up to ~2 CPU-s
+    of rows to print."""
     from boardeval.diplomacy import random_game, save_records
 
     folder = tmp_path_factory.mktemp("diplomacy")
     one = folder / "one.jsonl"
-    save_records([random_game(3, max_phases=30)], one)
+    save_records([random_game(3, max_phases=2)], one)
     game = json.loads(one.read_text(encoding="utf-8").splitlines()[0])
     path = folder / "many.jsonl"
     with path.open("w", encoding="utf-8") as fh:
-        for i in range(200):
+        for i in range(GAMES):
             fh.write(json.dumps({**game, "id": f"copy-{i}"}) + "\n")
     return path
 
 
 def test_measures_over_many_games_keeps_the_finished_rows(tmp_path: Path, many_games: Path) -> None:
-    args = ["diplomacy", "measures", str(many_games), "--all-games", "--json"]
-    r = interrupt(args, cwd=tmp_path, ready=r"\b[1-9]\d*/200\b")
+    args = ["diplomacy", "measures", str(many_games), "--all-games", "--measure", "progress", "--json"]
+    r = interrupt(args, cwd=tmp_path, ready=rf"\b[1-9]\d*/{GAMES}\b")
     r.check()
     assert "interrupted: rows of the finished games only" in r.err
-    games = {row["game"] for row in r.json()}  # a JSON list of rows: the flag is the yellow line
-    assert 1 <= len(games) < 200
+    rows = r.json()  # a JSON list of rows: the flag is the yellow line
+    games = {row["game"] for row in rows}
+    assert 1 <= len(games) < GAMES and {row["measure"] for row in rows} == {"progress"}
 
 
 def test_tournament_on_two_workers_keeps_the_finished_games(tmp_path: Path) -> None:

@@ -14,6 +14,10 @@ from tests.interrupts.helpers import interrupt, warm_compiled_search
 pytestmark = pytest.mark.slow
 
 MATCH = ["morris", "match", "--white", "ai:depth=4", "--black", "random", "--seed", "1"]
+GAMES = 1000
+"""Games asked of a match: ~15 s of play on one worker, ~7 s on two (idle machine), so that the Ctrl-C
+lands in the match whatever the machine. 300 games took 2 s on two workers with the compiled search, and
+in a clean-clone CI the match ended before the Ctrl-C (exit -2); 3,000 cost ~0.5 s to submit."""
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -23,20 +27,20 @@ def compiled_search() -> None:
 
 
 def test_match_on_one_worker_stops(tmp_path: Path) -> None:
-    r = interrupt([*MATCH, "--games", "300"], cwd=tmp_path, ready=r"\b[1-9]\d*/300\b")
+    r = interrupt([*MATCH, "--games", str(GAMES)], cwd=tmp_path, ready=rf"\b[1-9]\d*/{GAMES}\b")
     r.check()
     found = re.search(r"(\d+) games \(interrupted\)", r.out)
     assert found is not None, r.out
     played = int(found.group(1))
-    assert 1 <= played < 300 and f"kept the {played} finished game(s) of 300" in r.err
+    assert 1 <= played < GAMES and f"kept the {played} finished game(s) of {GAMES}" in r.err
 
 
 def test_match_on_two_workers_stops_at_once(tmp_path: Path) -> None:
-    args = [*MATCH, "--games", "300", "--workers", "2", "--json"]
-    r = interrupt(args, cwd=tmp_path, ready=r"\b[1-9]\d*/300\b")  # a finished game
+    args = [*MATCH, "--games", str(GAMES), "--workers", "2", "--json"]
+    r = interrupt(args, cwd=tmp_path, ready=rf"\b[1-9]\d*/{GAMES}\b")  # a finished game
     r.check()
     data = r.json()
-    assert data["interrupted"] is True and 1 <= data["games"] < 300
+    assert data["interrupted"] is True and 1 <= data["games"] < GAMES
     assert data["wins"] + data["draws"] + data["losses"] == data["games"]
     assert_same_fields("morris match", data)
 
