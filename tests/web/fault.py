@@ -189,11 +189,21 @@ def _quantile(values: list[float], q: float) -> float:
     return data[min(len(data) - 1, int(q * len(data)))] if data else float("nan")
 
 
+def _client(server: Server, timeout: float) -> httpx.Client:
+    """A client of the server that opens a connection per request: a kept-alive connection that sat idle
+    for the server's keep-alive time (uvicorn: 5 s; a stalled client or a busy server's late loop) can be
+    closed by the server just as the next request goes out ("Server disconnected without sending a
+    response", clean-clone CI of 5ab7b87, while the test waited for a job to start). A local connect costs
+    ~0.2 ms, in the health figures at rest and under load alike."""
+    one_use = httpx.Limits(max_keepalive_connections=0)
+    return httpx.Client(base_url=server.base, timeout=timeout, limits=one_use)
+
+
 def idle_health(server: Server, n: int = MIN_HEALTH_SAMPLES) -> list[float]:
     """Seconds of ``n`` back-to-back ``/api/health`` requests to the server at rest: the machine's own
     delay (a crowded machine answers slower whatever the server does)."""
     out = []
-    with httpx.Client(base_url=server.base, timeout=60) as c:
+    with _client(server, 60) as c:
         for _ in range(n):
             t0 = time.perf_counter()
             c.get("/api/health")
@@ -264,7 +274,7 @@ def heavy_load(
             if status >= 500 or (status >= 400 and kind != "job"):
                 figures.problems.append(f"{kind}: {status} {text[:200]}")
 
-    with httpx.Client(base_url=server.base, timeout=120) as client:
+    with _client(server, 120) as client:
         for url, body in JOBS:
             r = client.post(url, json=body)
             note("job", r.status_code, r.text)
@@ -272,14 +282,14 @@ def heavy_load(
                 figures.jobs.append(r.json()["id"])
 
     def morris(k: int) -> None:
-        with httpx.Client(base_url=server.base, timeout=120) as c:
+        with _client(server, 120) as c:
             for turn in range(morris_turns):
                 moves = OPENINGS[(k + turn) % len(OPENINGS)]
                 r = c.post("/api/morris/ai", json={"moves": moves, "strength": "expert"})
                 note("morris", r.status_code, r.text)
 
     def upload(part: list[tuple[str, bytes]]) -> None:
-        with httpx.Client(base_url=server.base, timeout=120) as c:
+        with _client(server, 120) as c:
             for name, data in part:
                 r = c.post("/api/diplomacy/upload", files={"file": (f"{name}.json", data)})
                 ok = r.status_code == 200 and r.json()["map"] == name
@@ -289,7 +299,7 @@ def heavy_load(
     work += [threading.Thread(target=upload, args=(uploads[k::2],)) for k in range(2)]
     for t in work:
         t.start()
-    with httpx.Client(base_url=server.base, timeout=60) as c:
+    with _client(server, 60) as c:
         while any(t.is_alive() for t in work) or len(figures.health) < MIN_HEALTH_SAMPLES:
             t0 = time.perf_counter()
             r = c.get("/api/health")
@@ -304,7 +314,7 @@ def heavy_load(
     for t in work:
         t.join()
     if keep_jobs_running:
-        with httpx.Client(base_url=server.base, timeout=60) as c:
+        with _client(server, 60) as c:
             states = [c.get(f"/api/jobs/{j}").json()["state"] for j in figures.jobs]
         figures.jobs = [f"{j}:{s}" for j, s in zip(figures.jobs, states, strict=True)]
     return figures
@@ -333,7 +343,7 @@ def in_the_middle(server: Server) -> dict[str, Any]:
     flight. Waits on the server's reports (``/api/jobs``, ``/api/health``), never on the clock (the
     deadline is a hang guard); returns the last health answer."""
     deadline = time.monotonic() + START_GUARD
-    with httpx.Client(base_url=server.base, timeout=60) as c:
+    with _client(server, 60) as c:
         submitted = False
         while True:
             states = [j["state"] for j in c.get("/api/jobs").json()]
@@ -357,10 +367,11 @@ def stop(server: Server, signum: int) -> Stopped:
     """Once the server is in the middle of its work (:func:`in_the_middle`), send ``signum``; wait for
     its exit and for its session to be empty (/proc)."""
     at_signal = in_the_middle(server)
-    pids = session_pids(server.sid)
-    cpu_before = cpu_seconds(pids)
     os.kill(server.proc.pid, signum)
     sent = time.monotonic()
+    # read right after the signal, not before it: a test process that loses the CPU between a reading and
+    # the signal would charge the server's work before the signal to it (tests/interrupts/helpers.py)
+    cpu_before = cpu_seconds(session_pids(server.sid))
     code, usage = _reap(server.proc, sent + EXIT_GUARD)
     seconds = time.monotonic() - sent
     # the server's CPU with its reaped descendants (the fork server, and the workers it reaped), plus
