@@ -27,6 +27,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from tests.quiet_heap import frozen_heap
+
 EXIT_LIMIT = 2.0
 """CPU seconds the command (with its workers) may spend after Ctrl-C (issue 17: gone within 2 s)."""
 
@@ -68,6 +70,7 @@ class Stopped:
         assert "interrupted" in self.err, self.err[-2000:]
 
 
+@frozen_heap()
 def interrupt(
     args: list[str],
     *,
@@ -79,7 +82,8 @@ def interrupt(
     """Start ``boardeval ARGS``, wait until ``ready`` (a regex) appears on its stderr, press Ctrl-C, and
     wait for the end. Fails if the command ends on its own first (then it was too small to interrupt);
     ``limit`` seconds without the signal is a failure guard, not part of the verdict. ``env`` adds to or
-    overrides the environment (e.g. ``HOME``: a cold cache of the diplomacy engine)."""
+    overrides the environment (e.g. ``HOME``: a cold cache of the diplomacy engine). The test process's
+    garbage collector does not pause between the "working" line and the signal (:mod:`tests.quiet_heap`)."""
     env = {
         **os.environ,
         "FORCE_COLOR": "1",

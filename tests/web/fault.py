@@ -41,6 +41,7 @@ import httpx
 
 from boardeval.web.catan_play import MAX_GAMES
 from tests.diplomacy.helpers import start_saved_game
+from tests.quiet_heap import frozen_heap
 
 HOST = "127.0.0.1"
 START_GUARD = 600.0
@@ -246,6 +247,7 @@ JOBS: list[tuple[str, dict[str, Any]]] = [
 OPENINGS = [["d2"], ["d2", "f4"], ["a1", "g7"], ["d6", "b4", "f4"]]
 
 
+@frozen_heap()  # the client's garbage collector is not the server's latency (tests/quiet_heap.py)
 def heavy_load(
     server: Server,
     *,
@@ -363,6 +365,7 @@ def in_the_middle(server: Server) -> dict[str, Any]:
             time.sleep(0.02)  # polling the server's count; the count is the signal
 
 
+@frozen_heap()
 def stop(server: Server, signum: int) -> Stopped:
     """Once the server is in the middle of its work (:func:`in_the_middle`), send ``signum``; wait for
     its exit and for its session to be empty (/proc)."""
