@@ -53,7 +53,8 @@ def test_phase_scale_is_the_seed_table() -> None:
 
 def test_seed_weights_come_from_the_data_file_with_the_spec_values() -> None:
     """The ``seed`` profile is the spec's starting set exactly, the placing-phase features (not in the seed)
-    at 0; ``base`` (the default) is the seed's set plus the placing-phase weights."""
+    at 0; ``base`` (the default) is the seed's set plus the placing-phase weights, with ``blocked`` raised
+    by play (issue 25: 0.5 -> 3)."""
     seed = load_weights("seed")
     assert dict(seed) == {k: float(v) for k, v in SPEC_START_WEIGHTS.items()} | {
         "future_mobility": 0.0,
@@ -62,7 +63,8 @@ def test_seed_weights_come_from_the_data_file_with_the_spec_values() -> None:
         "liberties": 0.0,
     }
     assert load_weights("base") == BASE_WEIGHTS
-    assert {k: BASE_WEIGHTS[k] for k in SPEC_START_WEIGHTS} == {k: seed[k] for k in SPEC_START_WEIGHTS}
+    assert {k for k in SPEC_START_WEIGHTS if BASE_WEIGHTS[k] != seed[k]} == {"blocked"}
+    assert (seed["blocked"], BASE_WEIGHTS["blocked"]) == (0.5, 3.0)
 
 
 def test_initiative_profile_zeroes_the_cluster() -> None:
@@ -127,8 +129,8 @@ def test_normalisation_makes_terms_comparable() -> None:
     Moving phase, White a7 d7 g7 a4 vs Black b6 d6 f6 b4, White to move, counted on the diagram:
     mobility White 2 (g7-g4, a4-a1), Black 4 (d6-d5, f6-f4, b4-c4, b4-b2): raw -2, scale 1.3/26 = 0.05,
     weight 1 -> -0.1. Blocked: White blocks b6 (1), Black blocks a7 and d7 (2): raw -1, scale 1.2/9,
-    weight 0.5 -> -1/15. A full mobility advantage (26 * 0.05 = 1.3) and a full material one (9 * 1/9 = 1)
-    are then of the size of their phase factors, not of their raw ranges.
+    weight 3 -> -0.4 (0.5 in the seed's set: -1/15). A full mobility advantage (26 * 0.05 = 1.3) and a full
+    material one (9 * 1/9 = 1) are then of the size of their phase factors, not of their raw ranges.
     """
     pos = make("a7 d7 g7 a4", "b6 d6 f6 b4", side="w")
     bd = evaluate(pos)
@@ -141,7 +143,7 @@ def test_normalisation_makes_terms_comparable() -> None:
     }  # fmt: skip
     assert {t.name: t.scale for t in bd} == pytest.approx(expected_scale)
     assert (bd["mobility"].raw, bd["mobility"].contribution) == (-2, pytest.approx(-0.1))
-    assert (bd["blocked"].raw, bd["blocked"].contribution) == (-1, pytest.approx(-1 / 15))
+    assert (bd["blocked"].raw, bd["blocked"].contribution) == (-1, pytest.approx(-0.4))
     assert bd["material"].raw == 0 and bd["mills"].raw == 0
 
 

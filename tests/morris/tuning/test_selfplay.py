@@ -27,14 +27,14 @@ PLACING = dict(load_weights("base"))
 
 
 def test_profiles_seed_and_base() -> None:
-    """``base`` (the default) is the seed's set plus the placing-phase weights and ``liberties``."""
+    """``base`` (the default) is the seed's set plus the placing-phase weights and ``liberties``, with
+    ``blocked`` raised by play (issue 25)."""
     assert {"seed", "base"} <= set(PROFILES)
     added = (*PLACING_FEATURES, "liberties")
     assert all(SEED[f] == 0.0 for f in added)
     assert any(PLACING[f] > 0.0 for f in PLACING_FEATURES) and PLACING["liberties"] > 0.0
-    assert {f: PLACING[f] for f in FEATURES if f not in added} == {
-        f: SEED[f] for f in FEATURES if f not in added
-    }
+    assert {f for f in FEATURES if f not in added and PLACING[f] != SEED[f]} == {"blocked"}
+    assert PLACING["blocked"] > SEED["blocked"]
 
 
 def test_an_old_weight_file_names_the_missing_placing_features(tmp_path: Path) -> None:
