@@ -266,7 +266,8 @@ def heavy(signal_name: str) -> int:
     from pathlib import Path
 
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repository: tests.web.fault
-    from tests.web.fault import heavy_load, kill_session, session_pids, start_server, stop
+    from tests.procs import session_pids
+    from tests.web.fault import heavy_load, kill_session, start_server, stop
 
     with tempfile.TemporaryDirectory(prefix="boardeval-heavy-") as home:
         print(f"machine: {load_text()}")

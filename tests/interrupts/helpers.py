@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from tests.procs import cpu_seconds, group_pids
 from tests.quiet_heap import frozen_heap
 
 EXIT_LIMIT = 2.0
@@ -133,7 +134,7 @@ def interrupt(
         # and the signal charged the command's work before the Ctrl-C to it (clean-clone CI, 2026-11-26:
         # "4.78 CPU-s after Ctrl-C" for a play-test that exited 0.05 s after the signal). So the command's
         # work in the moment between signal and reading (a few milliseconds) is what goes uncounted.
-        cpu_before = _group_cpu_seconds(proc.pid)
+        cpu_before = cpu_seconds(group_pids(proc.pid))
         cpu_after = _reap(proc, sent + EXIT_GUARD)
         seconds = time.monotonic() - sent
         if proc.poll() is None:
@@ -166,26 +167,6 @@ def _stacks_of_hung(proc: subprocess.Popen[bytes], readers: list[threading.Threa
     text = _text(err)
     start = text.find("Fatal Python error")
     return text[start:][-6000:] if start >= 0 else "(no stack printed) " + text[-2000:]
-
-
-def _group_cpu_seconds(pgid: int) -> float:
-    """CPU seconds used so far by process group ``pgid``: its live (or not yet reaped) processes' own time,
-    plus the time of the children each of them reaped (the leader's finished pool workers, a worker's own
-    children), as ``wait4`` on the leader will count it at exit."""
-    tick = os.sysconf("SC_CLK_TCK")
-    total = 0
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat", encoding="ascii", errors="replace") as fh:
-                fields = fh.read().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        # fields after "(comm)": state(0) ppid pgrp ... utime(11) stime(12) cutime(13) cstime(14)
-        if int(fields[2]) == pgid:
-            total += sum(int(f) for f in fields[11:15])
-    return total / tick
 
 
 def _reap(proc: subprocess.Popen[bytes], deadline: float) -> float:

@@ -41,6 +41,7 @@ import httpx
 
 from boardeval.web.catan_play import MAX_GAMES
 from tests.diplomacy.helpers import start_saved_game
+from tests.procs import cpu_seconds, session_pids
 from tests.quiet_heap import frozen_heap
 
 HOST = "127.0.0.1"
@@ -128,25 +129,6 @@ def start_server(home: Path, *, extra_env: dict[str, str] | None = None) -> Serv
 # /proc
 
 
-def _stat(pid: int) -> list[str] | None:
-    try:
-        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as fh:
-            return fh.read().rsplit(")", 1)[1].split()
-    except OSError:
-        return None
-
-
-def session_pids(sid: int) -> list[int]:
-    """Every process of session ``sid`` (fields after "(comm)": state ppid pgrp session ...)."""
-    out = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            fields = _stat(int(entry))
-            if fields is not None and int(fields[3]) == sid:
-                out.append(int(entry))
-    return sorted(out)
-
-
 def pss_mb(pids: list[int]) -> float:
     """Proportional set size of the processes, MB (shared pages counted once in all: the fork server's
     libraries are shared by every worker)."""
@@ -161,17 +143,6 @@ def pss_mb(pids: list[int]) -> float:
         except OSError:
             continue
     return total_kb / 1024
-
-
-def cpu_seconds(pids: list[int]) -> float:
-    """CPU seconds used so far by the processes (their own time and that of children they reaped)."""
-    tick = os.sysconf("SC_CLK_TCK")
-    total = 0
-    for pid in pids:
-        fields = _stat(pid)
-        if fields is not None:
-            total += sum(int(x) for x in fields[11:15])
-    return total / tick
 
 
 def kill_session(sid: int) -> None:
