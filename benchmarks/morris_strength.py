@@ -37,10 +37,16 @@ plain time; with a tablebase it is used at the root only, as then):
         the new AI against today's at equal time (target >= 0.60 at 1 s; also at 0.1 s);
     --new-off book,clock,tb_probe   switches the new AI's features off one by one (a feature's own match);
     --new-set blockade_extension=2  sets an EngineOptions value of the new AI (an option's own match);
+    --old-set blockade_extension=2  the same for the opponent when it is the new AI (``--old-engine new``:
+                                    a time-odds match with the option on both sides);
+    --boundary-nodes F              node budgets spent by turn on both sides (``_NodeSchedule``): F x a
+                                    move's share on turns 10-27, half of it before, the game's average kept;
     --nodes N / --old-nodes N       node-limited sides instead of a clock (fair on a loaded machine);
     --openings-plies K              K random placements per side open each pair of games (default 2);
     --save DIR                      every finished game is written there by its worker: a rerun with the
-                                    same options and DIR skips them (Ctrl-C or a kill loses no game).
+                                    same options and DIR skips them (Ctrl-C or a kill loses no game);
+                                    Ctrl-C or SIGTERM prints the finished games' figures, flagged
+                                    "(interrupted)".
 
 Issue 13 section 4 (standard rules, no OpenSpiel):
 
@@ -230,6 +236,8 @@ class OldJob:
     index: int = 0
     save: str | None = None
     new_set: str = ""  # EngineOptions the new AI sets: "name=integer,..." (e.g. blockade_extension=2)
+    old_set: str = ""  # EngineOptions the opponent sets when it is the new AI (``old_engine="new"``)
+    boundary: float = 0.0  # > 0: node budgets spent by the boundary schedule (_NodeSchedule) on both sides
 
 
 def _options(off: str, on: str = "") -> Any:
@@ -251,6 +259,33 @@ def _options(off: str, on: str = "") -> Any:
     return replace(EngineOptions(), **change)  # type: ignore[arg-type]
 
 
+class _NodeSchedule:
+    """A game's node budget for one side, ``per_move`` nodes a move on average, spent by the turn: half a
+    move's share before turn 10 (early placing), ``factor`` times it on turns 10-27 (the end of placing and
+    the first moving turns, where the weaker side of a time-odds match loses its games), the share after;
+    the share is ``per_move`` plus a quarter of the bank (what the plans so far saved, or overran, against
+    ``per_move``), so the game's planned total stays near ``moves x per_move``."""
+
+    def __init__(self, per_move: int, factor: float) -> None:
+        self.per_move, self.factor = per_move, factor
+        self.bank = 0.0
+        self.spent = self.planned = self.moves = 0
+
+    def limit(self, turn: int) -> int:
+        share = max(0.05 * self.per_move, self.per_move + 0.25 * self.bank)
+        scale = 0.5 if turn < 10 else self.factor if turn < 28 else 1.0
+        return max(1000, int(scale * share))
+
+    def record(self, limit: int, nodes: int) -> None:
+        """A move searched ``nodes`` of its ``limit``: the bank keeps the plan's difference to ``per_move``
+        (a move under the plain budget that needs fewer nodes, a tablebase or book move, saves none
+        either), so the schedule moves nodes between turns without adding any."""
+        self.bank += self.per_move - limit
+        self.planned += limit
+        self.spent += nodes
+        self.moves += 1
+
+
 class _Side:
     """One side of a match game: ``search(pos, rng) -> SearchResult`` under its own budget."""
 
@@ -264,10 +299,12 @@ class _Side:
         tb: Any,
         off: str = "",
         on: str = "",
+        boundary: float = 0.0,
     ) -> None:
         from boardeval.morris._search.compiled.engine import EngineOptions
 
         self.depth, self.seconds, self.nodes = depth, seconds, nodes
+        self.schedule = _NodeSchedule(nodes, boundary) if boundary > 0 and nodes is not None else None
         self.player: AlphaBetaPlayer | None = None
         self.searcher: Searcher | None = None
         if kind == "new":  # the AI as shipped, features switched off by name
@@ -289,6 +326,12 @@ class _Side:
             self.searcher = Searcher(ev, engine="python")
 
     def search(self, pos: Position, rng: Any) -> Any:
+        if self.schedule is not None:
+            assert self.searcher is not None
+            limit = self.schedule.limit(pos.turns)
+            res = self.searcher.search(pos, self.depth, None, rng=rng, node_limit=limit)
+            self.schedule.record(limit, res.nodes)
+            return res
         if self.nodes is not None:
             assert self.searcher is not None
             return self.searcher.search(pos, self.depth, None, rng=rng, node_limit=self.nodes)
@@ -304,8 +347,8 @@ def _saved(job: OldJob) -> Path | None:
 
 def play_versus_old(job: OldJob) -> tuple[Any, ...]:
     """One game of the new AI against an opponent from a random opening: (result for the new AI, reason,
-    turns, new s/move, old s/move, new AI's mean depth x 100, new AI's book moves, new AI's first moving
-    turns' minimum of legal moves). Written to ``job.save`` when given (a rerun skips it)."""
+    turns, new s/move, old s/move, new AI's mean depth x 100, new AI's book moves; under a node schedule
+    also both sides' mean node limit a move). Written to ``job.save`` when given (a rerun skips it)."""
     import json
 
     saved = _saved(job)
@@ -323,9 +366,28 @@ def play_versus_old(job: OldJob) -> tuple[Any, ...]:
         from boardeval.morris import Tablebase, default_tablebase_dir
 
         tb = Tablebase.open(default_tablebase_dir() if job.tablebase == "DEFAULT" else job.tablebase)
-    new = _Side("new", ev, job.new_depth, job.time_limit, job.new_nodes, tb, job.new_options, job.new_set)
+    new = _Side(
+        "new",
+        ev,
+        job.new_depth,
+        job.time_limit,
+        job.new_nodes,
+        tb,
+        job.new_options,
+        job.new_set,
+        job.boundary,
+    )
     old_kind = "new" if job.old_engine == "new" else job.old_engine
-    old = _Side(old_kind, old_ev, job.old_depth, job.old_time, job.old_nodes, tb)
+    old = _Side(
+        old_kind,
+        old_ev,
+        job.old_depth,
+        job.old_time,
+        job.old_nodes,
+        tb,
+        on=job.old_set,
+        boundary=job.boundary,
+    )
     new_side = 0 if job.new_white else 1
     rngs = [make_rng(s) for s in spawn_seeds(job.seed + 1, 2)]
     spent = [0.0, 0.0]
@@ -342,6 +404,10 @@ def play_versus_old(job: OldJob) -> tuple[Any, ...]:
         else:
             res = old.search(pos, rngs[pos.side])
             who = 1
+        if res.interrupted:
+            # Ctrl-C / SIGTERM inside a search: the engine keeps its last depth, but a game must not go on
+            # with a move its budget did not pay for: the game stops unsaved, the match keeps the finished
+            raise KeyboardInterrupt
         spent[who] += time.perf_counter() - t0
         moves[who] += 1
         assert res.move is not None
@@ -355,6 +421,15 @@ def play_versus_old(job: OldJob) -> tuple[Any, ...]:
         spent[1] / max(1, moves[1]),
         round(100 * depth_sum / max(1, moves[0])),
         book_moves,
+        *(
+            [
+                round(side.schedule.planned / max(1, side.schedule.moves))
+                for side in (new, old)
+                if side.schedule is not None
+            ]
+            if new.schedule is not None and old.schedule is not None
+            else []
+        ),
     )
     if saved is not None:
         tmp = saved.with_name(saved.name + ".tmp")
@@ -374,9 +449,10 @@ def versus_old(args: argparse.Namespace) -> None:
     new_budget = _budget(args.new_depth, args.time, args.nodes)
     off = f" (off: {args.new_off})" if args.new_off else ""
     off += f" (set: {args.new_set})" if args.new_set else ""
+    off += f" (boundary schedule x{args.boundary_nodes:g})" if args.boundary_nodes else ""
     old_weights = f" ({args.old_profile} weights)" if args.old_profile else ""
     names = {"python": "old (Python)", "compiled": "today", "today": "today", "new": "new"}
-    old_name = names[args.old_engine]
+    old_name = names[args.old_engine] + (f" (set: {args.old_set})" if args.old_set else "")
     label = f"new {new_budget}{off} vs {old_name} {old_budget}{old_weights}"
     if args.tablebase:
         label += " (tablebase)"
@@ -402,6 +478,8 @@ def versus_old(args: argparse.Namespace) -> None:
             i,
             args.save,
             args.new_set,
+            args.old_set,
+            args.boundary_nodes,
         )
         for i in range(args.games)
     ]
@@ -421,8 +499,15 @@ def versus_old(args: argparse.Namespace) -> None:
         f"within 10 turns after placing: {blocked}",
         flush=True,
     )
+    if any(len(r) > 8 for r in results):
+        print(
+            f"  mean node limit a move under the schedule: new {np.mean([r[7] for r in results]):,.0f}, "
+            f"old {np.mean([r[8] for r in results]):,.0f}"
+        )
     print_endings(results)
     print_blockades(results)
+    if done.interrupted:
+        raise SystemExit(130)  # the finished games' figures are printed above, flagged "(interrupted)"
 
 
 def print_blockades(results: Sequence[Sequence[Any]]) -> None:
@@ -561,10 +646,18 @@ def tb_check(args: argparse.Namespace) -> None:
         print(f"  start {value:4s}: AI won {tally['win']}, drew {tally['draw']}, lost {tally['loss']}")
 
 
+def _terminate(signum: int, frame: object) -> None:
+    """SIGTERM handler: stop like Ctrl-C (``run_jobs`` keeps the finished games, flagged interrupted)."""
+    raise KeyboardInterrupt
+
+
 def main() -> None:
     # a job started in the background by a non-interactive shell inherits SIGINT ignored: take it back,
     # so `kill -INT` (Ctrl-C) stops a long match with its partial results printed
     signal.signal(signal.SIGINT, signal.default_int_handler)
+    # SIGTERM too (the way a time-boxed run is stopped): the games finished so far are printed, flagged
+    # interrupted, instead of the process dying with its tallies unprinted
+    signal.signal(signal.SIGTERM, _terminate)
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--opponent", choices=["mcts", "random", "both"], default="both")
     add_common_options(ap, games=100, seed=2026, workers=2)
@@ -597,6 +690,18 @@ def main() -> None:
     ap.add_argument(
         "--new-set", default="", help="EngineOptions the new AI sets: name=integer,... (blockade_extension=2)"
     )
+    ap.add_argument(
+        "--old-set",
+        default="",
+        help="EngineOptions the opponent sets when it is the new AI (--old-engine new): name=integer,...",
+    )
+    ap.add_argument(
+        "--boundary-nodes",
+        type=float,
+        default=0.0,
+        help="node budgets (--nodes/--old-nodes) spent by turn on both sides: this factor on turns 10-27, "
+        "half before, the game's average kept (an allocation experiment; 0: every move the same)",
+    )
     ap.add_argument("--engine", choices=["compiled", "python"], default="compiled", help="our AI's engine")
     ap.add_argument("--tablebase", default=None, help="tablebase folder (K <= 5 sub-databases are used)")
     args = ap.parse_args()
@@ -614,6 +719,10 @@ def main() -> None:
                 "--versus-old needs one of --time / --new-depth / --nodes and one of --old-depth / "
                 "--old-time / --old-nodes"
             )
+        if args.boundary_nodes and (args.boundary_nodes < 0 or args.nodes is None or args.old_nodes is None):
+            ap.error("--boundary-nodes needs a positive factor and node budgets (--nodes and --old-nodes)")
+        if args.old_set and args.old_engine != "new":
+            ap.error("--old-set sets the opponent's EngineOptions: it needs --old-engine new")
         versus_old(args)
         return
     depth = None if args.time is not None else args.depth
