@@ -130,6 +130,8 @@ def play(job: Job) -> GameOutcome:
         t0 = time.perf_counter()
         if pos.side == ai_side:
             res = searcher.search(pos, job.depth, job.time_limit, rng=rng)
+            if res.interrupted:  # Ctrl-C inside the search: stop the game, not play its cut-short move
+                raise KeyboardInterrupt
             assert res.move is not None
             turn = res.move
             for a in _actions(turn):
@@ -548,6 +550,8 @@ def play_pair_game(job: PairJob) -> tuple[str, str, int]:
     while (outcome := pos.outcome()) is None:
         name = white if pos.side == 0 else black
         res = searchers[name].search(pos, job.depth, job.time_limit, rng=rngs[pos.side])
+        if res.interrupted:  # Ctrl-C inside the search: stop the game, not play its cut-short move
+            raise KeyboardInterrupt
         assert res.move is not None
         pos.push(res.move)
     tuned_side = 0 if job.tuned_white else 1
@@ -760,6 +764,8 @@ def main() -> None:
             blocked = sum(early_blockade(o.result, o.reason, o.turns) for o in finished)
             print(f"  blockade losses within 10 turns after placing: {blocked}; {load_text()}")
         print(flush=True)
+        if done.interrupted:
+            raise SystemExit(130)  # the next opponent is not played after a Ctrl-C / SIGTERM
 
 
 if __name__ == "__main__":
