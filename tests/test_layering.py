@@ -103,7 +103,8 @@ LAYERS: dict[str, dict[str, int | str]] = {
         "_search.compiled.tbprobe": 6,  # the in-tree probe, over the packed layout
         "_search.endgame": 5,
         "_search.plain": 5,
-        "_search.searcher": 6,  # over the compiled engine
+        "_search.reference": 5,  # the Python alpha-beta: the rules and the evaluation
+        "_search.searcher": 6,  # over the compiled engine and the reference
         # play, over the search and the tablebase
         "why": 9,
         # the opening book: positions searched deeply offline, stored as data

@@ -10,8 +10,8 @@ Two engines behind one :class:`Searcher` (issue 12):
   1e-9). ``options`` picks its techniques (``FULL_WIDTH``: plain full-width alpha-beta, the same tree values
   as the Python engine). :meth:`Searcher.top_moves` gives every root turn its own full-window search one
   turn shallower (the why-panel's per-candidate scores and lines).
-* ``engine="python"``: the plain Python alpha-beta described below (the reference the tests compare with,
-  and "today's AI" in ``benchmarks/morris_strength.py``). An evaluator that is not an :class:`Evaluator`
+* ``engine="python"``: the plain Python alpha-beta of :mod:`.reference` (the reference the tests compare
+  with, and "today's AI" in ``benchmarks/morris_strength.py``). An evaluator that is not an :class:`Evaluator`
   (any object with ``score(pos)``) always uses it: the compiled search needs coefficients.
 
 Both probe the tablebase at a covered root (its best turn, no search) and at every covered node inside the
@@ -19,29 +19,12 @@ tree (the compiled search since issue 25, from the tablebase's packed tables; wi
 tb_probe=False)`` it takes exact scores only for the root turns that lead into a covered position and
 searches the rest, as before; see ``docs/morris-search.md``).
 
-Python engine. Negamax with alpha-beta pruning and iterative deepening; a transposition table keyed by the
-position's Zobrist hash; move ordering: the transposition-table move, then mill closures (best removal
-first), then blocks (moves onto a point where the opponent would close a mill), then the rest; a depth
-and/or time limit; the principal variation and node counts in the result.
-
-Scores are from the side to move's view, in the units of :mod:`boardeval.morris._evaluate`. A won position
-scores ``WIN_SCORE - plies`` and a lost one ``-(WIN_SCORE - plies)``, so the search prefers the fastest win
-and the slowest loss. One ply here is one *turn* (a placement or move together with its removal).
+Scores are from the side to move's view, in the units of :mod:`boardeval.morris._evaluate`; a won position
+scores ``WIN_SCORE - plies`` and a lost one ``-(WIN_SCORE - plies)``. One ply is one *turn* (a placement or
+move together with its removal).
 
 Design choices:
 
-* Transposition-table cutoffs are taken only from entries searched to exactly the remaining depth. Deeper
-  entries would be more accurate but would make the result depend on search order; with exact-depth cutoffs
-  a depth-``d`` search returns exactly the plain alpha-beta value at depth ``d`` (tested), and deeper
-  entries still supply the first move to try.
-* Path-dependent draw rules. The key includes the turn counter when the turn limit
-  (``Variant.max_turns``) lies within the horizon, and the quiet-turn counter when the no-mill limit does,
-  because the same men are then a draw on one path and not on another. Threefold repetition depends on the
-  history: the key includes how often the node's position already occurred, and with that rule on the
-  table is cleared at the start of every search, so a value computed before a position had repeated is
-  never reused once it has (a real failure seen in a game: the AI, far ahead, walked into a repetition
-  because a stale entry from its previous move hid the draw). Inside one search two paths to the same
-  position with different repetition histories can still share an entry -- the usual engine compromise.
 * Ties between equal root moves are broken by a seeded shuffle when ``rng`` is given (matches), otherwise
   by the deterministic move ordering.
 * Perfect endgames (issue 13 section 2): with a tablebase (:class:`~.endgame.EndgameTable`), every node
@@ -63,7 +46,7 @@ from boardeval.core import ParamsError, Progress, report
 from boardeval.morris._evaluate import MATE_BOUND, Evaluator, default_evaluator, terminal_score
 from boardeval.morris._search.endgame import EndgameTable, tablebase_score
 from boardeval.morris._search.opening import OpeningBook
-from boardeval.morris.board import ADJ_MASK, MILL_MASKS, threat_points
+from boardeval.morris._search.reference import ReferenceTree, ordered_turns
 from boardeval.morris.rules import Position, Turn
 
 if TYPE_CHECKING:
@@ -94,22 +77,7 @@ MAX_DEPTH: Final[int] = 64
 ENGINES: Final[tuple[str, ...]] = ("compiled", "python")
 """The search engines of :class:`Searcher`: the numba search (default) and the Python reference."""
 
-_EXACT, _LOWER, _UPPER = 0, 1, 2
 _INF: Final[float] = float("inf")
-_FULL: Final[int] = (1 << 24) - 1
-
-
-def _to_tt(score: float, ply: int) -> float:
-    """Win/loss scores are stored relative to the node (distance from it), not to the root."""
-    return score + ply if score > MATE_BOUND else score - ply if score < -MATE_BOUND else score
-
-
-def _from_tt(score: float, ply: int) -> float:
-    return score - ply if score > MATE_BOUND else score + ply if score < -MATE_BOUND else score
-
-
-class _Timeout(Exception):
-    """Internal: the time limit expired inside the tree."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,8 +166,6 @@ class Searcher:
         self.engine = engine if isinstance(self.evaluator, Evaluator) else "python"
         self.options = options
         self._engine: Engine | None = None
-        self.tt: dict[int | tuple[int, ...], tuple[int, int, float, Turn | None]] = {}
-        self.tt_size = tt_size
         self.nodes = 0
         self.tb_hits = 0
         self.tablebase = tablebase
@@ -207,13 +173,14 @@ class Searcher:
         self._tb_keys: frozenset[tuple[int, int]] = (
             frozenset() if tablebase is None else frozenset(tablebase.subdatabases)
         )
-        self._deadline: float | None = None
+        self._tree = ReferenceTree(self.evaluator, tt_size, self._tb_score if self._tb_keys else None)
+        """The Python engine's tree and table (the compiled engine keeps its own)."""
         self._last_move: Turn | None = None
         """The compiled search's last answer: the why-panel of that move searches it first."""
 
     def clear(self) -> None:
         """Forget the transposition table (and the compiled search's killers and history)."""
-        self.tt.clear()
+        self._tree.tt.clear()
         if self._engine is not None:
             self._engine.clear()
 
@@ -282,125 +249,6 @@ class Searcher:
             tied[0], score, (tied[0],), len(result.turns), 1, time.perf_counter() - start, tablebase=summary
         )
 
-    # ---- the tree -------------------------------------------------------------------------------------
-
-    def _key(self, pos: Position, depth: int) -> int | tuple[int, ...]:
-        v = pos.variant
-        key: tuple[int, ...] = (pos.zobrist,)
-        if v.max_turns is not None and pos.turns + depth >= v.max_turns:
-            key += (pos.turns,)
-        if v.no_mill_turns is not None and pos.quiet_turns + depth >= v.no_mill_turns:
-            key += (-1 - pos.quiet_turns,)
-        if v.threefold_repetition:
-            key += (-100 - pos.repetitions,)
-        return key[0] if len(key) == 1 else key
-
-    def _ordered(self, pos: Position, hint: Turn | None) -> list[Turn]:
-        turns = pos.legal_turns()
-        if len(turns) <= 1:
-            return turns
-        me = pos.side
-        opp_men = pos.men[1 - me]
-        empty = _FULL & ~(pos.men[0] | opp_men)
-        opp_threats, _ = threat_points(opp_men, empty, pos.phase(1 - me))
-        # opponent men standing on lines with two opponent men and a gap: removing them breaks a threat
-        hot = 0
-        for mask in MILL_MASKS:
-            if (opp_men & mask).bit_count() == 2 and mask & empty:
-                hot |= opp_men & mask
-
-        def key(t: Turn) -> float:
-            if t == hint:
-                return -1e9
-            k = 0.0
-            if t.remove is not None:
-                k -= 1000.0
-                if (hot >> t.remove) & 1:
-                    k -= 100.0
-            if (opp_threats >> t.dst) & 1:
-                k -= 500.0
-            k -= (ADJ_MASK[t.dst] & pos.men[me]).bit_count()
-            return k
-
-        turns.sort(key=key)
-        return turns
-
-    def _negamax(
-        self, pos: Position, depth: int, alpha: float, beta: float, ply: int
-    ) -> tuple[float, list[Turn]]:
-        self.nodes += 1
-        if self._deadline is not None and not self.nodes & 1023 and time.perf_counter() > self._deadline:
-            raise _Timeout
-        term = terminal_score(pos)
-        if term is not None:
-            if term > 0:
-                return term - ply, []
-            if term < 0:
-                return term + ply, []
-            return 0.0, []
-        if self._tb_keys:
-            exact = self._tb_score(pos, ply)
-            if exact is not None:
-                return exact, []
-        if depth == 0:
-            return self.evaluator.score(pos), []
-
-        alpha0 = alpha
-        key = self._key(pos, depth)
-        entry = self.tt.get(key)
-        hint: Turn | None = None
-        if entry is not None:
-            e_depth, flag, stored, hint = entry
-            if e_depth == depth:
-                score = _from_tt(stored, ply)
-                if flag == _EXACT:
-                    return score, [hint] if hint is not None else []
-                if flag == _LOWER and score >= beta:
-                    return score, [hint] if hint is not None else []
-                if flag == _UPPER and score <= alpha:
-                    return score, [hint] if hint is not None else []
-
-        best = -_INF
-        best_move: Turn | None = None
-        best_pv: list[Turn] = []
-        for turn in self._ordered(pos, hint):
-            pos.push(turn)
-            try:
-                child, child_pv = self._negamax(pos, depth - 1, -beta, -alpha, ply + 1)
-            finally:
-                pos.pop()
-            score = -child
-            if score > best:
-                best, best_move, best_pv = score, turn, [turn, *child_pv]
-                if score > alpha:
-                    alpha = score
-                    if alpha >= beta:
-                        break
-
-        flag = _UPPER if best <= alpha0 else _LOWER if best >= beta else _EXACT
-        stored = _to_tt(best, ply)
-        if len(self.tt) >= self.tt_size:
-            self.tt.clear()
-        old = self.tt.get(key)
-        if old is None or old[0] <= depth:
-            self.tt[key] = (depth, flag, stored, best_move)
-        return best, best_pv
-
-    def _root(self, pos: Position, depth: int, order: list[Turn]) -> tuple[Turn, float, list[Turn]]:
-        alpha = -_INF
-        best_move = order[0]
-        best_pv: list[Turn] = [order[0]]
-        for turn in order:
-            pos.push(turn)
-            try:
-                child, child_pv = self._negamax(pos, depth - 1, -_INF, -alpha, 1)
-            finally:
-                pos.pop()
-            score = -child
-            if score > alpha:
-                alpha, best_move, best_pv = score, turn, [turn, *child_pv]
-        return best_move, alpha, best_pv
-
     # ---- public ---------------------------------------------------------------------------------------
 
     def search(
@@ -430,7 +278,7 @@ class Searcher:
         self.nodes = 0
         self.tb_hits = 0
         if pos.variant.threefold_repetition:
-            self.tt.clear()  # entries from earlier searches may predate a repetition (see module docstring)
+            self._tree.tt.clear()  # entries from earlier searches may predate a repetition (see .reference)
         term = terminal_score(pos)
         if term is not None:
             return SearchResult(None, term, (), 0, 0, 0.0)
@@ -450,29 +298,21 @@ class Searcher:
             start = time.perf_counter()
             return self._search_compiled(pos, max_depth, limit, rng, progress, start, on_depth, node_limit)
         order = self._root_order(pos, rng)
+        tree = self._tree
+        tree.nodes = 0
         result: SearchResult | None = None
         try:
-            for d in range(1, max_depth + 1):
-                self._deadline = None if limit is None or d == 1 else start + limit
-                try:
-                    move, score, pv = self._root(pos, d, order)
-                except _Timeout:
-                    break
-                order = [move, *(t for t in order if t != move)]
-                result = SearchResult(move, score, tuple(pv), self.nodes, d, time.perf_counter() - start)
+            for d, move, score, pv in tree.deepen(pos, max_depth, limit, order, start):
+                result = SearchResult(move, score, tuple(pv), tree.nodes, d, time.perf_counter() - start)
                 report(progress, d, max_depth, f"depth {d}: {move} {score:+.2f}")
-                if abs(score) > MATE_BOUND:
-                    break  # a forced result: deeper search cannot change it
-                if limit is not None and time.perf_counter() - start > limit * 0.5:
-                    break  # the next depth would not finish in time
         except KeyboardInterrupt:
             if result is None:
                 raise
-            return replace(result, nodes=self.nodes, seconds=time.perf_counter() - start, interrupted=True)
-        finally:
-            self._deadline = None
+            self.nodes = tree.nodes
+            return replace(result, nodes=tree.nodes, seconds=time.perf_counter() - start, interrupted=True)
         assert result is not None  # depth 1 never times out
-        return replace(result, nodes=self.nodes, seconds=time.perf_counter() - start)
+        self.nodes = tree.nodes
+        return replace(result, nodes=tree.nodes, seconds=time.perf_counter() - start)
 
     def _search_compiled(
         self,
@@ -541,7 +381,7 @@ class Searcher:
     def _root_order(self, pos: Position, rng: SeedLike | None) -> list[Turn]:
         """The root turns in search order; with ``rng``, shuffled, then stably sorted by class (closures
         first), so that ties between equal turns are broken by the shuffle."""
-        order = self._ordered(pos, None)
+        order = ordered_turns(pos, None)
         if rng is not None:
             from boardeval.core import make_rng  # numpy on first use, not at import
 
@@ -567,13 +407,13 @@ class Searcher:
         self.nodes = 0
         self.tb_hits = 0
         if pos.variant.threefold_repetition and fresh:
-            self.tt.clear()
+            self._tree.tt.clear()
             if self._engine is not None:
                 self._engine.clear()  # once: the candidates' searches below share the table
         out: list[MoveScore] = []
         # after the AI's own search its answer goes first: its exact score sets a high bar for the screening
         hint = None if fresh else self._last_move
-        for turn in self._ordered(pos, hint):
+        for turn in ordered_turns(pos, hint):
             pos.push(turn)
             try:
                 if self.engine == "compiled":
@@ -587,7 +427,9 @@ class Searcher:
                         continue
                     score, line = self._child_compiled(pos, max_depth - 1)
                 else:
-                    child, child_pv = self._negamax(pos, max_depth - 1, -_INF, _INF, 1)
+                    self._tree.nodes = 0
+                    child, child_pv = self._tree.negamax(pos, max_depth - 1, -_INF, _INF, 1)
+                    self.nodes += self._tree.nodes
                     score, line = -child, tuple(child_pv)
             finally:
                 pos.pop()
