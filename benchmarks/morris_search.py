@@ -50,14 +50,8 @@ from pathlib import Path
 from _harness import add_common_options, load_text
 from boardeval.morris import BASE_WEIGHTS, STANDARD, WIN_SCORE, Position, Searcher, Variant
 from boardeval.morris._evaluate import NORM, PHASE_SCALE
-from boardeval.morris._search.compiled.engine import (
-    FULL_WIDTH,
-    Engine,
-    EngineOptions,
-    EngineResult,
-    coefficients,
-    warm_up,
-)
+from boardeval.morris._search.compiled.engine import Engine, warm_up
+from boardeval.morris._search.compiled.options import FULL_WIDTH, EngineOptions, EngineResult, coefficients
 from boardeval.morris._search.compiled.state import encode, state_of, turn_of
 
 GOLDEN = Path(__file__).resolve().parents[1] / "tests" / "data" / "morris_perft.json"

@@ -94,8 +94,10 @@ LAYERS: dict[str, dict[str, int | str]] = {
         "_search.compiled.movegen": 2,
         "_search.compiled.evaluate": 4,  # the features' definitions and order
         "_search.compiled.state": 3,
+        "_search.compiled.ordering": 3,  # move ordering kernels over the move generator
         "_search.compiled.pvs": 7,
-        "_search.compiled.engine": 4,
+        "_search.compiled.options": 4,  # which techniques are on, the result, the coefficients (no numba)
+        "_search.compiled.engine": 5,
         "_search.compiled.layout": 0,  # the state arrays' layout (offsets), shared by the kernels
         "_search.compiled.sources": 0,  # the sources the compiled code holds (the AOT module's digest)
         "_search.compiled.aot": 1,  # the ahead-of-time extension (its kernels imported lazily)
@@ -116,7 +118,7 @@ LAYERS: dict[str, dict[str, int | str]] = {
         # tuning, over everything below
         "tuning.__init__": 14,
         "tuning.data": 12,
-        "tuning.selfplay": 5,
+        "tuning.selfplay": 6,
         "tuning.texel": 13,
     },
     "diplomacy": {

@@ -30,7 +30,7 @@ from boardeval.morris.why import why_panel
 if TYPE_CHECKING:
     import numpy as np
 
-    from boardeval.morris._search.compiled.engine import EngineOptions
+    from boardeval.morris._search.compiled.options import EngineOptions
     from boardeval.morris.tablebase import Tablebase
 
 __all__ = [

@@ -32,16 +32,10 @@ from boardeval.morris import (
 )
 from boardeval.morris._evaluate import MATE_BOUND, NORM, PHASE_SCALE
 from boardeval.morris._features import FEATURES
-from boardeval.morris._search.compiled.engine import (
-    FULL_WIDTH,
-    WIN,
-    Engine,
-    EngineOptions,
-    coefficients,
-    full_width,
-)
+from boardeval.morris._search.compiled.engine import WIN, Engine
 from boardeval.morris._search.compiled.evaluate import ENGINE_FEATURES
 from boardeval.morris._search.compiled.layout import MATE_BOUND as LAYOUT_MATE_BOUND
+from boardeval.morris._search.compiled.options import FULL_WIDTH, EngineOptions, coefficients, full_width
 from boardeval.morris._search.compiled.state import decode, encode, state_of, turn_of
 from boardeval.morris._search.plain import alphabeta
 

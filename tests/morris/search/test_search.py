@@ -9,7 +9,7 @@ import pytest
 
 from boardeval.core import ParamsError
 from boardeval.morris._evaluate import WIN_SCORE
-from boardeval.morris._search.compiled.engine import FULL_WIDTH
+from boardeval.morris._search.compiled.options import FULL_WIDTH
 from boardeval.morris._search.plain import alphabeta, random_position, random_turn
 from boardeval.morris._search.searcher import Searcher, search, top_moves
 from boardeval.morris.board import point_index

@@ -257,7 +257,7 @@ def test_compiled_search_probes_inside_the_tree(tb: Tablebase) -> None:
     """From an uncovered root (4v4 is not built) the compiled search reaches covered nodes below it: it
     uses their exact values, and every capture into 3v4 scores what the tablebase says. With the probes
     off (the search before issue 25) the root's capture turns still score exactly, from the root."""
-    from boardeval.morris._search.compiled.engine import EngineOptions
+    from boardeval.morris._search.compiled.options import EngineOptions
 
     for seed in (2, 3, 4):
         pos = _uncovered_with_capture(seed)

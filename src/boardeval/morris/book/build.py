@@ -72,17 +72,18 @@ def search_key(profile: str) -> str:
     """What a book entry depends on besides its position and depth, as a short digest: the weights'
     values (not the profile's name: an edited profile is another search), the engine options of
     :func:`search_position`, and the search's code -- the compiled sources' digest (which covers the
-    evaluation's phase and norm tables and the features) plus the engine driver and the ``Searcher``."""
+    evaluation's phase and norm tables and the features) plus the engine driver, its options and the
+    ``Searcher``."""
     from boardeval.morris._evaluate import load_weights
     from boardeval.morris._search import searcher
-    from boardeval.morris._search.compiled import engine
+    from boardeval.morris._search.compiled import engine, options
     from boardeval.morris._search.compiled.sources import digest
 
     what = {
         "weights": {k: float(v) for k, v in sorted(load_weights(profile).items())},
-        "options": asdict(engine.EngineOptions(threads=1)),
+        "options": asdict(options.EngineOptions(threads=1)),
     }
-    code = b"".join(Path(m.__file__ or "").read_bytes() for m in (engine, searcher))
+    code = b"".join(Path(m.__file__ or "").read_bytes() for m in (engine, options, searcher))
     return digest(json.dumps(what, sort_keys=True).encode() + code)[:16]
 
 
@@ -115,7 +116,7 @@ def search_position(job: BookJob) -> dict[str, Any]:
     no tablebase: nothing of the machine's) and return the entry as a dict; the checkpoint is written
     first when a folder is given (a killed build keeps it)."""
     from boardeval.morris._evaluate import Evaluator, load_weights
-    from boardeval.morris._search.compiled.engine import EngineOptions
+    from boardeval.morris._search.compiled.options import EngineOptions
     from boardeval.morris._search.searcher import Searcher
 
     if job.key and search_key(job.profile) != job.key:
@@ -227,7 +228,7 @@ def build_book(
         for text, r in rows.items()
     }  # fmt: skip
     cpu = round(sum(float(r.get("cpu_seconds", 0.0)) for r in rows.values()), 1)
-    from boardeval.morris._search.compiled.engine import EngineOptions
+    from boardeval.morris._search.compiled.options import EngineOptions
 
     meta = {
         "rules": "standard",

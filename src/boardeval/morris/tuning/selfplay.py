@@ -16,7 +16,8 @@ from typing import Any, Final
 from boardeval.core import Interval, ParamsError, Progress, make_rng, score_interval
 from boardeval.morris._evaluate import NORM, PHASE_SCALE, make_weights
 from boardeval.morris._features import FEATURES, PLACING_FEATURES
-from boardeval.morris._search.compiled.engine import Engine, EngineOptions, coefficients
+from boardeval.morris._search.compiled.engine import Engine
+from boardeval.morris._search.compiled.options import EngineOptions, coefficients
 from boardeval.morris.rules import Position
 
 __all__ = [

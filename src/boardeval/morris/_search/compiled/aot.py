@@ -160,7 +160,7 @@ def build() -> Path:
             from numba.core.compiler import Flags
             from numba.pycc.cc import CC
 
-            from boardeval.morris._search.compiled import evaluate, movegen, pvs, tbprobe
+            from boardeval.morris._search.compiled import evaluate, movegen, ordering, pvs, tbprobe
 
             class _NoGil(Flags):  # type: ignore[misc]
                 """pycc's flags with the GIL released in every entry point (numba's ``nogil``)."""
@@ -172,7 +172,7 @@ def build() -> Path:
             functions: dict[str, Any] = {
                 "root": pvs._root,
                 "helper": pvs._helper,
-                "order_root": pvs._order_root,
+                "order_root": ordering.order_root,
                 "generate": movegen.generate,
                 "apply_turn": movegen.apply_turn,
                 "game_over": movegen.game_over,

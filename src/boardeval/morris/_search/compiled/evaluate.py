@@ -2,7 +2,7 @@
 ported one for one (same definitions, same order: :data:`ENGINE_FEATURES`), weighted by a coefficient table.
 
 ``coef[phase, f]`` = weight x PHASE_SCALE / NORM (the caller compiles the weight set with
-``engine.coefficients``, so this module does not depend on the evaluation module). Checked against
+``options.coefficients``, so this module does not depend on the evaluation module). Checked against
 ``boardeval.morris.evaluate`` on sampled positions to 1e-9 (``tests/morris/search/test_engine.py``).
 """
 

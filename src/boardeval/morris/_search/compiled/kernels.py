@@ -76,12 +76,12 @@ def _aot(required: bool) -> Kernels | None:
 
 def _jit() -> Kernels:
     """numba's dispatchers (numba imports here)."""
-    from boardeval.morris._search.compiled import evaluate, movegen, pvs, tbprobe
+    from boardeval.morris._search.compiled import evaluate, movegen, ordering, pvs, tbprobe
 
     return Kernels(
         root=pvs._root,
         helper=pvs._helper,
-        order_root=pvs._order_root,
+        order_root=ordering.order_root,
         generate=movegen.generate,
         apply_turn=movegen.apply_turn,
         game_over=movegen.game_over,

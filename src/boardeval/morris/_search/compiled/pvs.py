@@ -1,7 +1,7 @@
 """Compiled Nine Men's Morris search (private): principal-variation search over the bitboards of
 :mod:`.movegen` and the evaluation of :mod:`.evaluate`, driven by :class:`~.engine.Engine` from Python.
 
-Techniques (each one switchable in :class:`~.engine.EngineOptions`, measured in
+Techniques (each one switchable in :class:`~.options.EngineOptions`, measured in
 ``benchmarks/morris_search.py``):
 
 * negamax principal-variation search (the first move with the full window, the others with a null window
@@ -26,8 +26,8 @@ Techniques (each one switchable in :class:`~.engine.EngineOptions`, measured in
   move's view, the units of ``boardeval.morris.evaluate``), depth reached, nodes and principal variation.
 
 The evaluation is the caller's: ``coef[phase, feature]`` = weight x PHASE_SCALE / NORM
-(:func:`~.engine.coefficients`). The state, the options and the table live in three flat buffers (``ib``,
-``fb``, ``ub``: fewer arguments per call, a faster call and a shorter compile); their layout is below.
+(:func:`~.options.coefficients`). The state, the options and the table live in three flat buffers (``ib``,
+``fb``, ``ub``: fewer arguments per call, a faster call and a shorter compile), laid out in :mod:`.layout`.
 """
 
 from __future__ import annotations
@@ -46,8 +46,6 @@ from boardeval.morris._search.compiled.layout import (
     C_EPOCH,
     C_FLY,
     C_GEN,
-    C_HIST,
-    C_KILL,
     C_LMR,
     C_LMR_DEPTH,
     C_LMR_MIN,
@@ -56,7 +54,6 @@ from boardeval.morris._search.compiled.layout import (
     C_NOMILL,
     C_NULL,
     C_NULL_R,
-    C_ORDER,
     C_PVS,
     C_QS,
     C_QSMAX,
@@ -70,7 +67,6 @@ from boardeval.morris._search.compiled.layout import (
     F_EXACT,
     F_LOWER,
     F_UPPER,
-    FLYING,
     FULL,
     INF,
     MATE_BOUND,
@@ -83,7 +79,6 @@ from boardeval.morris._search.compiled.layout import (
     O_MSCORE,
     O_PV,
     O_PVLEN,
-    PLACING,
     S_BEST,
     S_CLK,
     S_EXT,
@@ -105,16 +100,15 @@ from boardeval.morris._search.compiled.layout import (
 )
 from boardeval.morris._search.compiled.movegen import (
     _ADJ,
-    _MILLS,
     _ZB,
     _ctz,
     _popcnt,
     generate,
     has_move,
-    phase_of,
     repetitions,
 )
 from boardeval.morris._search.compiled.movegen import apply_turn as _apply
+from boardeval.morris._search.compiled.ordering import pick, score_moves
 from boardeval.morris._search.compiled.tbprobe import TB_DRAW, TB_NONE, tb_probe
 
 _EPS = 1e-7  # width of a null window (scores are floats; any width > 0 is exact)
@@ -153,27 +147,6 @@ def _check_limits(ib: np.ndarray, fb: np.ndarray, tt: np.ndarray) -> None:
 
 
 @njit_cached
-def _threat_points(own: int, empty: int, phase: int) -> int:
-    """Empty points where ``own`` closes a mill with its next turn (first part of ``threat_points``)."""
-    out = 0
-    for k in range(16):
-        mask = _MILLS[k]
-        if _popcnt(own & mask) != 2:
-            continue
-        gap = mask & empty
-        if gap == 0:
-            continue
-        if phase == PLACING:
-            out |= gap
-        elif phase == FLYING:
-            if own & ~mask:
-                out |= gap
-        elif _ADJ[_ctz(gap)] & own & ~mask:
-            out |= gap
-    return out
-
-
-@njit_cached
 def _tt_key(h: Any, turns: int, quiet: int, reps: int, depth: int, ib: np.ndarray, tt: np.ndarray) -> Any:
     """The table key: the hash plus the counters a path-dependent draw rule makes relevant (module doc)."""
     key = np.int64(h)
@@ -184,69 +157,6 @@ def _tt_key(h: Any, turns: int, quiet: int, reps: int, depth: int, ib: np.ndarra
     if ib[C_THREE] != 0:
         key = key ^ tt[T_ZTW + 2048 + (reps & 1023)]
     return key
-
-
-@njit_cached
-def _score_moves(
-    me: int, opp: int, hopp: int, side: int, n: int, base: int, ttmove: int, ply: int, ib: np.ndarray
-) -> None:
-    """Ordering keys of ``ib[base:base+n]`` (moves) into the score row: table move, mill closures (hot
-    removals first), blocks of opponent threat points, killers, history, men next to own men."""
-    sb = base + (O_MSCORE - O_MOVES)
-    if ib[C_ORDER] == 0:
-        for i in range(n):
-            ib[sb + i] = (1 << 40) if ib[base + i] == ttmove else 0
-        return
-    empty = FULL ^ (me | opp)
-    opp_thr = _threat_points(opp, empty, phase_of(opp, hopp, ib[C_FLY] != 0))
-    hot = 0
-    for k in range(16):
-        mk = _MILLS[k]
-        if _popcnt(opp & mk) == 2 and (mk & empty) != 0:
-            hot |= opp & mk
-    k0 = ib[O_KILL + 2 * ply] if ib[C_KILL] != 0 else -2
-    k1 = ib[O_KILL + 2 * ply + 1] if ib[C_KILL] != 0 else -2
-    use_h = ib[C_HIST] != 0
-    hbase = O_HH + 600 * side
-    for i in range(n):
-        m = ib[base + i]
-        src = m & 31
-        dst = (m >> 5) & 31
-        rem = (m >> 10) & 31
-        if m == ttmove:
-            s = 1 << 40
-        elif rem != 24:
-            s = (1 << 36) + (((hot >> rem) & 1) << 34) + ((opp_thr >> dst) & 1)
-        elif (opp_thr >> dst) & 1:
-            s = 1 << 33
-        elif m == k0:
-            s = 1 << 32
-        elif m == k1:
-            s = (1 << 32) - 1
-        else:
-            s = _popcnt(_ADJ[dst] & me)
-            if use_h:
-                s += ib[hbase + src * 24 + dst] * 8
-        ib[sb + i] = s
-
-
-@njit_cached
-def _pick(i: int, n: int, base: int, ib: np.ndarray) -> int:
-    """Selection-sort step over the move row at ``base``: bring the best-keyed of ``i..n-1`` to ``i``."""
-    sb = base + (O_MSCORE - O_MOVES)
-    best = i
-    bs = ib[sb + i]
-    for j in range(i + 1, n):
-        if ib[sb + j] > bs:
-            bs = ib[sb + j]
-            best = j
-    if best != i:
-        m = ib[base + best]
-        ib[base + best] = ib[base + i]
-        ib[base + i] = m
-        ib[sb + best] = ib[sb + i]
-        ib[sb + i] = bs
-    return ib[base + i]
 
 
 @njit_inline
@@ -452,14 +362,14 @@ def _pvs(
             ib[sb + i] = n - i
     else:
         n = generate(me, opp, hme, flying, ib, base)
-        _score_moves(me, opp, hopp, side, n, base, ttmove, ply, ib)
+        score_moves(me, opp, hopp, side, n, base, ttmove, ply, ib)
     best = -_INF
     bestm = -1
     use_pvs = ib[C_PVS] != 0
     lmr = ib[C_LMR] != 0 and depth >= ib[C_LMR_DEPTH] and ply > 0
     lmr_min = ib[C_LMR_MIN]
     for i in range(n):
-        m = _pick(i, n, base, ib)
+        m = pick(i, n, base, ib)
         nme, nopp, nhme, nh, irrev = _apply(me, opp, hme, side, h, m)
         hist[cur + 1] = nh
         nq = 0 if irrev else quiet + 1
@@ -629,15 +539,3 @@ def _helper(
                 rmoves[0] = best
                 break
     return done
-
-
-@njit_cached
-def _order_root(me: int, opp: int, hopp: int, side: int, n: int, rmoves: np.ndarray, ib: np.ndarray) -> None:
-    """Sort the root turns by the ordering keys (stable for equal keys)."""
-    for i in range(n):
-        ib[O_MOVES + i] = rmoves[i]
-    _score_moves(me, opp, hopp, side, n, O_MOVES, -1, 0, ib)
-    sc = ib[O_MSCORE : O_MSCORE + n].copy()
-    order = np.argsort(-sc, kind="mergesort")
-    for i in range(n):
-        rmoves[i] = ib[O_MOVES + order[i]]

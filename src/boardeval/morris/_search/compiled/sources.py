@@ -17,7 +17,13 @@ __all__ = ["CACHE_SOURCES", "COMPILED_MODULES", "digest"]
 _HERE = Path(__file__).resolve().parent
 _MORRIS = _HERE.parents[1]
 
-COMPILED_MODULES: Final[tuple[str, ...]] = ("movegen.py", "evaluate.py", "tbprobe.py", "pvs.py")
+COMPILED_MODULES: Final[tuple[str, ...]] = (
+    "movegen.py",
+    "evaluate.py",
+    "tbprobe.py",
+    "ordering.py",
+    "pvs.py",
+)
 """The modules of this package that define cached compiled functions."""
 
 CACHE_SOURCES: Final[tuple[Path, ...]] = (
