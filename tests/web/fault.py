@@ -381,16 +381,12 @@ def _reap(proc: subprocess.Popen[bytes], deadline: float) -> tuple[int | None, f
     return None, 0.0
 
 
-PAST_THE_BOOK = ["d2", "d6", "f4"]
-"""A game whose position the opening book does not hold (it holds the first two placements): the server
-searches it (~1 s at the expert level) instead of answering at once."""
-
-
 def _one_more_search(base: str) -> None:
     """An expert AI request that the shutdown interrupts (its answer, a 503 or a closed connection, is not
-    looked at)."""
+    looked at): the first of the load's openings, past the opening book, so the server searches it (~1 s)
+    instead of answering from the book at once."""
     with contextlib.suppress(httpx.HTTPError):
-        httpx.post(base + "/api/morris/ai", json={"moves": PAST_THE_BOOK, "strength": "expert"}, timeout=600)
+        httpx.post(base + "/api/morris/ai", json={"moves": OPENINGS[0], "strength": "expert"}, timeout=600)
 
 
 def _describe(pid: int) -> str:
