@@ -5,6 +5,7 @@ Test modules import from here, never from conftest.py or from one another.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import time
@@ -18,6 +19,8 @@ __all__ = [
     "GUARD_MS",
     "HTTP_GUARD",
     "SCREENSHOTS",
+    "SETTLED",
+    "Held",
     "free_port",
     "job_ended",
     "page_number",
@@ -135,3 +138,46 @@ def page_number(x: float, digits: int) -> str:
     """A number as the pages print it (``BE.fmt`` in common.js): an integer without decimals, anything
     else with ``digits`` decimals (the Catan page takes them from ``DISPLAY_DIGITS``)."""
     return str(int(x)) if float(x).is_integer() else f"{x:.{digits}f}"
+
+
+SETTLED = "() => new Promise(r => setTimeout(() => requestAnimationFrame(() => requestAnimationFrame(r))))"
+"""Resolves once the page has run its queued tasks and drawn twice: what an answer it received did is on
+screen."""
+
+
+class Held:
+    """Holds every request matching ``pattern`` until :meth:`release` (the AI "thinks" as long as we like)."""
+
+    def __init__(self, page: Any, pattern: str) -> None:
+        self.page, self.pattern, self.routes = page, pattern, []  # type: ignore[var-annotated]
+        self.failed: list[str] = []
+        self.ended: list[Any] = []  # requests that failed (aborted) or finished
+        page.on("requestfailed", lambda req: (self.failed.append(req.url), self.ended.append(req)))
+        page.on("requestfinished", lambda req: self.ended.append(req))
+        page.route(pattern, self._hold)
+
+    def _hold(self, route: Any) -> None:
+        self.routes.append(route)
+
+    def _until(self, done: Any, what: str) -> None:
+        """Let Playwright deliver the page's events until ``done()`` (the guard fails the test)."""
+        for _ in range(GUARD_MS // 10):
+            if done():
+                return
+            self.page.wait_for_timeout(10)  # pumps the events; the condition decides, not this pause
+        raise AssertionError(what)
+
+    def wait(self, count: int = 1) -> None:
+        self._until(lambda: len(self.routes) >= count, f"no request to {self.pattern} was made")
+
+    def release(self) -> None:
+        """Let the held requests reach the server (those the page aborted fail quietly), and wait until
+        each has ended (failed or answered) and the page has dealt with what came back: a stale answer
+        that (wrongly) lands is on screen when this returns."""
+        self.page.unroute(self.pattern, self._hold)
+        for route in self.routes:
+            with contextlib.suppress(Exception):  # the page already aborted it
+                route.continue_()
+        held = [route.request for route in self.routes]
+        self._until(lambda: all(r in self.ended for r in held), f"a held {self.pattern} request never ended")
+        self.page.evaluate(SETTLED)

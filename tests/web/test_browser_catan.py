@@ -14,7 +14,7 @@ import pytest
 
 from boardeval.catan import Board, check_rules
 from boardeval.web.glossary import GLOSSARY
-from tests.web.helpers import HTTP_GUARD, screenshot
+from tests.web.helpers import HTTP_GUARD, Held, screenshot
 
 pytestmark = pytest.mark.browser
 SHOWS_CODE = "code => document.getElementById('code').textContent === code"
@@ -188,21 +188,41 @@ def _no_overflow(page: Any, width: int) -> None:
 
 def test_layout_switch_generates_a_five_six_player_board(page: Any, live_server: str) -> None:
     """Issue 16: the Board select picks the 5-6 player layout; the generated board has 30 hexes and 80
-    spots, its share link names the layout, and opening that link keeps the switch on 5-6 players."""
+    spots, its share link names the layout, and opening that link keeps the switch on 5-6 players.
+
+    Switching the layout starts a generation of its own (a fresh seed). A seed typed while it runs is the
+    next Generate's: the finished job must not overwrite it (it did: Generate then made the layout job's
+    seed, not 4). The job's first poll is held so that the seed is typed while that job surely runs."""
     page.goto(live_server + "/catan")
     page.wait_for_selector("#board svg .spot")
+    held = Held(page, "**/api/jobs/*")  # the poll of the layout switch's job (GET /api/jobs/ID)
     page.select_option("#layout", "extended")
+    held.wait()
     page.select_option("#method", "anneal")
     page.fill("#seed", "4")
+    held.release()
+    page.wait_for_function(
+        "() => document.getElementById('gen-info').textContent.includes('5-6 players')"
+        " && !document.getElementById('generate').disabled"
+    )
+    assert page.input_value("#seed") == "4", "the layout switch's board overwrote the seed typed meanwhile"
     page.click("#generate")
-    page.wait_for_function("() => document.getElementById('gen-info').textContent.includes('5-6 players')")
-    board = Board.parse(page.inner_text("#code"))
+    page.wait_for_function(
+        "() => document.getElementById('gen-info').textContent.startsWith('anneal, seed 4 · 5-6 players')"
+        " && !document.getElementById('generate').disabled"
+    )
+    # the board shown and the address bar, read in one evaluation
+    code, link = page.evaluate(
+        "() => [document.getElementById('code').textContent, location.pathname + location.search]"
+    )
+    board = Board.parse(code)
     assert board.layout == "extended"
     assert page.locator("#board svg .hex").count() == 30
     assert page.locator("#board svg g.spot").count() == 80
     assert page.locator("#board svg .port").count() == 11
-    link = page.evaluate("() => location.pathname + location.search")
-    assert parse_qs(urlparse(link).query).get("layout") == ["extended"]
+    query = parse_qs(urlparse(link).query)
+    assert query.get("layout") == ["extended"]
+    assert query.get("board") == [code], f"the link {link!r} names another board than the one shown"
     page.goto(live_server + link)
     page.wait_for_function(SHOWS_CODE, arg=board.code())
     assert page.input_value("#layout") == "extended"

@@ -9,7 +9,6 @@ Playwright route where a test needs "the AI is thinking", so no test depends on 
 
 from __future__ import annotations
 
-import contextlib
 import itertools
 import re
 from typing import Any
@@ -18,7 +17,7 @@ from urllib.parse import quote
 import httpx
 import pytest
 
-from tests.web.helpers import GUARD_MS, HTTP_GUARD, screenshot
+from tests.web.helpers import HTTP_GUARD, SETTLED, Held, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -56,49 +55,6 @@ def _status(page: Any, text: str) -> None:
     page.wait_for_function(STATUS, arg=text, polling=50)
 
 
-SETTLED = "() => new Promise(r => setTimeout(() => requestAnimationFrame(() => requestAnimationFrame(r))))"
-"""Resolves once the page has run its queued tasks and drawn twice: what an answer it received did is on
-screen."""
-
-
-class _Held:
-    """Holds every request matching ``pattern`` until :meth:`release` (the AI "thinks" as long as we like)."""
-
-    def __init__(self, page: Any, pattern: str) -> None:
-        self.page, self.pattern, self.routes = page, pattern, []  # type: ignore[var-annotated]
-        self.failed: list[str] = []
-        self.ended: list[Any] = []  # requests that failed (aborted) or finished
-        page.on("requestfailed", lambda req: (self.failed.append(req.url), self.ended.append(req)))
-        page.on("requestfinished", lambda req: self.ended.append(req))
-        page.route(pattern, self._hold)
-
-    def _hold(self, route: Any) -> None:
-        self.routes.append(route)
-
-    def _until(self, done: Any, what: str) -> None:
-        """Let Playwright deliver the page's events until ``done()`` (the guard fails the test)."""
-        for _ in range(GUARD_MS // 10):
-            if done():
-                return
-            self.page.wait_for_timeout(10)  # pumps the events; the condition decides, not this pause
-        raise AssertionError(what)
-
-    def wait(self, count: int = 1) -> None:
-        self._until(lambda: len(self.routes) >= count, f"no request to {self.pattern} was made")
-
-    def release(self) -> None:
-        """Let the held requests reach the server (those the page aborted fail quietly), and wait until
-        each has ended (failed or answered) and the page has dealt with what came back: a stale answer
-        that (wrongly) lands is on screen when this returns."""
-        self.page.unroute(self.pattern, self._hold)
-        for route in self.routes:
-            with contextlib.suppress(Exception):  # the page already aborted it
-                route.continue_()
-        held = [route.request for route in self.routes]
-        self._until(lambda: all(r in self.ended for r in held), f"a held {self.pattern} request never ended")
-        self.page.evaluate(SETTLED)
-
-
 def _men(page: Any) -> int:
     return int(page.locator(".man").count())
 
@@ -107,7 +63,7 @@ def test_switching_colour_while_the_ai_thinks_starts_a_clean_game(page: Any, liv
     """Defect 2: pick Black (the AI thinks), then White: the old answer must not land on the new game."""
     page.goto(live_server + "/morris")
     _status(page, "Your turn (white")
-    held = _Held(page, AI)
+    held = Held(page, AI)
     page.select_option("#colour", "black")
     held.wait()
     _status(page, "The AI is thinking")
@@ -127,7 +83,7 @@ def test_new_game_while_the_ai_thinks_is_not_undone(page: Any, live_server: str)
     """Defect 3: expert, place d2, New game while the AI thinks: the old game never comes back."""
     page.goto(live_server + "/morris?strength=expert")
     _status(page, "Your turn (white")
-    held = _Held(page, AI)
+    held = Held(page, AI)
     page.click('[data-point="d2"]')
     held.wait()
     page.click("#new-game")
@@ -288,7 +244,7 @@ def test_ai_vs_ai_setup_import_export(page: Any, live_server: str) -> None:
     # fast: 150 ms between two AI turns instead of 700 (the pause itself: test_ai_vs_ai_pauses_steps_...)
     page.goto(live_server + "/morris?colour=none&strength=easy&speed=fast")
     page.wait_for_function("() => document.querySelectorAll('#moves .mv').length >= 5")  # start + 4 turns
-    held = _Held(page, AI)
+    held = Held(page, AI)
     held.wait()  # the AI's next turn is asked for (and held) when the mode changes
     page.select_option("#colour", "both")  # a new game, no AI
     _status(page, "White to move")
@@ -684,7 +640,7 @@ def test_ai_vs_ai_pauses_steps_and_has_a_speed(page: Any, live_server: str) -> N
     page.wait_for_function("() => document.querySelectorAll('#moves .mv').length >= 3")  # start + 2 turns
     assert page.is_visible("#ai-pause") and page.is_visible("#ai-speed")
     assert page.input_value("#ai-speed") == "fast"
-    held = _Held(page, AI)
+    held = Held(page, AI)
     held.wait()
     page.click("#ai-pause")  # stops at once: the turn being thought about is dropped
     _status(page, "Paused")
@@ -701,7 +657,7 @@ def test_ai_vs_ai_pauses_steps_and_has_a_speed(page: Any, live_server: str) -> N
     # the speed is kept in the link and used between turns
     page.select_option("#ai-speed", "slow")
     assert "speed=slow" in page.url
-    held = _Held(page, AI)
+    held = Held(page, AI)
     page.click("#ai-pause")  # resume
     held.wait()
     assert page.get_attribute("#ai-pause", "aria-pressed") == "false"

@@ -408,6 +408,13 @@
     const bar = $("progress"), fill = bar.firstElementChild;
     $("generate").disabled = true; $("new-board").disabled = true; $("cancel").hidden = false; bar.hidden = false; fill.style.width = "0";
     $("gen-info").textContent = "generating…";
+    // a seed typed while this job runs is the next Generate's: the result must not overwrite it (switching
+    // the layout starts a job; a user who then types seed 4 and presses Generate gets seed 4)
+    const seedAsked = $("seed").value;
+    const keepTyped = () => {
+      const typed = $("seed").value;
+      return () => { if (typed !== seedAsked) { $("seed").value = typed; $("seed").placeholder = ""; $("seed-note").textContent = ""; } };
+    };
     try {
       const job = await BE.api("POST", "/api/jobs/catan/generate", body);
       currentJob = job.id;
@@ -422,10 +429,14 @@
           swapsSaid: g.swaps_said && g.method === "tournament" ? g.swaps_said : null,
           ms: Math.max(g.seconds, done.seconds || 0) * 1000, stopped: done.state === "cancelled" || g.interrupted,
           code: done.result.code, edits: 0, edited: [] };
+        const restore = keepTyped();
         show(done.result);
+        restore();
       } else {
         $("gen-info").textContent = "cancelled before a board was made: the board shown is unchanged";
+        const restore = keepTyped();
         showMade();
+        restore();
       }
     } catch (e) {
       $("gen-info").textContent = e.message;
