@@ -408,13 +408,7 @@
     const bar = $("progress"), fill = bar.firstElementChild;
     $("generate").disabled = true; $("new-board").disabled = true; $("cancel").hidden = false; bar.hidden = false; fill.style.width = "0";
     $("gen-info").textContent = "generating…";
-    // a seed typed while this job runs is the next Generate's: the result must not overwrite it (switching
-    // the layout starts a job; a user who then types seed 4 and presses Generate gets seed 4)
     const seedAsked = $("seed").value;
-    const keepTyped = () => {
-      const typed = $("seed").value;
-      return () => { if (typed !== seedAsked) { $("seed").value = typed; $("seed").placeholder = ""; $("seed-note").textContent = ""; } };
-    };
     try {
       const job = await BE.api("POST", "/api/jobs/catan/generate", body);
       currentJob = job.id;
@@ -422,6 +416,10 @@
         fill.style.width = j.total ? `${Math.round(100 * j.done / j.total)}%` : "30%";
         if (j.message) $("gen-info").textContent = j.message;
       });
+      // a seed typed while this job ran is the next Generate's: show() and showMade() below write the seed
+      // box, so it is read first and put back (switching the layout starts a job; a user who then types
+      // seed 4 and presses Generate gets seed 4)
+      const typed = $("seed").value;
       if (done.result) {
         const g = done.result.generation;
         made = { source: "generated", method: g.method, seed: g.seed, fairness: g.fairness, ports: g.ports, objective: g.objective,
@@ -429,15 +427,12 @@
           swapsSaid: g.swaps_said && g.method === "tournament" ? g.swaps_said : null,
           ms: Math.max(g.seconds, done.seconds || 0) * 1000, stopped: done.state === "cancelled" || g.interrupted,
           code: done.result.code, edits: 0, edited: [] };
-        const restore = keepTyped();
         show(done.result);
-        restore();
       } else {
         $("gen-info").textContent = "cancelled before a board was made: the board shown is unchanged";
-        const restore = keepTyped();
         showMade();
-        restore();
       }
+      if (typed !== seedAsked) { $("seed").value = typed; $("seed").placeholder = ""; $("seed-note").textContent = ""; }
     } catch (e) {
       $("gen-info").textContent = e.message;
     } finally {
