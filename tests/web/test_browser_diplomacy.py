@@ -13,7 +13,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.web.helpers import HTTP_GUARD, screenshot
+from tests.web.helpers import HTTP_GUARD, Held, screenshot
 
 pytestmark = pytest.mark.browser
 MAP_LOADED = (
@@ -258,6 +258,29 @@ MAP_STATE = (
 )
 """What the map shows, for a failure message: whether the highlight was set (the legend's pressed button)
 and then lost, or never set (a click that did not land)."""
+
+
+LEGEND_TOP = (
+    "() => { const b = document.querySelector('#legend button[data-power=\"ITALY\"]');"
+    " return b ? b.getBoundingClientRect().top + window.scrollY : null; }"
+)
+
+
+def test_nothing_below_the_evaluation_card_moves_when_it_arrives(page: Any, live_server: str) -> None:
+    """Issue 22: the evaluation card, above the legend and the charts, was drawn when its answer came, after
+    the game: the legend jumped 764 px down under the pointer, and a click on it could land elsewhere (the
+    map-highlight test hung once on that). The game is now drawn with its first evaluation."""
+    held = Held(page, "**/api/diplomacy/games/1/evaluation?*")
+    page.goto(live_server + "/diplomacy?game=1&phase=F1905M")
+    held.wait()  # the first evaluation is out: nothing of the game is drawn yet
+    assert page.evaluate(LEGEND_TOP) is None, "the legend was drawn before the evaluation card above it"
+    held.release()
+    page.wait_for_function(MAP_LOADED, arg="F1905M")
+    assert page.inner_text("#eval-phase") == "F1905M"
+    top = page.evaluate(LEGEND_TOP)
+    page.wait_for_selector("#alliances h3")
+    assert page.evaluate(LEGEND_TOP) == top
+    _clean(page)
 
 
 def test_the_map_highlights_the_chosen_power(page: Any, live_server: str) -> None:

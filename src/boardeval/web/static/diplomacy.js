@@ -289,20 +289,22 @@
 
   /* ---- The fitted evaluation (issue 14): a chart over the phases, the breakdown at the phase, alliances ---- */
 
+  function fetchEvaluation(src, phase) {
+    if (src.kind === "shipped") {
+      return BE.api("GET", `/api/diplomacy/games/${encodeURIComponent(src.id)}/evaluation?phase=${encodeURIComponent(phase)}`);
+    }
+    const fd = new FormData();
+    fd.append("file", src.file); fd.append("game_index", src.index); fd.append("phase", phase);
+    return BE.api("POST", "/api/diplomacy/upload/evaluation", fd, { quiet: true });
+  }
+
   function loadEvaluation(t) {
     const phase = view.phases[t], token = ++evalToken, src = source;
     if (evalCache.has(phase)) { renderEvaluation(evalCache.get(phase)); return; }
     setTimeout(async () => {
       if (token !== evalToken || src !== source) return;  // the slider moved on
       try {
-        let ev;
-        if (src.kind === "shipped") {
-          ev = await BE.api("GET", `/api/diplomacy/games/${encodeURIComponent(src.id)}/evaluation?phase=${encodeURIComponent(phase)}`);
-        } else {
-          const fd = new FormData();
-          fd.append("file", src.file); fd.append("game_index", src.index); fd.append("phase", phase);
-          ev = await BE.api("POST", "/api/diplomacy/upload/evaluation", fd, { quiet: true });
-        }
+        const ev = await fetchEvaluation(src, phase);
         if (src !== source) return;
         evalCache.set(phase, ev);
         if (token === evalToken) renderEvaluation(ev);
@@ -424,9 +426,26 @@
     slider.max = String(v.phases.length - 1);
   }
 
-  function startAt(phaseName) {
-    const i = phaseName ? view.phases.indexOf(phaseName) : -1;
-    showPhase(i >= 0 ? i : 0);
+  function startIndex(v, phaseName) {
+    const i = phaseName ? v.phases.indexOf(phaseName) : -1;
+    return i >= 0 ? i : 0;
+  }
+
+  /* A game is drawn together with its first phase's evaluation: the evaluation card sits above the legend
+     and the charts, and drawn later it pushed them down by 720-760 px (1,160-1,240 px on a phone) under the
+     reader's eyes and pointer: a click on the legend then could land elsewhere (issue 22). Only what comes
+     back after that is drawn late (another phase's card: about the same height). An evaluation that fails
+     is not in the way: the game is drawn, and the card says what went wrong when the phase is shown. */
+  async function firstEvaluation(src, v, t) {
+    try { return await fetchEvaluation(src, v.phases[t]); } catch (e) { return null; }
+  }
+
+  function show(src, v, t, ev) {
+    source = src;
+    render(v);
+    if (ev) evalCache.set(v.phases[t], ev);
+    syncSelect();
+    showPhase(t);
   }
 
   function showError(msg) {
@@ -453,11 +472,11 @@
     try {
       const v = await BE.api("GET", "/api/diplomacy/games/" + encodeURIComponent(id));
       if (token !== loadToken) return;  // a newer choice won
-      source = { kind: "shipped", id };
+      const src = { kind: "shipped", id }, t = startIndex(v, phaseName || (view && view.phases[phaseIdx]));
+      const ev = await firstEvaluation(src, v, t);
+      if (token !== loadToken) return;
       if (!keepError) showError(null);
-      render(v);
-      syncSelect();
-      startAt(phaseName || (view && view.phases[phaseIdx]));
+      show(src, v, t, ev);
     } catch (e) { if (token === loadToken) { showError(e.message); syncSelect(); } }
   }
 
@@ -474,12 +493,12 @@
     try {
       const v = await BE.api("POST", "/api/diplomacy/upload", fd, { quiet: true });
       if (token !== loadToken) return;
+      const src = { kind: "upload", file: f, index, name: f.name, stem: f.name.replace(/\.jsonl?$/i, "") || "game" };
+      const ev = await firstEvaluation(src, v, 0);
+      if (token !== loadToken) return;
       for (const url of mapCache.values()) URL.revokeObjectURL(url);
       mapCache.clear();
-      source = { kind: "upload", file: f, index, name: f.name, stem: f.name.replace(/\.jsonl?$/i, "") || "game" };
-      render(v);
-      syncSelect();
-      startAt(null);
+      show(src, v, 0, ev);
     } catch (e) {
       if (token !== loadToken) return;
       if (view) $("game-info").textContent = infoLine(view);
