@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
+import logging
+import traceback
+from types import SimpleNamespace
 from typing import ClassVar
 
 import pytest
@@ -9,6 +13,7 @@ import uvicorn
 from typer.testing import CliRunner
 
 from boardeval.cli.main import app
+from boardeval.cli.web import ForcedStopFilter
 from boardeval.web import workers
 
 
@@ -64,3 +69,26 @@ def test_non_loopback_host_warns(monkeypatch: pytest.MonkeyPatch) -> None:
     result = CliRunner().invoke(app, ["web", "--host", "0.0.0.0", "--port", "8124"])
     assert result.exit_code == 0 and configs[0].host == "0.0.0.0"
     assert "no login" in result.output
+
+
+def _record_of(message: str) -> logging.LogRecord:
+    return logging.LogRecord("uvicorn.error", logging.ERROR, __file__, 1, message, None, None)
+
+
+def test_a_second_ctrl_c_logs_no_traceback() -> None:
+    """A second Ctrl-C stopped uvicorn at once and it logged the cancelled lifespan task's traceback
+    (Starlette's text, as here); the filter drops exactly that record, and only when the stop was forced."""
+    try:
+        raise asyncio.CancelledError()
+    except asyncio.CancelledError:
+        cancelled = traceback.format_exc()
+    try:
+        raise RuntimeError("the app's shutdown failed")
+    except RuntimeError:
+        other = traceback.format_exc()
+    forced, graceful = SimpleNamespace(force_exit=True), SimpleNamespace(force_exit=False)
+    assert cancelled.startswith("Traceback") and "CancelledError" in cancelled
+    assert not ForcedStopFilter(forced).filter(_record_of(cancelled))
+    assert ForcedStopFilter(graceful).filter(_record_of(cancelled))  # not asked for: the traceback stays
+    assert ForcedStopFilter(forced).filter(_record_of(other))
+    assert ForcedStopFilter(forced).filter(_record_of("Shutting down"))

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import logging
+import signal
 from types import FrameType
+from typing import Any
 
 import typer
 
@@ -50,8 +53,6 @@ def _serve(host: str, port: int) -> None:
     connections (at most :data:`SHUTDOWN_GRACE` s) and the app shuts down; after that every worker pool
     of this process is shut down again (idempotent) and the fork server is stopped, so nothing outlives
     the command."""
-    import logging
-
     import uvicorn
 
     from boardeval.cli.common import err_console
@@ -61,6 +62,8 @@ def _serve(host: str, port: int) -> None:
     class Server(uvicorn.Server):
         def handle_exit(self, sig: int, frame: FrameType | None) -> None:
             kill_all_workers()
+            if self.should_exit and sig == signal.SIGINT and not self.force_exit:
+                err_console.print("boardeval web: a second Ctrl-C: stopping at once")
             super().handle_exit(sig, frame)
 
     handler = logging.StreamHandler()
@@ -78,10 +81,33 @@ def _serve(host: str, port: int) -> None:
         timeout_graceful_shutdown=SHUTDOWN_GRACE,
         **UVICORN_OPTIONS,
     )
+    server = Server(config)
+    quiet = ForcedStopFilter(server)
+    logging.getLogger("uvicorn.error").addFilter(quiet)  # after uvicorn set its logging up (in Config)
     try:
-        Server(config).run()
+        server.run()
     finally:
+        logging.getLogger("uvicorn.error").removeFilter(quiet)
         _stop_workers()
+
+
+class ForcedStopFilter(logging.Filter):
+    """Drops the traceback uvicorn logs when a second Ctrl-C stops it at once.
+
+    A second Ctrl-C makes uvicorn leave without the app's shutdown; asyncio then cancels the app's lifespan
+    task, Starlette hands uvicorn that ``CancelledError``'s traceback and uvicorn logs it as an error (a
+    traceback for a stop the user asked for). The server says "a second Ctrl-C: stopping at once" instead;
+    the workers are killed either way (:func:`_serve`). Any other record, and this one without a forced
+    stop, is kept."""
+
+    def __init__(self, server: Any) -> None:
+        super().__init__()
+        self.server = server  # a uvicorn.Server: its ``force_exit`` is set by the second Ctrl-C
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        forced = bool(getattr(self.server, "force_exit", False))
+        text = record.getMessage().rstrip()
+        return not (forced and text.startswith("Traceback") and text.endswith("CancelledError"))
 
 
 def _stop_workers() -> None:
