@@ -208,3 +208,39 @@ def test_workers_die_with_the_server_even_on_sigkill() -> None:
     server.kill()
     server.wait()
     assert _wait_gone(pids) == []
+
+
+class _ClosedMidRead:
+    """A worker's pipe that the shutdown closes (from the main thread, on Ctrl-C) while a job's thread reads
+    it: multiprocessing's ``Connection`` then reads from the handle ``close()`` set to None."""
+
+    def __init__(self, pool: WorkerPool, closing: bool) -> None:
+        self.pool, self.closing = pool, closing
+
+    def send_bytes(self, data: bytes) -> None:
+        pass
+
+    def poll(self, timeout: float) -> bool:
+        return True
+
+    def recv(self) -> Any:
+        if self.closing:
+            self.pool._closed = True  # shutdown() sets it before it kills the workers and closes the pipes
+        return os.read(None, 4)  # type: ignore[arg-type]  # what Connection._recv does with that handle
+
+
+def test_a_pipe_closed_by_the_shutdown_mid_read_cancels_the_task() -> None:
+    """A Ctrl-C while a job read its worker's pipe: the job "crashed" with a TypeError traceback (one
+    clean-clone CI run's fault test, issue 22). After the shutdown it is a cancelled task; without one, the
+    same TypeError is a bug and is raised, not hidden."""
+    from types import SimpleNamespace
+
+    for closing in (True, False):
+        pool = WorkerPool("mid-read", 1)  # never started: no process
+        worker = SimpleNamespace(conn=_ClosedMidRead(pool, closing), pid=0, process=None)
+        if closing:
+            with pytest.raises(TaskCancelled, match="shutting down"):
+                pool._drive(worker, b"", None, None, 60.0, 0.0, None)  # type: ignore[arg-type]
+        else:
+            with pytest.raises(TypeError):
+                pool._drive(worker, b"", None, None, 60.0, 0.0, None)  # type: ignore[arg-type]

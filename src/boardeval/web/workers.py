@@ -363,7 +363,11 @@ class WorkerPool:
         reason = "cancelled"
         try:
             worker.conn.send_bytes(payload)
-        except OSError as exc:
+        except Exception as exc:  # after a shutdown, any failure is the shutdown's (see the recv below)
+            if self._closed:
+                raise TaskCancelled("the server is shutting down") from None
+            if not isinstance(exc, OSError):
+                raise
             raise TaskFailed(f"the worker process is gone ({exc})") from None
         while True:
             now = time.monotonic()
@@ -386,9 +390,15 @@ class WorkerPool:
             try:
                 ready = worker.conn.poll(wait)
                 message = worker.conn.recv() if ready else None
-            except (EOFError, OSError):
+            except Exception as exc:
+                # A Ctrl-C's shutdown() closes the pipe from the main thread, and multiprocessing's
+                # Connection is not thread-safe: closed in the middle of this recv(), its handle is None
+                # and the read raises TypeError (a job "crashed" with that traceback in one clean-clone
+                # CI run's fault test, issue 22). After shutdown() any failure here is the shutdown's.
                 if self._closed:
                     raise TaskCancelled("the server is shutting down") from None
+                if not isinstance(exc, (EOFError, OSError)):
+                    raise
                 code = worker.process.exitcode
                 raise TaskFailed(f"the worker process died (exit code {code})") from None
             if message is None:
