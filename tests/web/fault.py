@@ -62,6 +62,8 @@ session's ~7 processes costs ~15 ms of kernel CPU; the bug the bound guards agai
 per request, 0.8-1.6 GB per process) holds its memory for seconds."""
 SEED_CODE = "O10-S2-W9-G12-B6-S4-B10-G9-W11-D-W3-O8-W8-O3-G4-S5-B5-G6-S11~3S3W3B3GO"
 READY = re.compile(r"worker processes ready in ([0-9.]+) s")
+LISTENING = re.compile(r"Uvicorn running on ")
+"""uvicorn's line once it listens (its Ctrl-C handler is in place); the workers start in the background."""
 
 
 def free_port() -> int:
@@ -86,8 +88,11 @@ class Server:
         return "".join(self.err)
 
 
-def start_server(home: Path, *, extra_env: dict[str, str] | None = None) -> Server:
-    """``boardeval web`` on a free port in its own session; returns once its workers are ready."""
+def start_server(
+    home: Path, *, extra_env: dict[str, str] | None = None, until: re.Pattern[str] = READY
+) -> Server:
+    """``boardeval web`` on a free port in its own session; returns once its workers are ready (or once
+    it printed the line ``until``)."""
     port = free_port()
     env = {**os.environ, "HOME": str(home), "BOARDEVAL_TABLEBASE": "none", "PYTHONUNBUFFERED": "1"}
     env.pop("XDG_CACHE_HOME", None)
@@ -112,16 +117,17 @@ def start_server(home: Path, *, extra_env: dict[str, str] | None = None) -> Serv
         for raw in iter(proc.stderr.readline, b""):
             line = raw.decode("utf-8", "replace")
             server.err.append(line)
-            found = READY.search(line)
+            found = until.search(line)
             if found:
-                server.ready_seconds = float(found.group(1))
+                if until is READY:
+                    server.ready_seconds = float(found.group(1))
                 seen.set()
         seen.set()  # the server ended: let the waiter see it
 
     threading.Thread(target=pump, daemon=True).start()
     if not seen.wait(START_GUARD) or proc.poll() is not None:
         kill_session(server.sid)
-        raise AssertionError("the server did not say its workers were ready:\n" + server.stderr()[-3000:])
+        raise AssertionError(f"the server did not print {until.pattern!r}:\n" + server.stderr()[-3000:])
     return server
 
 
@@ -367,6 +373,19 @@ def stop(server: Server, signum: int) -> Stopped:
     described = [_describe(pid) for pid in left]
     kill_session(server.sid)
     return Stopped(code, seconds, cpu_after, left, described, at_signal)
+
+
+def ctrl_c_to_the_group(server: Server) -> tuple[int | None, list[str]]:
+    """SIGINT to the server's whole process group (what a terminal's Ctrl-C does) at once; its exit code
+    (None if it did not exit) and the processes of its session still alive after it exited."""
+    os.killpg(server.sid, signal.SIGINT)
+    code, _ = _reap(server.proc, time.monotonic() + EXIT_GUARD)
+    left = session_pids(server.sid)
+    deadline = time.monotonic() + EXIT_GUARD
+    while left and time.monotonic() < deadline:
+        time.sleep(0.02)  # polling /proc; the processes' exit is the signal, the deadline only a guard
+        left = session_pids(server.sid)
+    return code, [_describe(pid) for pid in left]
 
 
 def _reap(proc: subprocess.Popen[bytes], deadline: float) -> tuple[int | None, float]:

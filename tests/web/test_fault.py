@@ -19,7 +19,16 @@ from pathlib import Path
 import pytest
 
 from boardeval.web.catan_play import PlaytestIn
-from tests.web.fault import LONG_PLAYTEST, Server, heavy_load, kill_session, start_server, stop
+from tests.web.fault import (
+    LISTENING,
+    LONG_PLAYTEST,
+    Server,
+    ctrl_c_to_the_group,
+    heavy_load,
+    kill_session,
+    start_server,
+    stop,
+)
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("fault")]
 # one after the other on one pytest worker: each test keeps both cores busy (its server's work and the
@@ -88,6 +97,23 @@ def test_sigterm_in_the_middle_of_jobs_and_searches_leaves_no_process(tmp_path: 
         figures = heavy_load(server, morris_clients=0, maps=[])
         assert not figures.problems, figures.problems
         print(_check_stopped(server, signal.SIGTERM), figures.jobs)
+    finally:
+        kill_session(server.sid)
+
+
+def test_ctrl_c_while_the_workers_start_prints_no_traceback(tmp_path: Path) -> None:
+    """A Ctrl-C at the terminal (SIGINT to the whole process group) while the fork server still loads the
+    libraries (~2 s here, ~20 s on a machine's first start): it broke the fork server's import with a
+    KeyboardInterrupt traceback, and the server logged "could not start the worker processes" with an
+    EOFError traceback (found in a `make run` check, issue 22). Sent once uvicorn listens, when the workers
+    start in the background; whenever it lands, the server stops with no traceback and leaves nothing."""
+    server = start_server(tmp_path, until=LISTENING)
+    try:
+        code, left = ctrl_c_to_the_group(server)
+        err = server.stderr()
+        assert code in (0, -signal.SIGINT, 128 + signal.SIGINT), (code, err[-3000:])
+        assert "Traceback" not in err, err[-3000:]
+        assert left == [], left
     finally:
         kill_session(server.sid)
 

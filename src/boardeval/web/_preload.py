@@ -12,8 +12,8 @@ without tearing all this down (it would take seconds of CPU after the server has
 from __future__ import annotations
 
 import atexit
-import inspect
 import os
+import signal
 import sys
 
 import matplotlib
@@ -31,17 +31,12 @@ import boardeval.web.catan_gen
 import boardeval.web.catan_play
 import boardeval.web.diplomacy
 import boardeval.web.morris
+from boardeval.web._preload_start import in_fork_server
 
 boardeval.diplomacy.forbid_convoy_builds()
 boardeval.diplomacy.load_map_graph("standard")
 boardeval.catan.generate("random", 0)
 boardeval.morris.Searcher().search(boardeval.morris.Position.parse("........................ w 9 9"), 2)
-
-
-def _in_fork_server() -> bool:
-    """True when this import is the fork server's (``multiprocessing.forkserver.main`` preloading)."""
-    here = os.path.join("multiprocessing", "forkserver.py")
-    return any(frame.filename.endswith(here) for frame in inspect.stack(0))
 
 
 def _quick_exit() -> None:
@@ -52,5 +47,6 @@ def _quick_exit() -> None:
     os._exit(0)
 
 
-if _in_fork_server():
+if in_fork_server():
     atexit.register(_quick_exit)
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # ignored while loading (_preload_start)

@@ -123,7 +123,10 @@ def _start_workers(manager: JobManager, tasks: TaskRunner) -> None:
         tasks.pool.start()
         manager.start()
     except Exception:  # the pools start again on first use; a failure here must not kill the server
-        log.exception("could not start the worker processes")
+        if tasks.pool.closed:  # a Ctrl-C while they started: the shutdown killed the fork server
+            log.info("stopped before the worker processes were ready")
+        else:
+            log.exception("could not start the worker processes")
         return
     log.info(
         "%d search and %d job worker processes ready in %.1f s",

@@ -69,6 +69,8 @@ log = logging.getLogger("boardeval.web.workers")
 
 PRELOAD = "boardeval.web._preload"
 """The module the fork server imports before it forks any worker (the libraries the tasks use)."""
+PRELOAD_START = "boardeval.web._preload_start"
+"""Imported first: Ctrl-C is ignored while the fork server loads the libraries (its docstring)."""
 
 WORKER_NICENESS = 5
 """Workers run at a lower CPU priority than the server, so that on a busy machine the event loop (small,
@@ -192,7 +194,7 @@ def _cpu_seconds(pid: int) -> float:
 
 def _context() -> Any:
     ctx = multiprocessing.get_context("forkserver")
-    ctx.set_forkserver_preload([PRELOAD])
+    ctx.set_forkserver_preload([PRELOAD_START, PRELOAD])
     return ctx
 
 
@@ -235,8 +237,16 @@ _POOLS: weakref.WeakSet[WorkerPool] = weakref.WeakSet()
 
 
 def kill_all_workers() -> None:
-    """Shut every pool of this process down and stop the fork server (the server's exit, ``atexit``)."""
-    for pool in list(_POOLS):
+    """Shut every pool of this process down and stop the fork server (the server's exit, ``atexit``).
+
+    The fork server goes first: a pool still starting holds its lock while the fork server loads the
+    libraries (seconds; ~20 s on a machine's first start), and a Ctrl-C then waited for all of that; with
+    the fork server gone the start fails at once. And once more at the end, in case a start began anew."""
+    pools = list(_POOLS)
+    for pool in pools:
+        pool._stopping = True  # read by ``closed`` before shutdown() gets the lock a start may hold
+    stop_fork_server()
+    for pool in pools:
         pool.shutdown()
     stop_fork_server()
 
@@ -278,6 +288,7 @@ class WorkerPool:
         self._lock = threading.Lock()
         self._started = False
         self._closed = False
+        self._stopping = False  # set by kill_all_workers() first (see ``closed``)
         _POOLS.add(self)
 
     def start(self) -> None:
@@ -288,6 +299,11 @@ class WorkerPool:
             self._started = True
             for _ in range(self.size):
                 self._idle.put(self._spawn())
+
+    @property
+    def closed(self) -> bool:
+        """True once the server is stopping (:func:`kill_all_workers` began, or :meth:`shutdown` ran)."""
+        return self._closed or self._stopping
 
     def pids(self) -> list[int]:
         """Process ids of the live workers."""
