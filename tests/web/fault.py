@@ -364,12 +364,7 @@ def stop(server: Server, signum: int) -> Stopped:
     # the server's CPU with its reaped descendants (the fork server, and the workers it reaped), plus
     # whatever is still alive, minus what they all had used before the signal
     cpu_after = max(0.0, usage + cpu_seconds(session_pids(server.sid)) - cpu_before)
-    # the fork server and the resource tracker leave once the processes that hold their pipes are gone
-    left = session_pids(server.sid)
-    deadline = time.monotonic() + EXIT_GUARD
-    while left and time.monotonic() < deadline:
-        time.sleep(0.02)  # polling /proc; the processes' exit is the signal, the deadline only a guard
-        left = session_pids(server.sid)
+    left = _left_after_exit(server.sid)
     described = [_describe(pid) for pid in left]
     kill_session(server.sid)
     return Stopped(code, seconds, cpu_after, left, described, at_signal)
@@ -380,12 +375,19 @@ def ctrl_c_to_the_group(server: Server) -> tuple[int | None, list[str]]:
     (None if it did not exit) and the processes of its session still alive after it exited."""
     os.killpg(server.sid, signal.SIGINT)
     code, _ = _reap(server.proc, time.monotonic() + EXIT_GUARD)
-    left = session_pids(server.sid)
+    return code, [_describe(pid) for pid in _left_after_exit(server.sid)]
+
+
+def _left_after_exit(sid: int) -> list[int]:
+    """The processes of session ``sid`` still alive once they had :data:`EXIT_GUARD` s to leave after the
+    server exited: the fork server and the resource tracker leave once the processes that hold their pipes
+    are gone."""
+    left = session_pids(sid)
     deadline = time.monotonic() + EXIT_GUARD
     while left and time.monotonic() < deadline:
         time.sleep(0.02)  # polling /proc; the processes' exit is the signal, the deadline only a guard
-        left = session_pids(server.sid)
-    return code, [_describe(pid) for pid in left]
+        left = session_pids(sid)
+    return left
 
 
 def _reap(proc: subprocess.Popen[bytes], deadline: float) -> tuple[int | None, float]:
