@@ -81,10 +81,26 @@ def test_a_falling_score_buys_time_and_a_late_stop() -> None:
     for depth, score in enumerate([0.5, 0.5, 0.4, 0.5, 0.5], start=1):
         tm.after_depth(plan, depth, score, 0, 0.01)
     assert plan.kind == "normal" and plan.target == target
-    assert tm.after_depth(plan, 6, -0.2, 0, 0.02) > 0.0
+    # depth 6 against depth 4 (0.5): a fall of 1.1
+    assert tm.after_depth(plan, 6, -0.6, 0, 0.02) > 0.0
     assert plan.kind == "falling score" and plan.target > target
     # past half the target no new depth starts
-    assert tm.after_depth(plan, 7, -0.2, 0, plan.target * 0.6) == 0.0
+    assert tm.after_depth(plan, 7, -0.6, 0, plan.target * 0.6) == 0.0
+
+
+def test_odd_and_even_depths_are_not_a_falling_score() -> None:
+    """Odd depths end on the mover's own move and score about 2 higher than even ones (self-play, issue 25):
+    a depth is compared with the one two before it, which ends on the same side's move. Compared with the
+    depth before, as before, 83% of the moves of self-play at 0.2 s were a "falling score"."""
+    tm = TimeManager(1.0)
+    plan = tm.plan(20, 20)
+    target = plan.target
+    for depth in range(1, 14):
+        tm.after_depth(plan, depth, -0.6 if depth % 2 else -2.5, 0, 0.001 * depth)
+    assert plan.kind == "normal" and plan.target == target
+    # an even depth falling against the even depth before it is one
+    tm.after_depth(plan, 14, -3.6, 0, 0.02)
+    assert plan.kind == "falling score" and plan.target > target
 
 
 def test_a_negative_bank_is_repaid() -> None:
