@@ -18,6 +18,10 @@ Swap vocabulary (:meth:`Board.with_swapped_hexes` and friends, and the generator
 ``hexes`` = whole tiles (resource and number token move together), ``resources`` = the resources only
 (tokens stay), ``numbers`` = the number tokens only (resources stay), ``ports`` = the kinds of two port
 slots. Indices are checked (:class:`BoardError` quotes the bad one; negative indices are refused).
+
+Size: about 810 lines, 385 of them the class :class:`Board`: one value type with its three written
+forms (share code, JSON, text), their parsers and formatters, and the swaps above. Each form must
+round-trip through the same checks (``_validate``), so the forms and the checks stay in one file.
 """
 
 from __future__ import annotations

@@ -45,6 +45,10 @@ Choices (documented here because the spec leaves them open):
   variables like the tiles, so both port rules constrain where harbours go as much as the tiles.
 * ``resource-pips-band`` bounds totals (not per-hex means), so ore and brick (3 hexes) compete with the
   4-hex resources on raw production, which is what players feel.
+
+Size: about 765 lines: the registry of rules, each a checker next to its CP-SAT encoding (the two must
+agree, ``tests/catan/test_constraints.py``), plus the geometry and the board variables they share. One
+file per rule would put a checker and its encoding in reach of each other only through the registry.
 """
 
 from __future__ import annotations

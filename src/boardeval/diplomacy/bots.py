@@ -28,6 +28,9 @@ its source, the weights of its released configuration), written anew for this en
    not leave becomes a supporting hold).
 5. **Retreats** go to the best free place; **builds** go to the home centres (and unit types) of highest
    winter value ``sum_n w_n proximity[n] + 1000 * defence``; **disbands** remove the lowest-valued units.
+
+Size: about 610 lines, 250 of them :class:`DumbBot` (the five steps above and the map tables they read);
+the random bot, the bot names and the map check beside it are small and used wherever the bots are.
 """
 
 from __future__ import annotations

@@ -9,6 +9,10 @@ and the field::
 
 Dislodged units (the engine writes them as ``'*A SEV'`` during retreat phases) are kept, flagged
 ``dislodged=True``: they are still on the board until the retreat is resolved.
+
+Size: about 685 lines: one format (the engine's saved game, JSON and JSONL) with its pydantic models,
+the checks against the map that run while loading, and the value types they build; the checks and the
+models are read together when the format changes.
 """
 
 from __future__ import annotations

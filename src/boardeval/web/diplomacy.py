@@ -3,6 +3,10 @@
 The three human games shipped inside the installed ``diplomacy`` package (its ``tests/network``) are read
 in place, never copied. An uploaded saved game (JSON, or JSONL with one game a line) is measured and
 answered at once; the server keeps nothing of it. Uploads over the app's body limit answer 413.
+
+Size: about 745 lines: every route of one page (the page, the games, their CSV, charts and board maps,
+uploads, evaluations) and the views they share (a game's view, the upload's checks). The routes are thin;
+the views are what make the page's words, and they are used by more than one route.
 """
 
 from __future__ import annotations
