@@ -124,8 +124,9 @@ class _NoQueue:
 @functools.lru_cache(maxsize=2)
 def _search_map(name: str) -> Any:
     """The engine's map of ``name`` without a convoy table (the one the engine already loaded, if any:
-    for a cached name ``Map(name, use_cache=False)`` is an empty object)."""
-    return _plain_engine_map(name)
+    for a cached name ``Map(name, use_cache=False)`` is an empty object), with the engine's full adjacency
+    cache: the search asks most of it."""
+    return _plain_engine_map(name, lazy=False)
 
 
 def _coast_paths(job: tuple[str, str, int]) -> list[tuple[str, set[str], set[str]]]:

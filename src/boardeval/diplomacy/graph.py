@@ -283,19 +283,84 @@ class MapGraph:
         }
 
 
-def _plain_engine_map(name: str) -> Any:
-    """The engine's ``Map`` of ``name`` without its convoy-path table.
+class _LazyAbuts(dict[tuple[str, str, str, str], int]):
+    """The engine map's ``abuts_cache``, filled on demand: the same answers, from the same ``Map._abuts``.
+
+    The engine's ``Map.build_cache`` answers every ``(unit type, location, order type, location)`` query in
+    advance, ``2 x 3 x locations^2`` of them (39,000 on ``standard``, 270,000 on ``world``): 88% of a map's
+    load (0.7 of 0.8 s a map, measured; ``benchmarks/diplomacy_map_load.py``), while the graph asks a few
+    thousand (a move to each neighbour). ``Map.abuts`` reads the cache with ``get(query, 0)``: here a query
+    the engine would have answered is computed once and kept, and any other gets the engine's 0.
+    """
+
+    def __init__(self, engine_map: Any) -> None:
+        super().__init__()
+        self._map = engine_map
+        self._locs = frozenset(loc.upper() for loc in engine_map.locs)
+
+    def get(self, key: tuple[str, str, str, str], default: Any = None) -> Any:  # type: ignore[override]
+        if key in self:
+            return self[key]
+        unit, loc, order, other = key
+        if (
+            unit not in ("A", "F")
+            or order not in ("-", "S", "C")
+            or loc not in self._locs
+            or other not in self._locs
+        ):
+            return default  # not a query the engine's cache holds
+        value: int = self._map._abuts(*key)
+        self[key] = value
+        return value
+
+
+@functools.cache
+def _lazy_map_class() -> type:
+    """The engine's ``Map`` with :class:`_LazyAbuts` instead of the full ``abuts_cache`` (made on first use:
+    the engine is imported only when a map is loaded). Everything else of ``build_cache`` is the engine's."""
+    from diplomacy.engine.map import Map
+
+    class _LazyMap(Map):  # type: ignore[misc]
+        __slots__ = ()
+
+        def build_cache(self) -> None:
+            for loc in self.locs:
+                self.loc_coasts[loc.upper()] = [
+                    m.upper() for m in self.locs if loc.upper()[:3] == m.upper()[:3]
+                ]
+            self.abuts_cache = _LazyAbuts(self)  # type: ignore[misc]  # a slot of Map's (mypy cannot see it)
+            for loc in self.locs:
+                loc = loc.upper()
+                hops = [near.upper() for near in self.abut_list(loc, incl_no_coast=True)]
+                coasts = [self.find_coasts(dest) for dest in hops]
+                self.dest_with_coasts[loc] = list({c for sub in coasts for c in sub})
+
+    return _LazyMap
+
+
+def _plain_engine_map(name: str, *, lazy: bool = True) -> Any:
+    """The engine's ``Map`` of ``name`` without its convoy-path table and with its adjacency answered on
+    demand (:class:`_LazyAbuts`).
 
     ``Map(name)`` builds that table on the first load of a map the engine does not ship it for (``world``:
     tens of minutes on several processes, see ``boardeval.diplomacy.prepare_map``); the graph needs no
     convoys, so it reads the map with ``use_cache=False``. A map already loaded the engine's way (a
     ``Game`` on it exists) is reused: for a name in the engine's map cache ``Map(name, use_cache=False)``
-    returns an object its constructor leaves empty.
+    returns an object its constructor leaves empty. The map read here is the graph's alone: it never goes
+    into the engine's map cache, so games and orders still get the engine's own ``Map``. ``lazy=False``:
+    the engine's full adjacency cache (the convoy-path search asks most of its queries, many times over,
+    and the engine's ``dict.get`` answers faster than :class:`_LazyAbuts`'s).
     """
-    from diplomacy.engine.map import MAP_CACHE, Map
+    from diplomacy.engine.map import MAP_CACHE
 
     cached = MAP_CACHE.get(name)
-    return cached if cached is not None else Map(name, use_cache=False)
+    if cached is not None:
+        return cached
+    if not lazy:
+        from diplomacy.engine.map import Map
+
+        return Map(name, use_cache=False)
+    return _lazy_map_class()(name, use_cache=False)
 
 
 def _load_engine_map(name: str) -> Any:
@@ -393,8 +458,9 @@ def load_map_graph(name: str = "standard") -> MapGraph:
     """Build (once per process, cached) the :class:`MapGraph` of an engine map by name.
 
     Raises :class:`UnknownMapError` for a name that is not among :func:`available_maps`.  The graph is
-    read without the engine's convoy-path table, so every map loads in about a second at most
-    (``known_world_901``, the largest, ~1 s; ``benchmarks/diplomacy_map_load.py``).
+    read without the engine's convoy-path table and with its adjacency answered on demand
+    (:func:`_plain_engine_map`), so every map loads in under a second (``known_world_901``, the largest,
+    ~0.75 CPU-s; all 14 maps 1.8 CPU-s, 4.5 with the engine's full adjacency cache; ``standard`` 0.02).
     """
     m = _load_engine_map(name)
     adj = _adjacency(m)
