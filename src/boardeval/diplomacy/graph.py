@@ -287,9 +287,9 @@ class _LazyAbuts(dict[tuple[str, str, str, str], int]):
     """The engine map's ``abuts_cache``, filled on demand: the same answers, from the same ``Map._abuts``.
 
     The engine's ``Map.build_cache`` answers every ``(unit type, location, order type, location)`` query in
-    advance, ``2 x 3 x locations^2`` of them (39,000 on ``standard``, 270,000 on ``world``): 88% of a map's
-    load (0.7 of 0.8 s a map, measured; ``benchmarks/diplomacy_map_load.py``), while the graph asks a few
-    thousand (a move to each neighbour). ``Map.abuts`` reads the cache with ``get(query, 0)``: here a query
+    advance, ``2 x 3 x locations^2`` of them (40,344 on ``standard``, 274,776 on ``world``): 88% of a map's
+    load under a profiler (all 14 maps 4.5 CPU-s with it, 1.8 without), while the graph asks a few thousand
+    (a move to each neighbour). ``Map.abuts`` reads the cache with ``get(query, 0)``: here a query
     the engine would have answered is computed once and kept, and any other gets the engine's 0.
     """
 
