@@ -379,11 +379,8 @@ class WorkerPool:
         reason = "cancelled"
         try:
             worker.conn.send_bytes(payload)
-        except Exception as exc:  # after a shutdown, any failure is the shutdown's (see the recv below)
-            if self._closed:
-                raise TaskCancelled("the server is shutting down") from None
-            if not isinstance(exc, OSError):
-                raise
+        except Exception as exc:
+            self._pipe_failed(exc, (OSError,))
             raise TaskFailed(f"the worker process is gone ({exc})") from None
         while True:
             now = time.monotonic()
@@ -407,14 +404,7 @@ class WorkerPool:
                 ready = worker.conn.poll(wait)
                 message = worker.conn.recv() if ready else None
             except Exception as exc:
-                # A Ctrl-C's shutdown() closes the pipe from the main thread, and multiprocessing's
-                # Connection is not thread-safe: closed in the middle of this recv(), its handle is None
-                # and the read raises TypeError (a job "crashed" with that traceback in one clean-clone
-                # CI run's fault test, issue 22). After shutdown() any failure here is the shutdown's.
-                if self._closed:
-                    raise TaskCancelled("the server is shutting down") from None
-                if not isinstance(exc, (EOFError, OSError)):
-                    raise
+                self._pipe_failed(exc, (EOFError, OSError))
                 code = worker.process.exitcode
                 raise TaskFailed(f"the worker process died (exit code {code})") from None
             if message is None:
@@ -431,6 +421,19 @@ class WorkerPool:
                 raise _StoppedCleanly(reason)
             else:
                 raise TaskFailed(str(message[1]))
+
+    def _pipe_failed(self, exc: Exception, worker_gone: tuple[type[Exception], ...]) -> None:
+        """A send to or read from a worker's pipe failed with ``exc``: after :meth:`shutdown`, the shutdown's
+        doing (raises :class:`TaskCancelled`); before it, one of ``worker_gone`` means a dead worker (returns:
+        the caller says how) and anything else is a bug (raised as it is).
+
+        A Ctrl-C's shutdown() closes the pipes from the main thread, and multiprocessing's ``Connection`` is
+        not thread-safe: closed in the middle of a recv(), its handle is None and the read raises TypeError
+        (a job "crashed" with that traceback in one clean-clone CI run's fault test, issue 22)."""
+        if self._closed:
+            raise TaskCancelled("the server is shutting down") from None
+        if not isinstance(exc, worker_gone):
+            raise exc
 
     def shutdown(self) -> None:
         """Kill every worker now (running tasks end as :class:`TaskCancelled`). Idempotent."""
