@@ -31,7 +31,7 @@ import boardeval.web.catan_gen
 import boardeval.web.catan_play
 import boardeval.web.diplomacy
 import boardeval.web.morris
-from boardeval.web._preload_start import in_fork_server
+from boardeval.web._preload_start import IN_FORK_SERVER
 
 boardeval.diplomacy.forbid_convoy_builds()
 boardeval.diplomacy.load_map_graph("standard")
@@ -47,6 +47,6 @@ def _quick_exit() -> None:
     os._exit(0)
 
 
-if in_fork_server():
+if IN_FORK_SERVER:
     atexit.register(_quick_exit)
     signal.signal(signal.SIGINT, signal.default_int_handler)  # ignored while loading (_preload_start)

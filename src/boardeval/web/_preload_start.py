@@ -21,5 +21,9 @@ def in_fork_server() -> bool:
     return any(frame.filename.endswith(here) for frame in inspect.stack(0))
 
 
-if in_fork_server():
+IN_FORK_SERVER = in_fork_server()
+"""Whether the fork server is importing this (read by :mod:`boardeval.web._preload` too: one look at the
+stack)."""
+
+if IN_FORK_SERVER:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
