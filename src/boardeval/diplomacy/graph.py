@@ -317,7 +317,9 @@ class _LazyAbuts(dict[tuple[str, str, str, str], int]):
 @functools.cache
 def _lazy_map_class() -> type:
     """The engine's ``Map`` with :class:`_LazyAbuts` instead of the full ``abuts_cache`` (made on first use:
-    the engine is imported only when a map is loaded). Everything else of ``build_cache`` is the engine's."""
+    the engine is imported only when a map is loaded). The rest of ``build_cache``, the coasts and the
+    destinations with coasts, is the engine's two loops as the pinned engine has them (copied: its method
+    does all three at once); ``tests/diplomacy/test_graph.py`` compares all of it with the engine's own."""
     from diplomacy.engine.map import Map
 
     class _LazyMap(Map):  # type: ignore[misc]
