@@ -4,8 +4,10 @@
 (``rank24(own) * C(24, b) + rank24(opp)``, overlapping pairs simply unused), no symmetry, no unmoves and no
 counters: in round ``r`` every undecided position looks at all its successors as they stood after round
 ``r - 1`` and is a win at ``r`` if one of them is a loss at ``r - 1``, a loss at ``r`` if all of them are wins
-(at most ``r - 1``). Captures look into the plain solution of the smaller sub-database. Slow (it rescans the
-undecided positions every round) but obviously right, which is the point.
+(at most ``r - 1``). A win's distance is odd and a loss's even, so an even round decides only losses and
+its scan of a position stops at the first turn that does not lead to an opponent win (3v3: 4.5 instead of
+6.3 CPU-s, the same table). Captures look into the plain solution of the smaller sub-database. Slow (it
+rescans the undecided positions every round) but obviously right, which is the point.
 
 :func:`check_position` checks one tablebase entry against the rules engine: it plays every legal turn of
 ``rules.Position`` and requires the stored value/distance to follow from the successors' values (a win at
@@ -72,12 +74,14 @@ def _scan(
     adj: I64,
     through: I64,
     rank_of: npt.NDArray[np.int32],
+    only_wins: bool = False,
 ) -> tuple[int, bool, int, bool]:
     """Look at every turn of ``own`` (a men, to move) against ``opp`` (b men).
 
     Returns (smallest opponent loss or -1, all successors opponent wins, longest such win, any turn).
     ``other`` holds sub-database (b, a), ``smaller`` (b - 1, a); the scan stops early once an opponent
-    loss at ``stop_at`` is seen (-1: never).
+    loss at ``stop_at`` is seen (-1: never), and with ``only_wins`` at the first successor that is not an
+    opponent win (the position cannot be a loss then; the figures returned so far say so).
     """
     empty = FULL & ~(own | opp)
     best_loss = -1
@@ -103,9 +107,13 @@ def _scan(
             if not mill:
                 v = other[rank_of[opp] * binom[24, a] + rank_of[moved]]
                 best_loss, all_win, longest = _fold(v, best_loss, all_win, longest)
+                if only_wins and (best_loss != -1 or not all_win):
+                    return best_loss, all_win, longest, True
                 continue
             if b == 3:  # the opponent is left with 2 men: lost
                 best_loss, all_win, longest = _fold(0, best_loss, all_win, longest)
+                if only_wins:
+                    return best_loss, all_win, longest, True
                 continue
             # removable: men outside the opponent's mills, or any man if every one is in a mill
             in_mill = 0
@@ -123,6 +131,8 @@ def _scan(
                     rest = opp & ~(1 << q)
                     v = smaller[rank_of[rest] * binom[24, a] + rank_of[moved]]
                     best_loss, all_win, longest = _fold(v, best_loss, all_win, longest)
+                    if only_wins and (best_loss != -1 or not all_win):
+                        return best_loss, all_win, longest, True
     return best_loss, all_win, longest, any_move
 
 
@@ -155,8 +165,10 @@ def _round(
             if own & opp:
                 new[i * n_opp + j] = -3  # not a position: skipped from now on
                 continue
+            # a win's distance is odd, a loss's even: round r decides only losses when r is even, so their
+            # scan stops at the first turn that does not lead to an opponent win
             best_loss, all_win, longest, any_move = _scan(
-                own, opp, a, b, old_other, smaller, r - 1, binom, adj, through, rank_of
+                own, opp, a, b, old_other, smaller, r - 1, binom, adj, through, rank_of, r % 2 == 0
             )
             if not any_move:
                 if r == 0:
