@@ -128,13 +128,15 @@ def quick_dask_connect(monkeypatch: pytest.MonkeyPatch) -> float:
 
 
 @pytest.fixture(scope="session")
-def tablebase_3v3(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A 3v3 Morris tablebase, built once per test process for the tests that read one (none writes into
-    it): five modules each built their own, ~1 CPU-s apiece. The tests of the build itself build theirs."""
+def tablebase_3v3() -> Path:
+    """A 3v3 Morris tablebase, built once per test run for the tests that read one (none writes into it):
+    five modules each built their own, ~1 CPU-s apiece, then each worker (tests/run_cache.py). The tests
+    of the build itself build theirs."""
     from boardeval.morris.tablebase import build_tablebase
+    from tests.run_cache import made_once
 
-    folder = tmp_path_factory.mktemp("tablebase_3v3")
-    assert build_tablebase(3, folder).built == ["3v3"]
+    folder, built = made_once("tablebase-3v3", lambda folder: build_tablebase(3, folder).built)
+    assert built == ["3v3"]
     return folder
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -19,18 +20,23 @@ from typer.testing import CliRunner
 from boardeval.morris import WIN_SCORE, AlphaBetaPlayer, PlayerSpec, Position, Searcher, play_game, why_panel
 from boardeval.morris.tablebase import Tablebase, build_tablebase
 from boardeval.morris.tuning.data import play_out, sample_covered
+from tests.run_cache import made_once
 
 
-@pytest.fixture(scope="session")
-def tb_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("tb_search")
-
+def _build_to_4v3(folder: Path) -> dict[str, Any]:
     def stop_after_4v3(done: int, total: int, msg: str) -> None:
         if "4v3+3v4 stored" in msg:
             raise KeyboardInterrupt
 
     report = build_tablebase(4, folder, progress=stop_after_4v3)
-    assert report.interrupted and report.built == ["3v3", "4v3", "3v4"]
+    return {"built": report.built, "interrupted": report.interrupted}
+
+
+@pytest.fixture(scope="session")
+def tb_dir() -> Path:
+    """3v3, 4v3 and 3v4 (a K = 4 build stopped after 4v3), built once per run (tests/run_cache.py)."""
+    folder, note = made_once("tablebase-to-4v3", _build_to_4v3)
+    assert note["interrupted"] and note["built"] == ["3v3", "4v3", "3v4"]
     return folder
 
 

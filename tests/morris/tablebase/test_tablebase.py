@@ -32,6 +32,7 @@ from boardeval.morris.tablebase import (
 from boardeval.morris.tablebase.index import combos, rows, symmetry_classes
 from boardeval.morris.tablebase.plain import check_position, plain_solve, rules_successors
 from tests.cli.json_shapes import assert_same_fields
+from tests.run_cache import made_once
 
 KEYS = [(3, 3), (4, 3), (3, 4), (4, 4)]
 
@@ -46,16 +47,21 @@ def _pos(white: str, black: str, side: str = "w", variant: Variant | None = None
     return Position.parse(text) if variant is None else Position.parse(text, variant)
 
 
-@pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Tablebase, list[tuple[int, int, str]]]:
-    folder = tmp_path_factory.mktemp("tb")
+def _build_k4(folder: Path) -> dict[str, Any]:
     calls: list[tuple[int, int, str]] = []
     report = build_tablebase(4, folder, progress=lambda d, t, m: calls.append((d, t, m)))
-    assert report.built == ["3v3", "4v3", "3v4", "4v4"] and not report.interrupted
-    return Tablebase.open(folder), calls
+    return {"built": report.built, "interrupted": report.interrupted, "calls": calls}
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
+def built() -> tuple[Tablebase, list[tuple[int, int, str]]]:
+    """The K = 4 tablebase and its build's progress calls, built once per run (tests/run_cache.py)."""
+    folder, note = made_once("tablebase-k4", _build_k4)
+    assert note["built"] == ["3v3", "4v3", "3v4", "4v4"] and not note["interrupted"]
+    return Tablebase.open(folder), [(d, t, m) for d, t, m in note["calls"]]
+
+
+@pytest.fixture(scope="session")
 def tb(built: tuple[Tablebase, list[tuple[int, int, str]]]) -> Tablebase:
     return built[0]
 
