@@ -1,4 +1,4 @@
-"""The endgame tablebase: build (K = 4 once per session), files and manifest, probes, errors, Ctrl-C, CLI.
+"""The endgame tablebase: build (K = 4 once per test run), files and manifest, probes, errors, Ctrl-C, CLI.
 
 The 3v3 sub-database is compared with the plain solver on every position (slow test); every sub-database is
 checked against the rules engine on seeded samples (each value must follow from the successors' values).
