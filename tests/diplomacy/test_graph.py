@@ -88,10 +88,11 @@ def test_unknown_names_are_clear_errors() -> None:
 def test_the_graphs_map_answers_every_adjacency_query_as_the_engines_own(
     name: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The graph reads the engine's map with its adjacency answered on demand (``_LazyAbuts``, 0.13 against
-    2.8 CPU-s for the 14 maps): every query the engine's full cache holds gets the engine's answer, a query
-    it does not hold gets its 0, and the coasts and the graph are the same (the oracle is the engine's
-    ``Map.build_cache``; all 14 maps were compared once by hand, 1.7 million queries)."""
+    """The graph reads the engine's map with its adjacency answered on demand (``_LazyAbuts``; reading the 14
+    maps and asking the graph's queries, one process: 0.13 against 2.9 CPU-s): every query the engine's full
+    cache holds gets the engine's answer, a query it does not hold gets its 0, and the coasts and the graph
+    are the same (the oracle is the engine's ``Map.build_cache``; all 14 maps were compared once by hand,
+    1.7 million queries)."""
     from diplomacy.engine.map import MAP_CACHE, Map
 
     from boardeval.diplomacy.graph import _adjacency, _lazy_map_class

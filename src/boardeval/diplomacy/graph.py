@@ -299,8 +299,9 @@ class _LazyAbuts(dict[tuple[str, str, str, str], int]):
         self._locs = frozenset(loc.upper() for loc in engine_map.locs)
 
     def get(self, key: tuple[str, str, str, str], default: Any = None) -> Any:  # type: ignore[override]
-        if key in self:
-            return self[key]
+        known = super().get(key)  # one look-up: the values are ints, never None
+        if known is not None:
+            return known
         unit, loc, order, other = key
         if (
             unit not in ("A", "F")
