@@ -74,14 +74,15 @@ def _scan(
     adj: I64,
     through: I64,
     rank_of: npt.NDArray[np.int32],
-    only_wins: bool = False,
+    loss_round: bool = False,
 ) -> tuple[int, bool, int, bool]:
     """Look at every turn of ``own`` (a men, to move) against ``opp`` (b men).
 
     Returns (smallest opponent loss or -1, all successors opponent wins, longest such win, any turn).
     ``other`` holds sub-database (b, a), ``smaller`` (b - 1, a); the scan stops early once an opponent
-    loss at ``stop_at`` is seen (-1: never), and with ``only_wins`` at the first successor that is not an
-    opponent win (the position cannot be a loss then; the figures returned so far say so).
+    loss at ``stop_at`` is seen (-1: never), and in a ``loss_round`` (one that decides only losses) at the
+    first successor that is not an opponent win (the position cannot be a loss then; the figures returned
+    so far say so).
     """
     empty = FULL & ~(own | opp)
     best_loss = -1
@@ -107,12 +108,12 @@ def _scan(
             if not mill:
                 v = other[rank_of[opp] * binom[24, a] + rank_of[moved]]
                 best_loss, all_win, longest = _fold(v, best_loss, all_win, longest)
-                if only_wins and (best_loss != -1 or not all_win):
+                if loss_round and (best_loss != -1 or not all_win):
                     return best_loss, all_win, longest, True
                 continue
             if b == 3:  # the opponent is left with 2 men: lost
                 best_loss, all_win, longest = _fold(0, best_loss, all_win, longest)
-                if only_wins:
+                if loss_round:
                     return best_loss, all_win, longest, True
                 continue
             # removable: men outside the opponent's mills, or any man if every one is in a mill
@@ -131,7 +132,7 @@ def _scan(
                     rest = opp & ~(1 << q)
                     v = smaller[rank_of[rest] * binom[24, a] + rank_of[moved]]
                     best_loss, all_win, longest = _fold(v, best_loss, all_win, longest)
-                    if only_wins and (best_loss != -1 or not all_win):
+                    if loss_round and (best_loss != -1 or not all_win):
                         return best_loss, all_win, longest, True
     return best_loss, all_win, longest, any_move
 
