@@ -1,7 +1,8 @@
 """Fixtures for the web tests: an in-process TestClient, and a real uvicorn server + Debian's chromium.
 
-Browser tests never download a browser: they drive ``/usr/bin/chromium`` through Playwright, and FAIL (not
-skip) when it is missing, so CI notices. The server runs uvicorn in a thread on 127.0.0.1 with a free port.
+Browser tests never download a browser: they drive Debian's headless chromium (``helpers.CHROMIUM``) through
+Playwright, and FAIL (not skip) when it is missing, so CI notices. The server runs uvicorn in a thread on
+127.0.0.1 with a free port.
 """
 
 from __future__ import annotations
@@ -78,9 +79,10 @@ def live_server() -> Iterator[str]:
 
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
-    """Debian's chromium through Playwright. Missing chromium is a failure, not a skip."""
+    """Debian's headless chromium through Playwright. Missing chromium is a failure, not a skip."""
     assert CHROMIUM.exists(), (
-        f"{CHROMIUM} is missing: install Debian's chromium (`make browser`); browser tests never download one"
+        f"{CHROMIUM} is missing: install Debian's chromium-headless-shell (`make browser`); browser tests"
+        " never download one"
     )
     from playwright.sync_api import sync_playwright
 
