@@ -237,18 +237,20 @@ class OldJob:
     openings_plies: int = 2
     index: int = 0
     save: str | None = None
-    new_set: str = ""  # EngineOptions the new AI sets: "name=number,..." (e.g. blockade_extension=2)
+    new_set: str = ""  # EngineOptions the new AI sets: "name=value,..." (e.g. blockade_extension=2)
     old_set: str = ""  # EngineOptions the opponent sets when it is the new AI (``old_engine="new"``)
     boundary: float = 0.0  # > 0: node budgets spent by the boundary schedule (_NodeSchedule) on both sides
 
 
 def _options(off: str, on: str = "") -> Any:
     """EngineOptions with the named techniques switched off ("book" and "clock" are the player's) and the
-    ``name=number`` settings of ``on`` (e.g. ``blockade_extension=2``; ``lmr_divisor=2.5``: a dot makes it a
-    float)."""
+    ``name=value`` settings of ``on`` (e.g. ``blockade_extension=2``, ``lmr_divisor=2.5``, ``null_move=0``,
+    ``tt=exact``), each read as its option's type."""
     from dataclasses import replace
 
     from boardeval.morris._search.compiled.engine import EngineOptions
+
+    defaults = EngineOptions()
 
     names = [n for n in off.split(",") if n and n not in ("book", "clock")]
     change: dict[str, object] = {name: False for name in names}
@@ -258,8 +260,9 @@ def _options(off: str, on: str = "") -> Any:
         change["blockade_extension"] = 0
     for item in (i for i in on.split(",") if i):  # after the switches: a setting is not switched off again
         name, _, value = item.partition("=")
-        change[name] = float(value) if "." in value else int(value)
-    return replace(EngineOptions(), **change)  # type: ignore[arg-type]
+        kind = type(getattr(defaults, name))
+        change[name] = bool(int(value)) if kind is bool else kind(value)
+    return replace(defaults, **change)  # type: ignore[arg-type]
 
 
 class _NodeSchedule:
@@ -693,12 +696,12 @@ def main() -> None:
     ap.add_argument("--new-depth", type=int, default=None, help="the new AI at a fixed depth (a check)")
     ap.add_argument("--new-off", default="", help="EngineOptions the new AI switches off: lmr,null_move,...")
     ap.add_argument(
-        "--new-set", default="", help="EngineOptions the new AI sets: name=number,... (blockade_extension=2)"
+        "--new-set", default="", help="EngineOptions the new AI sets: name=value,... (blockade_extension=2)"
     )
     ap.add_argument(
         "--old-set",
         default="",
-        help="EngineOptions the opponent sets when it is the new AI (--old-engine new): name=number,...",
+        help="EngineOptions the opponent sets when it is the new AI (--old-engine new): name=value,...",
     )
     ap.add_argument(
         "--boundary-nodes",
