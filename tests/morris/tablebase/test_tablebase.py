@@ -185,7 +185,7 @@ def test_bad_input_errors(tb: Tablebase, tmp_path: Path) -> None:
     with pytest.raises(MissingTablebaseError, match="boardeval morris tablebase build"):
         Tablebase.open(tmp_path / "nothing")
     with pytest.raises(TablebaseRangeError, match=f"at most {MAX_MEN} men"):
-        tb.probe(_pos("a7 d7 g7 c4 e4 b2 f2", "e5 f4 d3 g1"))
+        tb.probe(_pos("a7 d7 g7 c4 e4 b2 f2 b6", "e5 f4 d3 g1"))
     with pytest.raises(ParamsError, match="--max-men"):
         build_tablebase(MAX_MEN + 1, tmp_path)
     assert issubclass(TablebaseError, BoardevalError)
@@ -246,6 +246,10 @@ def test_cli_stats_probe_build(tb: Tablebase, tmp_path: Path) -> None:
     res = runner.invoke(app, ["tablebase", "build", "--max-men", "3", "--dir", str(tmp_path)])
     assert res.exit_code == 0 and "built 3v3" in res.output
     assert (tmp_path / "3v3.npy").read_bytes() == (tb.directory / "3v3.npy").read_bytes()
+    # the CLI writes its --max-men range out (no numpy at registration): it must be the library's
+    res = runner.invoke(app, ["tablebase", "build", "--max-men", str(MAX_MEN + 1), "--dir", str(tmp_path)])
+    assert res.exit_code == 2 and "--max-men" in res.output and f"3..{MAX_MEN}" in res.output
+    assert f"(3..{MAX_MEN};" in runner.invoke(app, ["tablebase", "build", "--help"]).output
     res = runner.invoke(app, ["tablebase", "probe", text.replace(" 0 0", " 3 3"), "--dir", str(tb.directory)])
     assert isinstance(res.exception, BoardevalError)
 

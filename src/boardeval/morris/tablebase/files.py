@@ -50,8 +50,11 @@ __all__ = [
 
 TBValue = Literal["win", "loss", "draw"]
 
-#: The largest men count per side a build accepts (6v6: 2.5 billion positions, ~4 GB while solving).
-MAX_MEN = 6
+#: The largest men count per side a build accepts (7v7: 6.7 billion positions, ~7.5 GB resident while
+#: solving, 41 minutes of one core for all of K = 7 after K = 6; docs/morris-tablebase.md). 7 is also the
+#: most the compiled search's packed probe can address (``_search/endgame.py``: 8 slots per side), and
+#: the CLI's ``--max-men`` range (``cli/morris_tablebase.py``; a test holds the two equal).
+MAX_MEN = 7
 MANIFEST = "manifest.json"
 FORMAT = "boardeval-morris-tablebase/1"
 VARIANT = "standard"
