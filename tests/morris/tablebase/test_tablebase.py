@@ -245,6 +245,8 @@ def test_cli_stats_probe_build(tb: Tablebase, tmp_path: Path) -> None:
     assert res.exit_code == 0 and "white wins in 1" in res.output and "best line: c4-g7x" in res.output
     res = runner.invoke(app, ["tablebase", "build", "--max-men", "3", "--dir", str(tmp_path)])
     assert res.exit_code == 0 and "built 3v3" in res.output
+    # packed at once for the compiled search (not by the first search, e.g. a web request)
+    assert "packed for the search" in res.output and len(list(tmp_path.glob("packed-*.bin"))) == 1
     assert (tmp_path / "3v3.npy").read_bytes() == (tb.directory / "3v3.npy").read_bytes()
     # the CLI writes its --max-men range out (no numpy at registration): it must be the library's
     res = runner.invoke(app, ["tablebase", "build", "--max-men", str(MAX_MEN + 1), "--dir", str(tmp_path)])

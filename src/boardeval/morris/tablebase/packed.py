@@ -111,9 +111,13 @@ def pack(
             table = np.ascontiguousarray(load_table(directory, subs[sub_name(*key)]))  # checksum verified
             raw = table.view(np.uint8).reshape(-1)
             data[at : at + raw.size] = raw
+        tmp = path.with_name(path.name + f".{os.getpid()}.tmp")
         try:
-            tmp = path.with_name(path.name + f".{os.getpid()}.tmp")
-            data.tofile(tmp)
+            try:
+                data.tofile(tmp)
+            except BaseException:  # a full disk or Ctrl-C: leave no partial file (3.6 GB for K <= 7)
+                tmp.unlink(missing_ok=True)
+                raise
             os.replace(tmp, path)
             for old in directory.glob("packed-*"):
                 if old.name.split(".")[0] != path.name.split(".")[0]:
