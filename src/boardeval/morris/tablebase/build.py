@@ -16,7 +16,6 @@ from __future__ import annotations
 import datetime as _dt
 import hashlib
 import json
-import os
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -38,6 +37,7 @@ from boardeval.morris.tablebase.files import (
     default_tablebase_dir,
     encode,
     read_manifest,
+    save_npy,
     sub_name,
     write_atomic,
 )
@@ -228,10 +228,7 @@ def _store(directory: Path, solved: Solved, seconds: float) -> dict[str, Any]:
     code, shift = encode(full)
     name = sub_name(a, b)
     path = directory / f"{name}.npy"
-    tmp = path.with_name(path.name + ".tmp")
-    with tmp.open("wb") as fh:
-        np.save(fh, code, allow_pickle=False)
-    os.replace(tmp, path)
+    write_atomic(path, lambda tmp: save_npy(tmp, code))
     live = solved.stab > 0
     weight = np.where(live, 16 // np.maximum(solved.stab, 1), 0).astype(np.int64)  # orbit sizes
     wins = live & (full > 0) & (full % 2 == 1)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from collections.abc import Callable
 from math import comb
 from pathlib import Path
 from typing import Any, Literal
@@ -44,6 +45,7 @@ __all__ = [
     "encode",
     "load_table",
     "read_manifest",
+    "save_npy",
     "sub_name",
     "write_atomic",
 ]
@@ -126,10 +128,27 @@ def read_manifest(directory: Path) -> dict[str, Any]:
     return {"format": FORMAT, "variant": VARIANT, "rules": RULES, "subdatabases": {}}
 
 
-def write_atomic(path: Path, data: bytes) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_bytes(data)
-    os.replace(tmp, path)
+def save_npy(path: Path, array: npt.NDArray[Any]) -> None:
+    """``array`` as a ``.npy`` file at exactly ``path`` (``np.save`` given a path would add ``.npy``)."""
+    with path.open("wb") as fh:
+        np.save(fh, array, allow_pickle=False)
+
+
+def write_atomic(path: Path, data: bytes | Callable[[Path], None]) -> None:
+    """Write ``path`` whole or not at all: ``data`` (bytes, or a function that writes the file it is given)
+    goes into a temporary file beside it, named by the process so that two processes never share one, and
+    is renamed over ``path`` when complete. A failed or interrupted write (a full disk, Ctrl-C) removes the
+    temporary file: a packed K <= 7 tablebase is 3.6 GB."""
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    try:
+        if isinstance(data, bytes):
+            tmp.write_bytes(data)
+        else:
+            data(tmp)
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
 
 
 def decoded(directory: Path, entry: dict[str, Any]) -> npt.NDArray[np.int16]:

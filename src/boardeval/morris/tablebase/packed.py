@@ -15,9 +15,9 @@ not twice). A folder that cannot be written to gets the data packed in memory in
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import mmap
-import os
 from math import comb
 from pathlib import Path
 from typing import Any
@@ -35,7 +35,7 @@ from boardeval.morris._search.endgame import (
     P_TABLES,
     PACK_FORMAT,
 )
-from boardeval.morris.tablebase.files import load_table, sub_name
+from boardeval.morris.tablebase.files import load_table, save_npy, sub_name, write_atomic
 from boardeval.morris.tablebase.index import SYM_BYTES, binomials, rows
 
 __all__ = ["Packed", "pack"]
@@ -111,14 +111,8 @@ def pack(
             table = np.ascontiguousarray(load_table(directory, subs[sub_name(*key)]))  # checksum verified
             raw = table.view(np.uint8).reshape(-1)
             data[at : at + raw.size] = raw
-        tmp = path.with_name(path.name + f".{os.getpid()}.tmp")
         try:
-            try:
-                data.tofile(tmp)
-            except BaseException:  # a full disk or Ctrl-C: leave no partial file (3.6 GB for K <= 7)
-                tmp.unlink(missing_ok=True)
-                raise
-            os.replace(tmp, path)
+            write_atomic(path, data.tofile)
             for old in directory.glob("packed-*"):
                 if old.name.split(".")[0] != path.name.split(".")[0]:
                     old.unlink(missing_ok=True)
@@ -126,13 +120,9 @@ def pack(
             pass  # a read-only folder: keep the packed data in memory
     index = _read_index(index_path)
     if index is None:
-        index = _index(entries)  # the reduced rows of up to 5 or 6 men: ~0.3 s of CPU, once
-        try:
-            tmp = index_path.with_name(f"{index_path.stem}.{os.getpid()}.tmp.npy")
-            np.save(tmp, index)
-            os.replace(tmp, index_path)
-        except OSError:
-            pass
+        index = _index(entries)  # the reduced rows of up to 7 men (~1 s of CPU for K = 7), once
+        with contextlib.suppress(OSError):  # a read-only folder: the index is computed again next time
+            write_atomic(index_path, lambda tmp: save_npy(tmp, index))
     views: dict[tuple[int, int], npt.NDArray[np.integer[Any]]] = {}
     for key, (n_rows, cols, dtype) in shapes.items():
         at = entries[key][0]
