@@ -24,11 +24,12 @@ from __future__ import annotations
 import functools
 import os
 import pickle
-import tempfile
 from collections import OrderedDict
+from pathlib import Path
 from typing import Any
 
 from boardeval.core import DiplomacyError, Progress, map_jobs
+from boardeval.core.files import write_atomic
 from boardeval.diplomacy.graph import _plain_engine_map, load_map_graph
 
 __all__ = [
@@ -196,11 +197,7 @@ def _store(name: str, table: OrderedDict[int, list[Any]]) -> None:
     folder = os.path.dirname(path)
     try:
         os.makedirs(folder, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".convoy-", suffix=".pkl")
-        with os.fdopen(fd, "wb") as handle:
-            pickle.dump(data, handle)
-        os.chmod(tmp, 0o644)  # as the engine writes it (mkstemp makes 0600)
-        os.replace(tmp, path)
+        write_atomic(Path(path), pickle.dumps(data))
     except OSError:  # a read-only home: the table stays in memory for this process
         return
 

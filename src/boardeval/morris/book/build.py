@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
@@ -27,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from boardeval.core import JobsInterrupted, ParamsError, Progress, map_jobs
+from boardeval.core.files import write_atomic
 from boardeval.morris.book.store import SEARCH_KEY, Book, BookEntry, BookError, canonical_text
 from boardeval.morris.rules import Position, Turn
 
@@ -143,9 +143,7 @@ def search_position(job: BookJob) -> dict[str, Any]:
     if job.checkpoint is not None:
         folder = Path(job.checkpoint)
         path = _checkpoint_file(folder, job.text, job.depth, job.key)
-        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-        tmp.write_text(json.dumps(row), encoding="utf-8")
-        tmp.replace(path)
+        write_atomic(path, json.dumps(row).encode())
     return row
 
 

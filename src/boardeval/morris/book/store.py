@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from boardeval.core import BoardevalError, MorrisError
+from boardeval.core.files import write_atomic
 from boardeval.morris.rules import STANDARD, Position, Turn
 from boardeval.morris.symmetry import INVERSE, canonical, map_turn
 
@@ -180,9 +181,7 @@ class Book:
         """Write the book (temporary file, then rename)."""
         path = Path(path)
         text = json.dumps(self.to_json(), indent=None, separators=(",", ":"))
-        tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(text + "\n", encoding="utf-8")
-        tmp.replace(path)
+        write_atomic(path, (text + "\n").encode())
 
 
 @cache

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import functools
 import importlib.machinery
 import importlib.util
 import os
@@ -38,6 +39,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Final
 
+from boardeval.core.files import write_atomic
 from boardeval.morris._search.compiled.sources import digest
 
 __all__ = ["EXPORTS", "KEEP", "build", "load", "module_path"]
@@ -64,6 +66,10 @@ def _cache_dir() -> Path:
     import platformdirs
 
     return Path(platformdirs.user_cache_dir("boardeval")) / "engine"
+
+
+def _move(source: Path, target: Path) -> None:
+    shutil.move(str(source), target)
 
 
 def module_name() -> str:
@@ -196,7 +202,6 @@ def build() -> Path:
                 finally:
                     setattr(pycc_compiler, "Flags", original)  # noqa: B010
                 built = Path(tmp) / cc.output_file
-                shutil.move(str(built), path.with_name(path.name + f".{os.getpid()}.tmp"))
-                os.replace(path.with_name(path.name + f".{os.getpid()}.tmp"), path)
+                write_atomic(path, functools.partial(_move, built))
         _prune(path)
     return path
