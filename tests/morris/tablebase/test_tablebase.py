@@ -29,7 +29,6 @@ from boardeval.morris.tablebase import (
     build_tablebase,
     subdatabase_pairs,
 )
-from boardeval.morris.tablebase.files import write_atomic
 from boardeval.morris.tablebase.index import combos, rows, symmetry_classes
 from boardeval.morris.tablebase.plain import check_position, plain_solve, rules_successors
 from tests.cli.json_shapes import assert_same_fields
@@ -190,23 +189,6 @@ def test_bad_input_errors(tb: Tablebase, tmp_path: Path) -> None:
     with pytest.raises(ParamsError, match="--max-men"):
         build_tablebase(MAX_MEN + 1, tmp_path)
     assert issubclass(TablebaseError, BoardevalError)
-
-
-def test_an_interrupted_write_leaves_no_file(tmp_path: Path) -> None:
-    """Every table, the manifest and the packed file are written through ``write_atomic``: Ctrl-C or a full
-    disk in the middle leaves neither the target nor a partial temporary file (3.6 GB packed for K <= 7)."""
-    target = tmp_path / "packed.bin"
-
-    def half(tmp: Path) -> None:
-        tmp.write_bytes(b"half")
-        raise KeyboardInterrupt
-
-    with pytest.raises(KeyboardInterrupt):
-        write_atomic(target, half)
-    assert list(tmp_path.iterdir()) == []
-    write_atomic(target, b"whole")
-    write_atomic(target, lambda tmp: tmp.write_bytes(b"again"))
-    assert target.read_bytes() == b"again" and list(tmp_path.iterdir()) == [target]
 
 
 def test_corrupt_file_is_reported(tb: Tablebase, tmp_path: Path) -> None:

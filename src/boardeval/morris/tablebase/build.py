@@ -14,7 +14,7 @@ Usage::
 from __future__ import annotations
 
 import datetime as _dt
-import hashlib
+import functools
 import json
 import time
 from collections.abc import Iterable
@@ -28,6 +28,7 @@ import numpy as np
 import numpy.typing as npt
 
 from boardeval.core import JobsInterrupted, ParamsError, Progress, map_jobs, report
+from boardeval.core.files import write_atomic
 from boardeval.morris.board import N_POINTS
 from boardeval.morris.tablebase.files import (
     MANIFEST,
@@ -36,10 +37,10 @@ from boardeval.morris.tablebase.files import (
     decoded,
     default_tablebase_dir,
     encode,
+    file_sha256,
     read_manifest,
     save_npy,
     sub_name,
-    write_atomic,
 )
 from boardeval.morris.tablebase.index import combos, rows
 
@@ -177,16 +178,21 @@ def solve_pair(
             done += (end - start) * ncol
             report(progress, done, total, f"{label}: scanning turns")
 
-    def schedule(levels: npt.NDArray[np.int16]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int16]]:
-        idx = np.flatnonzero(levels > 0)
+    # cell numbers as 4-byte integers while they fit (every pair up to 8v7 + 7v8, 1.08 billion cells): the
+    # frontier holds one slot per cell, so this is 4 of the ~9 bytes a cell the solver holds at its peak
+    cell_type = np.int32 if n_total < 2**31 else np.int64
+
+    def schedule(levels: npt.NDArray[np.int16]) -> tuple[npt.NDArray[np.integer[Any]], npt.NDArray[np.int16]]:
+        idx: npt.NDArray[np.integer[Any]] = np.flatnonzero(levels > 0).astype(cell_type)
         order = np.argsort(levels[idx], kind="stable")
-        return idx[order].astype(np.int64), levels[idx][order]
+        return idx[order], levels[idx][order]
 
     win_idx, win_lv = schedule(capw)
+    del capw
     blk_idx, blk_lv = schedule(capb)
-    del capw, capb
+    del capb
     last = int(max(win_lv.max(initial=0), blk_lv.max(initial=0)))
-    frontier = np.empty(n_total, dtype=np.int64)
+    frontier: npt.NDArray[np.integer[Any]] = np.empty(n_total, dtype=cell_type)
     zeros = np.flatnonzero(dist == 0)
     frontier[: len(zeros)] = zeros
     fill = len(zeros)
@@ -213,11 +219,12 @@ def solve_pair(
             report(progress, done, total, f"{label}: level {level}, {fill:,} classes decided")
         start = end
         level += 1
+    del counter, frontier, win_idx, blk_idx
     out = []
     for key, off, size, shape in zip(group, offsets, sizes, shapes, strict=False):
-        table = dist[off : off + size].reshape(shape).copy()
+        table = dist[off : off + size].reshape(shape)  # views: no copy of the pair's cells
         nb.fill_duplicates(key[0], key[1], table, tabs)
-        out.append(Solved(key, table, stab[off : off + size].reshape(shape).copy()))
+        out.append(Solved(key, table, stab[off : off + size].reshape(shape)))
     return out
 
 
@@ -228,13 +235,11 @@ def _store(directory: Path, solved: Solved, seconds: float) -> dict[str, Any]:
     code, shift = encode(full)
     name = sub_name(a, b)
     path = directory / f"{name}.npy"
-    write_atomic(path, lambda tmp: save_npy(tmp, code))
-    live = solved.stab > 0
-    weight = np.where(live, 16 // np.maximum(solved.stab, 1), 0).astype(np.int64)  # orbit sizes
-    wins = live & (full > 0) & (full % 2 == 1)
-    losses = live & (full >= 0) & (full % 2 == 0)
-    draws = live & (full == -1)
-    positions = int(weight.sum())
+    write_atomic(path, functools.partial(save_npy, array=code))
+    dtype = str(code.dtype)
+    del code
+    stats = _stats(full, solved.stab)
+    positions = stats["positions"]
     if positions != comb(N_POINTS, a) * comb(N_POINTS - a, b):
         raise TablebaseError(f"{name}: orbit sizes add up to {positions}, not to every position")
     return {
@@ -242,23 +247,42 @@ def _store(directory: Path, solved: Solved, seconds: float) -> dict[str, Any]:
         "opponent_men": b,
         "file": path.name,
         "positions": positions,
-        "symmetry_classes": int(live.sum()),
-        "stored_slots": int(code.size),
-        "wins": int(weight[wins].sum()),
-        "losses": int(weight[losses].sum()),
-        "draws": int(weight[draws].sum()),
-        "classes_won": int(wins.sum()),
-        "classes_lost": int(losses.sum()),
-        "classes_drawn": int(draws.sum()),
-        "longest_win": int(full[wins].max(initial=0)),
-        "longest_loss": int(full[losses].max(initial=0)),
-        "dtype": str(code.dtype),
+        "symmetry_classes": stats["symmetry_classes"],
+        "stored_slots": int(full.size),
+        **{k: v for k, v in stats.items() if k not in ("positions", "symmetry_classes")},
+        "dtype": dtype,
         "distance_bits": shift,
         "bytes": path.stat().st_size,
-        "sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
+        "sha256": file_sha256(path),
         "build_seconds": round(seconds, 3),
         "built_at": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
     }
+
+
+def _stats(full: npt.NDArray[np.int16], stab: npt.NDArray[np.uint8]) -> dict[str, int]:
+    """A solved table's counts over all positions (each class weighted by its orbit size, ``16 / |stab|``)
+    and over classes, a block of rows at a time: whole-table temporaries cost ~20 bytes a cell, more than
+    the solver itself holds for the largest pairs."""
+    names = ("positions", "symmetry_classes", "wins", "losses", "draws", "classes_won", "classes_lost",
+             "classes_drawn", "longest_win", "longest_loss")  # fmt: skip
+    out = dict.fromkeys(names, 0)
+    step = max(1, (1 << 24) // max(1, full.shape[1]))
+    for r0 in range(0, full.shape[0], step):
+        d = full[r0 : r0 + step]
+        live = stab[r0 : r0 + step] > 0
+        weight = np.where(live, 16 // np.maximum(stab[r0 : r0 + step], 1), 0).astype(np.int64)
+        wins = live & (d > 0) & (d % 2 == 1)
+        losses = live & (d >= 0) & (d % 2 == 0)
+        draws = live & (d == -1)
+        out["positions"] += int(weight.sum())
+        out["symmetry_classes"] += int(live.sum())
+        for total, classes, mask in (("wins", "classes_won", wins), ("losses", "classes_lost", losses),
+                                     ("draws", "classes_drawn", draws)):  # fmt: skip
+            out[total] += int(weight[mask].sum())
+            out[classes] += int(mask.sum())
+        out["longest_win"] = max(out["longest_win"], int(d[wins].max(initial=0)))
+        out["longest_loss"] = max(out["longest_loss"], int(d[losses].max(initial=0)))
+    return out
 
 
 def _build_group_job(job: tuple[list[tuple[int, int]], str]) -> list[dict[str, Any]]:

@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-from collections.abc import Callable
 from math import comb
 from pathlib import Path
 from typing import Any, Literal
@@ -43,11 +41,11 @@ __all__ = [
     "decoded",
     "default_tablebase_dir",
     "encode",
+    "file_sha256",
     "load_table",
     "read_manifest",
     "save_npy",
     "sub_name",
-    "write_atomic",
 ]
 
 TBValue = Literal["win", "loss", "draw"]
@@ -93,16 +91,22 @@ def sub_name(a: int, b: int) -> str:
     return f"{a}v{b}"
 
 
+def file_sha256(path: Path) -> str:
+    """The SHA-256 of a file, read in pieces: a table of 8 men is over a gigabyte."""
+    with path.open("rb") as fh:
+        return hashlib.file_digest(fh, "sha256").hexdigest()
+
+
 def load_table(directory: Path, entry: dict[str, Any]) -> npt.NDArray[np.integer[Any]]:
     path = directory / entry["file"]
     build = build_command(max(entry["mover_men"], entry["opponent_men"]), directory)
     try:
-        data = path.read_bytes()
+        digest = file_sha256(path)
     except OSError:
         raise MissingTablebaseError(
             f"tablebase file {str(path)!r} is missing; rebuild with `{build}`"
         ) from None
-    if hashlib.sha256(data).hexdigest() != entry["sha256"]:
+    if digest != entry["sha256"]:
         raise TablebaseError(
             f"tablebase file {str(path)!r} is corrupt (checksum); rebuild with `{build} --force`"
         )
@@ -134,31 +138,19 @@ def save_npy(path: Path, array: npt.NDArray[Any]) -> None:
         np.save(fh, array, allow_pickle=False)
 
 
-def write_atomic(path: Path, data: bytes | Callable[[Path], None]) -> None:
-    """Write ``path`` whole or not at all: ``data`` (bytes, or a function that writes the file it is given)
-    goes into a temporary file beside it, named by the process so that two processes never share one, and
-    is renamed over ``path`` when complete. A failed or interrupted write (a full disk, Ctrl-C) removes the
-    temporary file: a packed K <= 7 tablebase is 3.6 GB."""
-    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-    try:
-        if isinstance(data, bytes):
-            tmp.write_bytes(data)
-        else:
-            data(tmp)
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-
-
 def decoded(directory: Path, entry: dict[str, Any]) -> npt.NDArray[np.int16]:
     """A stored table as int16 distances (-1 = draw), the form the compiled lookup reads."""
-    table = load_table(directory, entry).astype(np.int32)
+    table = load_table(directory, entry)
     shift = int(entry["distance_bits"])
-    value = table >> shift
-    dist = (table & ((1 << shift) - 1)).astype(np.int16)
-    dist[value == 0] = -1
-    return dist
+    flat = table.reshape(-1)
+    dist = np.empty(flat.shape, dtype=np.int16)
+    step = 1 << 24  # a block at a time (see encode)
+    for s0 in range(0, flat.size, step):
+        code = flat[s0 : s0 + step].astype(np.int32)
+        d = (code & ((1 << shift) - 1)).astype(np.int16)
+        d[(code >> shift) == 0] = -1
+        dist[s0 : s0 + step] = d
+    return dist.reshape(table.shape)
 
 
 def encode(dist: npt.NDArray[np.int16]) -> tuple[npt.NDArray[np.integer[Any]], int]:
@@ -166,6 +158,11 @@ def encode(dist: npt.NDArray[np.int16]) -> tuple[npt.NDArray[np.integer[Any]], i
     shift, dtype = (6, np.uint8) if longest < 64 else (14, np.uint16)
     if longest >= 1 << 14:
         raise TablebaseError(f"distance {longest} does not fit the 14-bit distance field")
-    value = np.where(dist < 0, 0, np.where(dist % 2 == 1, 1, 2)).astype(np.int32)
-    code = (value << shift) | np.maximum(dist, 0).astype(np.int32)
-    return code.astype(dtype), shift
+    flat = dist.reshape(-1)
+    code = np.empty(flat.shape, dtype=dtype)
+    step = 1 << 24  # a block at a time: whole-table int32/int64 temporaries would cost ~16 bytes a cell
+    for s0 in range(0, flat.size, step):
+        d = flat[s0 : s0 + step]
+        value = np.where(d < 0, 0, np.where(d % 2 == 1, 1, 2)).astype(np.int32)
+        code[s0 : s0 + step] = (value << shift) | np.maximum(d, 0).astype(np.int32)
+    return code.reshape(dist.shape), shift

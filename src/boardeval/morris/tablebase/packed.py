@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from boardeval.core.files import write_atomic
 from boardeval.morris._search.endgame import (
     P_BINOM,
     P_MASK,
@@ -35,7 +36,7 @@ from boardeval.morris._search.endgame import (
     P_TABLES,
     PACK_FORMAT,
 )
-from boardeval.morris.tablebase.files import load_table, save_npy, sub_name, write_atomic
+from boardeval.morris.tablebase.files import load_table, save_npy, sub_name
 from boardeval.morris.tablebase.index import SYM_BYTES, binomials, rows
 
 __all__ = ["Packed", "pack"]

@@ -58,6 +58,7 @@ FULL = (1 << 24) - 1
 UNIT = 16  # counter units per turn
 
 I64 = npt.NDArray[np.int64]
+Cells = npt.NDArray[np.integer[Any]]  # cell numbers: int32 while they fit (build.solve_pair), else int64
 Tabs = tuple[Any, ...]
 
 # indices into the ``tabs`` tuple built by build._tables()
@@ -268,7 +269,7 @@ def init_rows(
 
 @njit(cache=True)  # type: ignore[untyped-decorator]
 def apply_scheduled_wins(
-    level: int, scheduled: I64, dist: npt.NDArray[np.int16], frontier: I64, fill: int
+    level: int, scheduled: Cells, dist: npt.NDArray[np.int16], frontier: Cells, fill: int
 ) -> int:
     """Classes whose best capture wins at ``level``: decide the still undecided ones; returns the new fill."""
     for k in range(scheduled.shape[0]):
@@ -283,10 +284,10 @@ def apply_scheduled_wins(
 @njit(cache=True)  # type: ignore[untyped-decorator]
 def apply_block_releases(
     level: int,
-    scheduled: I64,
+    scheduled: Cells,
     dist: npt.NDArray[np.int16],
     counter: npt.NDArray[np.uint16],
-    frontier: I64,
+    frontier: Cells,
     fill: int,
 ) -> int:
     """Classes whose capture turns all lead to wins ending by ``level - 1``: release their extra count."""
@@ -315,7 +316,7 @@ def process_level(
     dist: npt.NDArray[np.int16],
     counter: npt.NDArray[np.uint16],
     stab: npt.NDArray[np.uint8],
-    frontier: I64,
+    frontier: Cells,
 ) -> int:
     """Propagate the classes ``frontier[start:end]`` (decided at ``level``) to their predecessors.
 
