@@ -13,10 +13,10 @@ of its tree (``compiled/tbprobe.py``), so it needs the tables as two flat arrays
 - ``index`` (int64): a header, then the index tables. ``index[P_ROR + a]``, ``index[P_SOR + a]`` and
   ``index[P_MASK + a]`` are the offsets (in ``index``) of, for ``a`` men on the side to move, the row of each
   colex rank, the symmetry that maps it to its row's representative, and each row's representative mask
-  (the tablebase's reduced rows); ``index[P_SUB + 4 (8 a + b) + k]`` for sub-database ``(a, b)``: k = 0 its
-  first byte in ``data``, 1 its columns, 2 its distance bits, 3 its bytes per cell (1 or 2, little-endian;
-  0 = not built). ``index[P_BINOM + 25 n + k] = C(n, k)``; ``index[P_SYM + 768 g + 256 i + v]`` is the image
-  under symmetry ``g`` of the points of byte ``i`` of a bitboard whose byte value is ``v``.
+  (the tablebase's reduced rows); ``index[P_SUB + 4 (P_SLOTS a + b) + k]`` for sub-database ``(a, b)``:
+  k = 0 its first byte in ``data``, 1 its columns, 2 its distance bits, 3 its bytes per cell (1 or 2,
+  little-endian; 0 = not built). ``index[P_BINOM + 25 n + k] = C(n, k)``; ``index[P_SYM + 768 g + 256 i +
+  v]`` is the image under symmetry ``g`` of the points of byte ``i`` of a bitboard whose byte value is ``v``.
 - ``data`` (uint8): every built sub-database's stored cells, row-major, at its offset.
 
 A cell holds the value above its distance bits (0 draw, 1 win, 2 loss) and the distance to the end in
@@ -41,6 +41,7 @@ __all__ = [
     "P_BINOM",
     "P_MASK",
     "P_ROR",
+    "P_SLOTS",
     "P_SOR",
     "P_SUB",
     "P_SYM",
@@ -51,13 +52,15 @@ __all__ = [
     "tablebase_score",
 ]
 
-PACK_FORMAT: Final[int] = 0x31504254
-"""``index[0]`` of the packed form ("TBP1")."""
-P_ROR: Final[int] = 8
-P_SOR: Final[int] = 16
-P_MASK: Final[int] = 24
-P_SUB: Final[int] = 32
-P_BINOM: Final[int] = P_SUB + 4 * 64
+PACK_FORMAT: Final[int] = 0x32504254
+"""``index[0]`` of the packed form ("TBP2"; "TBP1" had 8 slots per side, i.e. at most 7 men)."""
+P_SLOTS: Final[int] = 16
+"""Men counts the header has room for, per side (0..15: a side of Nine Men's Morris has at most 9 men)."""
+P_ROR: Final[int] = P_SLOTS
+P_SOR: Final[int] = 2 * P_SLOTS
+P_MASK: Final[int] = 3 * P_SLOTS
+P_SUB: Final[int] = 4 * P_SLOTS
+P_BINOM: Final[int] = P_SUB + 4 * P_SLOTS * P_SLOTS
 P_SYM: Final[int] = P_BINOM + 25 * 25
 P_TABLES: Final[int] = P_SYM + 16 * 3 * 256
 """Where the per-men-count index tables start in ``index`` (the header's offsets point past it)."""

@@ -50,11 +50,11 @@ __all__ = [
 
 TBValue = Literal["win", "loss", "draw"]
 
-#: The largest men count per side a build accepts (7v7: 6.7 billion positions, ~7.5 GB resident while
-#: solving, 41 minutes of one core for all of K = 7 after K = 6; docs/morris-tablebase.md). 7 is also the
-#: most the compiled search's packed probe can address (``_search/endgame.py``: 8 slots per side), and
-#: the CLI's ``--max-men`` range (``cli/morris_tablebase.py``; a test holds the two equal).
-MAX_MEN = 7
+#: The largest men count per side a build accepts (docs/morris-tablebase.md: K = 8 is ~1.5 hours of one
+#: core after K = 7, ~12 GB resident while solving 8v7 + 7v8; K = 7 41 minutes, ~7 GB). The compiled
+#: search's packed probe addresses up to 15 a side (``_search/endgame.py``, ``P_SLOTS``). Also the CLI's
+#: ``--max-men`` range (``cli/morris_tablebase.py``; a test holds the two equal).
+MAX_MEN = 8
 MANIFEST = "manifest.json"
 FORMAT = "boardeval-morris-tablebase/1"
 VARIANT = "standard"

@@ -30,6 +30,7 @@ from boardeval.morris._search.endgame import (
     P_BINOM,
     P_MASK,
     P_ROR,
+    P_SLOTS,
     P_SOR,
     P_SUB,
     P_SYM,
@@ -59,7 +60,8 @@ def _index(entries: dict[tuple[int, int], tuple[int, int, int, int]]) -> npt.NDA
             parts.append(np.asarray(arr, dtype=np.int64))
             at += len(arr)
     for (a, b), (offset, cols, bits, width) in entries.items():
-        head[P_SUB + 4 * (8 * a + b) : P_SUB + 4 * (8 * a + b) + 4] = (offset, cols, bits, width)
+        at_sub = P_SUB + 4 * (P_SLOTS * a + b)
+        head[at_sub : at_sub + 4] = (offset, cols, bits, width)
     return np.concatenate([head, *parts])
 
 
@@ -121,7 +123,7 @@ def pack(
             pass  # a read-only folder: keep the packed data in memory
     index = _read_index(index_path)
     if index is None:
-        index = _index(entries)  # the reduced rows of up to 7 men (~1 s of CPU for K = 7), once
+        index = _index(entries)  # the reduced rows of up to 8 men (~3 s of CPU for K = 8), once
         with contextlib.suppress(OSError):  # a read-only folder: the index is computed again next time
             write_atomic(index_path, lambda tmp: save_npy(tmp, index))
     views: dict[tuple[int, int], npt.NDArray[np.integer[Any]]] = {}

@@ -15,7 +15,7 @@ import numpy as np
 
 from boardeval.morris._search.compiled.jit import njit_cached
 from boardeval.morris._search.compiled.movegen import FULL, _ctz, _popcnt
-from boardeval.morris._search.endgame import P_BINOM, P_MASK, P_ROR, P_SOR, P_SUB, P_SYM
+from boardeval.morris._search.endgame import P_BINOM, P_MASK, P_ROR, P_SLOTS, P_SOR, P_SUB, P_SYM
 
 __all__ = ["TB_DRAW", "TB_NONE", "tb_probe"]
 
@@ -55,9 +55,9 @@ def tb_probe(own: int, opp: int, index: np.ndarray, data: np.ndarray) -> int:
     a win for the side to move, even = a loss, :data:`TB_DRAW`, or :data:`TB_NONE` when not built."""
     a = _popcnt(own)
     b = _popcnt(opp)
-    if a > 7 or b > 7:
+    if a >= P_SLOTS or b >= P_SLOTS:
         return TB_NONE
-    sub = P_SUB + 4 * (8 * a + b)
+    sub = P_SUB + 4 * (P_SLOTS * a + b)
     width = index[sub + 3]
     if width == 0:
         return TB_NONE
