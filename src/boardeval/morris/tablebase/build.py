@@ -182,16 +182,23 @@ def solve_pair(
     # frontier holds one slot per cell, so this is 4 of the ~9 bytes a cell the solver holds at its peak
     cell_type = np.int32 if n_total < 2**31 else np.int64
 
-    def schedule(levels: npt.NDArray[np.int16]) -> tuple[npt.NDArray[np.integer[Any]], npt.NDArray[np.int16]]:
-        idx: npt.NDArray[np.integer[Any]] = np.flatnonzero(levels > 0).astype(cell_type)
-        order = np.argsort(levels[idx], kind="stable")
-        return idx[order], levels[idx][order]
+    def schedule(levels: npt.NDArray[np.int16]) -> tuple[npt.NDArray[np.integer[Any]], npt.NDArray[np.int64]]:
+        """The cells scheduled at each level, in cell order: level v is ``cells[bounds[v]:bounds[v + 1]]``."""
+        counts = nb.level_counts(levels)
+        bounds = np.zeros(len(counts) + 1, dtype=np.int64)
+        np.cumsum(counts, out=bounds[1:])
+        cells: npt.NDArray[np.integer[Any]] = np.empty(int(bounds[-1]), dtype=cell_type)
+        nb.schedule_cells(levels, bounds, cells)
+        return cells, bounds
 
-    win_idx, win_lv = schedule(capw)
+    def at(level: int, cells: npt.NDArray[np.integer[Any]], bounds: npt.NDArray[np.int64]) -> Any:
+        return cells[bounds[level] : bounds[level + 1]] if level + 1 < len(bounds) else cells[:0]
+
+    win_idx, win_b = schedule(capw)
     del capw
-    blk_idx, blk_lv = schedule(capb)
+    blk_idx, blk_b = schedule(capb)
     del capb
-    last = int(max(win_lv.max(initial=0), blk_lv.max(initial=0)))
+    last = max(len(win_b), len(blk_b)) - 2  # the highest scheduled level (counts has max + 1 entries)
     frontier: npt.NDArray[np.integer[Any]] = np.empty(n_total, dtype=cell_type)
     zeros = np.flatnonzero(dist == 0)
     frontier[: len(zeros)] = zeros
@@ -202,11 +209,9 @@ def solve_pair(
     two = len(group) == 2
     while True:
         if level % 2 == 1:
-            lo, hi = np.searchsorted(win_lv, level, "left"), np.searchsorted(win_lv, level, "right")
-            fill = nb.apply_scheduled_wins(level, win_idx[lo:hi], dist, frontier, fill)
+            fill = nb.apply_scheduled_wins(level, at(level, win_idx, win_b), dist, frontier, fill)
         elif level > 0:
-            lo, hi = np.searchsorted(blk_lv, level, "left"), np.searchsorted(blk_lv, level, "right")
-            fill = nb.apply_block_releases(level, blk_idx[lo:hi], dist, counter, frontier, fill)
+            fill = nb.apply_block_releases(level, at(level, blk_idx, blk_b), dist, counter, frontier, fill)
         end = fill
         if start == end and level > last:
             break
