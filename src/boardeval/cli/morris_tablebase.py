@@ -41,7 +41,7 @@ def build_command(
         # import numpy (tests/morris/tablebase/test_tablebase.py holds the two equal)
         parser=int_option("--max-men", 3, 8),
         help="Largest men count per side (3..8; 6 takes ~5 CPU minutes and ~4 GB, 7 ~45 minutes more, "
-        "~7 GB while building and 3.6 GB of files; 8 ~1.5 hours more, ~12 GB, 12 GB of files).",
+        "~7 GB while building and 3.6 GB of files; 8 ~70 minutes more, ~13 GB, 9.8 GB of files in all).",
     ),
     directory: Path | None = typer.Option(None, "--dir", help=_DIR_HELP),
     workers: int = typer.Option(

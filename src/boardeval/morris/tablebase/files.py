@@ -50,8 +50,8 @@ __all__ = [
 
 TBValue = Literal["win", "loss", "draw"]
 
-#: The largest men count per side a build accepts (docs/morris-tablebase.md: K = 8 is ~1.5 hours of one
-#: core after K = 7, ~12 GB resident while solving 8v7 + 7v8; K = 7 41 minutes, ~7 GB). The compiled
+#: The largest men count per side a build accepts (docs/morris-tablebase.md: K = 8 took 65 minutes of one
+#: core after K = 7, 12.3 GB resident at most, in 8v7 + 7v8; K = 7 41 minutes, ~7 GB). The compiled
 #: search's packed probe addresses up to 15 a side (``_search/endgame.py``, ``P_SLOTS``). Also the CLI's
 #: ``--max-men`` range (``cli/morris_tablebase.py``; a test holds the two equal).
 MAX_MEN = 8
