@@ -299,20 +299,19 @@ def test_long_distances_are_stored_in_two_bytes() -> None:
 
 @pytest.mark.parametrize("cell_type", [np.int32, np.int64])
 def test_capture_schedule_is_a_stable_sort_by_level(cell_type: Any) -> None:
-    from boardeval.morris.tablebase.retrograde import level_counts, schedule_cells
+    from boardeval.morris.tablebase.build import capture_schedule
+    from boardeval.morris.tablebase.retrograde import level_counts
 
     rng = np.random.default_rng(5)
     levels = rng.integers(-1, 40, size=5_000).astype(np.int16)
     levels[rng.random(5_000) < 0.5] = 0  # most cells schedule nothing
-    counts = level_counts(levels)
-    assert len(counts) == int(levels.max()) + 1
-    bounds = np.zeros(len(counts) + 1, dtype=np.int64)
-    np.cumsum(counts, out=bounds[1:])
-    cells = np.empty(int(bounds[-1]), dtype=cell_type)
-    schedule_cells(levels, bounds, cells)
+    cells, bounds = capture_schedule(levels, cell_type)
+    assert cells.dtype == cell_type and len(bounds) == int(levels.max()) + 2
     idx = np.flatnonzero(levels > 0)
     expected = idx[np.argsort(levels[idx], kind="stable")]  # the solver's former schedule
     assert cells.tolist() == expected.tolist()
-    for v in range(1, len(counts)):
+    for v in range(1, len(bounds) - 1):
         assert (levels[cells[bounds[v] : bounds[v + 1]]] == v).all()
     assert level_counts(np.array([0, -1], dtype=np.int16)).tolist() == [0]
+    empty_cells, empty_bounds = capture_schedule(np.array([0, -1], dtype=np.int16), cell_type)
+    assert empty_cells.size == 0 and empty_bounds.tolist() == [0, 0]

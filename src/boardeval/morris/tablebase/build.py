@@ -133,6 +133,21 @@ class Solved:
     stab: npt.NDArray[np.uint8]
 
 
+def capture_schedule(
+    levels: npt.NDArray[np.int16], cell_type: Any
+) -> tuple[npt.NDArray[np.integer[Any]], npt.NDArray[np.int64]]:
+    """The cells scheduled at each level (``levels[i] > 0``), in cell order: level v is
+    ``cells[bounds[v]:bounds[v + 1]]`` (a compiled counting sort: no argsort indices at the solver's peak)."""
+    import boardeval.morris.tablebase.retrograde as nb
+
+    counts = nb.level_counts(levels)
+    bounds = np.zeros(len(counts) + 1, dtype=np.int64)
+    np.cumsum(counts, out=bounds[1:])
+    cells: npt.NDArray[np.integer[Any]] = np.empty(int(bounds[-1]), dtype=cell_type)
+    nb.schedule_cells(levels, bounds, cells)
+    return cells, bounds
+
+
 def solve_pair(
     group: list[tuple[int, int]],
     directory: Path,
@@ -182,21 +197,12 @@ def solve_pair(
     # frontier holds one slot per cell, so this is 4 of the ~9 bytes a cell the solver holds at its peak
     cell_type = np.int32 if n_total < 2**31 else np.int64
 
-    def schedule(levels: npt.NDArray[np.int16]) -> tuple[npt.NDArray[np.integer[Any]], npt.NDArray[np.int64]]:
-        """The cells scheduled at each level, in cell order: level v is ``cells[bounds[v]:bounds[v + 1]]``."""
-        counts = nb.level_counts(levels)
-        bounds = np.zeros(len(counts) + 1, dtype=np.int64)
-        np.cumsum(counts, out=bounds[1:])
-        cells: npt.NDArray[np.integer[Any]] = np.empty(int(bounds[-1]), dtype=cell_type)
-        nb.schedule_cells(levels, bounds, cells)
-        return cells, bounds
-
     def at(level: int, cells: npt.NDArray[np.integer[Any]], bounds: npt.NDArray[np.int64]) -> Any:
         return cells[bounds[level] : bounds[level + 1]] if level + 1 < len(bounds) else cells[:0]
 
-    win_idx, win_b = schedule(capw)
+    win_idx, win_b = capture_schedule(capw, cell_type)
     del capw
-    blk_idx, blk_b = schedule(capb)
+    blk_idx, blk_b = capture_schedule(capb, cell_type)
     del capb
     last = max(len(win_b), len(blk_b)) - 2  # the highest scheduled level (counts has max + 1 entries)
     frontier: npt.NDArray[np.integer[Any]] = np.empty(n_total, dtype=cell_type)
