@@ -259,6 +259,29 @@ def test_packed_tables_agree_with_the_tablebase_lookup(tb_dir: Path) -> None:
     assert again.lookup_sides(7, 7 << 8) == first.lookup_sides(7, 7 << 8)
 
 
+def test_a_folder_that_cannot_be_written_packs_in_memory(
+    tb_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The packed file is written one table at a time; where no file can be written, the same bytes are
+    packed in memory and nothing is left in the folder."""
+    import boardeval.morris.tablebase.packed as packed_module
+
+    _index, on_disk = Tablebase.open(tb_dir).packed()
+    folder = tmp_path / "read-only"
+    folder.mkdir()
+    for name in ("manifest.json", "3v3.npy", "4v3.npy", "3v4.npy"):
+        (folder / name).write_bytes((tb_dir / name).read_bytes())
+
+    def no_disk(path: Path, data: Any) -> None:
+        raise OSError(f"read-only: {path}")
+
+    monkeypatch.setattr(packed_module, "write_atomic", no_disk)
+    index, in_memory = Tablebase.open(folder).packed()
+    assert np.array_equal(in_memory, on_disk) and in_memory.size > 100_000
+    assert np.array_equal(index, _index)
+    assert not list(folder.glob("packed-*")) and not list(folder.glob("*.tmp"))
+
+
 def test_compiled_search_probes_inside_the_tree(tb: Tablebase) -> None:
     """From an uncovered root (4v4 is not built) the compiled search reaches covered nodes below it: it
     uses their exact values, and every capture into 3v4 scores what the tablebase says. With the probes

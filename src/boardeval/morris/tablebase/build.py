@@ -76,21 +76,23 @@ class BuildReport:
 
 
 @cache
-def _tables() -> tuple[npt.NDArray[Any], ...]:
-    """The lookup tables the compiled kernels read, in the order of ``retrograde``'s ``tabs`` indices."""
+def _tables(max_k: int = MAX_MEN) -> tuple[npt.NDArray[Any], ...]:
+    """The lookup tables the compiled kernels read, in the order of ``retrograde``'s ``tabs`` indices, with
+    rows for men counts 0..``max_k`` (a group reads no larger count: the reduced rows of 9 men take ~2 s,
+    which a build of K <= 4 need not pay)."""
     from boardeval.morris.board import ADJ_MASK, MILL_MASKS, POINT_MILL_MASKS
     from boardeval.morris.tablebase.index import SYM_BYTES, SYMMETRIES, binomials
 
     binom = binomials()
-    ks = range(MAX_MEN + 1)
+    ks = range(max_k + 1)
     width = max(len(combos(k)) for k in ks)
-    n_rows = max(len(rows(k).masks) for k in range(3, MAX_MEN + 1))
-    by_k = np.zeros((MAX_MEN + 1, width), dtype=np.int64)
-    row_of = np.zeros((MAX_MEN + 1, width), dtype=np.int32)
-    sym_of = np.zeros((MAX_MEN + 1, width), dtype=np.int8)
-    masks = np.zeros((MAX_MEN + 1, n_rows), dtype=np.int64)
-    stab = np.zeros((MAX_MEN + 1, n_rows, 16), dtype=np.int8)
-    stab_n = np.ones((MAX_MEN + 1, n_rows), dtype=np.int8)
+    n_rows = max(len(rows(k).masks) for k in range(3, max_k + 1))
+    by_k = np.zeros((max_k + 1, width), dtype=np.int64)
+    row_of = np.zeros((max_k + 1, width), dtype=np.int32)
+    sym_of = np.zeros((max_k + 1, width), dtype=np.int8)
+    masks = np.zeros((max_k + 1, n_rows), dtype=np.int64)
+    stab = np.zeros((max_k + 1, n_rows, 16), dtype=np.int8)
+    stab_n = np.ones((max_k + 1, n_rows), dtype=np.int8)
     for k in ks:
         by_k[k, : len(combos(k))] = combos(k)
         if k < 3:
@@ -163,7 +165,7 @@ def solve_pair(
     """
     import boardeval.morris.tablebase.retrograde as nb
 
-    tabs = _tables()
+    tabs = _tables(max(max(key) for key in group))
     shapes = [(len(rows(a).masks), comb(N_POINTS - a, b)) for a, b in group]
     sizes = [r * c for r, c in shapes]
     n_total = sum(sizes)

@@ -50,11 +50,12 @@ __all__ = [
 
 TBValue = Literal["win", "loss", "draw"]
 
-#: The largest men count per side a build accepts (docs/morris-tablebase.md: K = 8 took 65 minutes of one
-#: core after K = 7, 12.3 GB resident at most, in 8v7 + 7v8; K = 7 41 minutes, ~7 GB). The compiled
-#: search's packed probe addresses up to 15 a side (``_search/endgame.py``, ``P_SLOTS``). Also the CLI's
-#: ``--max-men`` range (``cli/morris_tablebase.py``; a test holds the two equal).
-MAX_MEN = 8
+#: The largest men count per side a build accepts: 9, every moving/flying position of the game
+#: (docs/morris-tablebase.md: K = 9 took 96 minutes of one core after K = 8, 15.4 GB resident at most, in
+#: 9v8 + 8v9; K = 8 65 minutes, 12.3 GB). The compiled search's packed probe addresses up to 15 a side
+#: (``_search/endgame.py``, ``P_SLOTS``). Also the CLI's ``--max-men`` range (``cli/morris_tablebase.py``;
+#: a test holds the two equal).
+MAX_MEN = 9
 MANIFEST = "manifest.json"
 FORMAT = "boardeval-morris-tablebase/1"
 VARIANT = "standard"

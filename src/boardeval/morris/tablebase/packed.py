@@ -10,12 +10,14 @@ checksums, so a rebuilt sub-database gets a new file), ``index`` in ``packed-<di
 written once, after every table's checksum was verified, and later processes read the index (~1 MB) and map
 the data (copy-on-write ``mmap``: no read at start-up, the pages are shared
 between processes through the page cache, so two match workers hold 67 MB (K = 5) or 825 MB (K = 6) once,
-not twice). A folder that cannot be written to gets the data packed in memory instead.
+not twice). The file is written one table at a time, so packing never holds more than the largest table
+(K <= 8 packs into 9.75 GB); only a folder that cannot be written to gets the data packed in memory.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import mmap
 from math import comb
@@ -108,19 +110,22 @@ def pack(
     index_path = path.with_suffix(".index.npy")
     data = _map(path, size)
     if data is None:
-        data = np.zeros(size, dtype=np.uint8)
-        for key in keys:
-            at = entries[key][0]
-            table = np.ascontiguousarray(load_table(directory, subs[sub_name(*key)]))  # checksum verified
-            raw = table.view(np.uint8).reshape(-1)
-            data[at : at + raw.size] = raw
-        try:
-            write_atomic(path, data.tofile)
-            for old in directory.glob("packed-*"):
-                if old.name.split(".")[0] != path.name.split(".")[0]:
-                    old.unlink(missing_ok=True)
+        tables = [(entries[key][0], subs[sub_name(*key)]) for key in keys]
+        try:  # one table at a time into the file, then mapped: never the whole packed data in memory
+            write_atomic(path, functools.partial(_write_packed, directory, tables, size))
         except OSError:
-            pass  # a read-only folder: keep the packed data in memory
+            pass
+        else:
+            data = _map(path, size)
+            with contextlib.suppress(OSError):
+                for old in directory.glob("packed-*"):
+                    if old.name.split(".")[0] != path.name.split(".")[0]:
+                        old.unlink(missing_ok=True)
+        if data is None:  # a read-only folder: the packed data in memory
+            data = np.zeros(size, dtype=np.uint8)
+            for at, entry in tables:
+                raw = _raw(directory, entry)
+                data[at : at + raw.size] = raw
     index = _read_index(index_path)
     if index is None:
         index = _index(entries)  # the reduced rows of up to 8 men (~3 s of CPU for K = 8), once
@@ -131,6 +136,20 @@ def pack(
         at = entries[key][0]
         views[key] = data[at : at + n_rows * cols * dtype.itemsize].view(dtype).reshape(n_rows, cols)
     return (index, data), views
+
+
+def _raw(directory: Path, entry: dict[str, Any]) -> npt.NDArray[np.uint8]:
+    """One table's cells as bytes, its checksum verified."""
+    return np.ascontiguousarray(load_table(directory, entry)).view(np.uint8).reshape(-1)
+
+
+def _write_packed(directory: Path, tables: list[tuple[int, dict[str, Any]]], size: int, tmp: Path) -> None:
+    """The packed data file: each table's bytes at its offset, zeros between (alignment), ``size`` bytes."""
+    with tmp.open("wb") as fh:
+        for at, entry in tables:
+            fh.seek(at)
+            fh.write(_raw(directory, entry).data)
+        fh.truncate(size)
 
 
 def _row_count(entry: dict[str, Any], a: int, cols: int) -> int:

@@ -198,11 +198,6 @@ class Tablebase:
                 f"position {text!r} has {a} men for the side to move and {b} for the other: the game is over "
                 "below 3 men, the tablebase covers 3 or more on each side"
             )
-        if max(a, b) > MAX_MEN:
-            raise TablebaseRangeError(
-                f"position {text!r} has {a} men for the side to move and {b} for the other: the tablebase "
-                f"covers at most {MAX_MEN} men per side"
-            )
         if (a, b) not in self._available():
             built = ", ".join(sub_name(*k) for k in self.subdatabases) or "none"
             raise MissingTablebaseError(
