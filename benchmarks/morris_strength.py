@@ -316,6 +316,10 @@ class _Side:
         if kind == "new":  # the AI as shipped, features switched off by name
             book: Any = None if "book" in off else "default"
             clock = "clock" not in off and nodes is None
+            # clock_advance=N: the game clock starts with N moves' time in the bank (TimeManager's advance)
+            items = [i for i in on.split(",") if i]
+            advance = [float(i.partition("=")[2]) for i in items if i.startswith("clock_advance=")]
+            on = ",".join(i for i in items if not i.startswith("clock_advance="))
             self.player = AlphaBetaPlayer(
                 ev,
                 depth=depth,
@@ -325,6 +329,10 @@ class _Side:
                 manage_time=clock,
                 options=_options(off, on),
             )
+            if advance and self.player.clock is not None:
+                from boardeval.morris._search.clock import TimeManager
+
+                self.player.clock = TimeManager(self.player.clock.per_move, advance=advance[-1])
             self.searcher = self.player._searcher
         elif kind in ("today", "compiled"):  # bd38aad: no tree probes, no book, every move its plain time
             self.searcher = Searcher(ev, tablebase=tb, options=EngineOptions(tb_probe=False))
@@ -696,7 +704,10 @@ def main() -> None:
     ap.add_argument("--new-depth", type=int, default=None, help="the new AI at a fixed depth (a check)")
     ap.add_argument("--new-off", default="", help="EngineOptions the new AI switches off: lmr,null_move,...")
     ap.add_argument(
-        "--new-set", default="", help="EngineOptions the new AI sets: name=value,... (blockade_extension=2)"
+        "--new-set",
+        default="",
+        help="EngineOptions the new AI sets: name=value,... (blockade_extension=2); clock_advance=N: its "
+        "game clock starts with N moves' time in the bank",
     )
     ap.add_argument(
         "--old-set",

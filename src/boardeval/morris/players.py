@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Final, TypeAlias
 
 from boardeval.core import BoardevalError, ParamsError, Player, Progress
 from boardeval.morris._evaluate import BASE_WEIGHTS, Evaluator, default_evaluator
-from boardeval.morris._search.clock import TimeManager
+from boardeval.morris._search.clock import PLAYER_ADVANCE, TimeManager
 from boardeval.morris._search.opening import OpeningBook
 from boardeval.morris._search.plain import random_turn
 from boardeval.morris._search.searcher import DEFAULT_DEPTH, ENGINES, Searcher, SearchResult
@@ -108,7 +108,8 @@ class AlphaBetaPlayer:
     search, today's AI before issue 12). ``book``: an opening book (default: the shipped one,
     ``boardeval.morris.book.default_book``, for the compiled engine with the default weights; ``None``:
     none). ``manage_time``: with a ``time`` budget, spend a game's time by :class:`~._search.clock.
-    TimeManager` (critical positions more, forced moves less, the average at ``time``); False: every move
+    TimeManager` (critical positions more, forced moves less, a game's first searched moves the endgame's
+    savings in advance: :data:`~._search.clock.PLAYER_ADVANCE`; the average at ``time``); False: every move
     ``time`` seconds. ``options``: the compiled search's techniques (``EngineOptions``).
     """
 
@@ -136,7 +137,11 @@ class AlphaBetaPlayer:
         self.engine = engine
         self.book = _book(book, engine, evaluator)
         check_budget(depth, time)  # fail at construction, not at the first move
-        self.clock = TimeManager(time) if manage_time and time is not None and depth is None else None
+        self.clock = (
+            TimeManager(time, advance=PLAYER_ADVANCE)
+            if manage_time and time is not None and depth is None
+            else None
+        )
         self._searcher = Searcher(
             self.evaluator, tablebase=tablebase, engine=engine, options=options, book=self.book
         )

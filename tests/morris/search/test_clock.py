@@ -11,7 +11,7 @@ import random
 import pytest
 
 from boardeval.core import ParamsError
-from boardeval.morris._search.clock import TimeManager
+from boardeval.morris._search.clock import PLAYER_ADVANCE, TimeManager
 
 
 def play_move(tm: TimeManager, legal: int, safe: int, t0: float, scores: list[float]) -> float:
@@ -111,14 +111,40 @@ def test_a_negative_bank_is_repaid() -> None:
     assert plan.target < 1.0 and plan.hard <= 1.0 + 1e-9
 
 
+@pytest.mark.parametrize("advance", [3.0, 8.0])
+def test_an_advance_is_spent_early_and_bounds_the_game(advance: float) -> None:
+    """A game that starts with ``advance`` moves' time spends it on its first searched moves (placing, where
+    games are lost) and overruns ``moves x setting`` by at most the advance and half a setting."""
+    rng = random.Random(26)
+    for game in range(40):
+        plain, ahead = TimeManager(0.1), TimeManager(0.1, advance=advance)
+        ahead.new_game()
+        moves = rng.randint(20, 120)
+        first_plain = first_ahead = 0.0
+        for i in range(moves):
+            legal = rng.choice([1, 2, 5, 20, 24])
+            safe = min(legal, rng.choice([1, 2, 3, 6, 20]))
+            t0 = 0.1 * rng.choice([1e-6, 1e-5, 1e-4])
+            for tm in (plain, ahead):
+                took = play_move(tm, legal, safe, t0, [0.0] * 40)
+                tm.record(took)
+                if i < 10:
+                    first_plain += took if tm is plain else 0.0
+                    first_ahead += took if tm is ahead else 0.0
+        assert first_ahead > first_plain, game
+        assert ahead.spent <= (moves + advance + 0.5) * 0.1 + 1e-9, (game, ahead.spent, moves * 0.1)
+
+
 def test_bad_setting() -> None:
     with pytest.raises(ParamsError, match="time per move"):
         TimeManager(0.0)
+    with pytest.raises(ParamsError, match="advance must be 0 or more"):
+        TimeManager(0.1, advance=-1.0)
 
 
 def test_the_player_books_every_move_against_its_game_clock() -> None:
     """An AI with a time budget plays through the time manager: each of its moves is booked, forced
-    moves are answered without a search, and a new game starts with an empty bank."""
+    moves are answered without a search, and a new game starts with the advance in the bank."""
     from boardeval.core import make_rng
     from boardeval.morris import AlphaBetaPlayer, Position
 
@@ -137,7 +163,9 @@ def test_the_player_books_every_move_against_its_game_clock() -> None:
     assert ai.clock.moves == moves
     assert kinds <= {"forced", "one safe turn", "critical", "normal", "falling score", "unstable"}
     ai.new_game()
-    assert ai.clock.moves == 0 and ai.clock.bank == 0.0
+    assert (
+        ai.clock.moves == 0 and ai.clock.bank == pytest.approx(PLAYER_ADVANCE * 0.01) and PLAYER_ADVANCE > 0
+    )
     forced = Position.parse("...W..WBW.BWB..WB.BB.... w 0 0")  # White has one legal turn
     assert len(forced.legal_turns()) == 1
     res = ai.search(forced)
