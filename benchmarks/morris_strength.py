@@ -362,7 +362,8 @@ def _saved(job: OldJob) -> Path | None:
 def play_versus_old(job: OldJob) -> tuple[Any, ...]:
     """One game of the new AI against an opponent from a random opening: (result for the new AI, reason,
     turns, new s/move, old s/move, new AI's mean depth x 100, new AI's book moves; under a node schedule
-    also both sides' mean node limit a move). Written to ``job.save`` when given (a rerun skips it)."""
+    also both sides' mean node limit a move). Written to ``job.save`` when given (a rerun skips it), with the
+    game's moves beside it (``game-N.moves.json``: turn, side, move, depth, seconds, score, book line)."""
     import json
 
     saved = _saved(job)
@@ -408,6 +409,7 @@ def play_versus_old(job: OldJob) -> tuple[Any, ...]:
     moves = [0, 0]
     depth_sum = 0
     book_moves = 0
+    record: list[list[Any]] = []  # each move: turn, side ("new"/"old"), move, depth, seconds, score, book
     while (outcome := pos.outcome()) is None:
         t0 = time.perf_counter()
         if pos.side == new_side:
@@ -422,9 +424,13 @@ def play_versus_old(job: OldJob) -> tuple[Any, ...]:
             # Ctrl-C / SIGTERM inside a search: the engine keeps its last depth, but a game must not go on
             # with a move its budget did not pay for: the game stops unsaved, the match keeps the finished
             raise KeyboardInterrupt
-        spent[who] += time.perf_counter() - t0
+        took = time.perf_counter() - t0
+        spent[who] += took
         moves[who] += 1
         assert res.move is not None
+        record.append(
+            [pos.turns, ("new", "old")[who], str(res.move), res.depth, round(took, 4), res.score, res.book]
+        )
         pos.push(res.move)
     result = "draw" if outcome.winner is None else ("win" if outcome.winner == new_side else "loss")
     row = (
@@ -446,6 +452,9 @@ def play_versus_old(job: OldJob) -> tuple[Any, ...]:
         ),
     )
     if saved is not None:
+        # the moves beside the row (depth, seconds and score of every move), so that an outlier can be read;
+        # written first: a row on disk means a finished game, and a rerun skips it
+        saved.with_name(saved.stem + ".moves.json").write_text(json.dumps(record, default=str))
         tmp = saved.with_name(saved.name + ".tmp")
         tmp.write_text(json.dumps(row))
         tmp.replace(saved)
