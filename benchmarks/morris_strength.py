@@ -363,7 +363,8 @@ def play_versus_old(job: OldJob) -> tuple[Any, ...]:
     """One game of the new AI against an opponent from a random opening: (result for the new AI, reason,
     turns, new s/move, old s/move, new AI's mean depth x 100, new AI's book moves; under a node schedule
     also both sides' mean node limit a move). Written to ``job.save`` when given (a rerun skips it), with the
-    game's moves beside it (``game-N.moves.json``: turn, side, move, depth, seconds, score, book line)."""
+    game's moves beside it (``game-N.moves.json``: each move's turn, side, wall seconds and
+    ``SearchResult.to_dict()``)."""
     import json
 
     saved = _saved(job)
@@ -405,42 +406,29 @@ def play_versus_old(job: OldJob) -> tuple[Any, ...]:
     )
     new_side = 0 if job.new_white else 1
     rngs = [make_rng(s) for s in spawn_seeds(job.seed + 1, 2)]
-    spent = [0.0, 0.0]
-    moves = [0, 0]
-    depth_sum = 0
-    book_moves = 0
-    record: list[list[Any]] = []  # each move: turn, side ("new"/"old"), move, depth, seconds, score, book
+    record: list[dict[str, Any]] = []  # every move: its turn, side, wall seconds and SearchResult.to_dict()
     while (outcome := pos.outcome()) is None:
         t0 = time.perf_counter()
-        if pos.side == new_side:
-            res = new.search(pos, rngs[pos.side])
-            depth_sum += res.depth
-            book_moves += res.book is not None
-            who = 0
-        else:
-            res = old.search(pos, rngs[pos.side])
-            who = 1
+        who = "new" if pos.side == new_side else "old"
+        res = (new if who == "new" else old).search(pos, rngs[pos.side])
         if res.interrupted:
             # Ctrl-C / SIGTERM inside a search: the engine keeps its last depth, but a game must not go on
             # with a move its budget did not pay for: the game stops unsaved, the match keeps the finished
             raise KeyboardInterrupt
-        took = time.perf_counter() - t0
-        spent[who] += took
-        moves[who] += 1
+        record.append({"turn": pos.turns, "side": who, "wall": time.perf_counter() - t0, **res.to_dict()})
         assert res.move is not None
-        record.append(
-            [pos.turns, ("new", "old")[who], str(res.move), res.depth, round(took, 4), res.score, res.book]
-        )
         pos.push(res.move)
+    ours = [m for m in record if m["side"] == "new"]
+    theirs = [m for m in record if m["side"] == "old"]
     result = "draw" if outcome.winner is None else ("win" if outcome.winner == new_side else "loss")
     row = (
         result,
         outcome.reason,
         pos.turns,
-        spent[0] / max(1, moves[0]),
-        spent[1] / max(1, moves[1]),
-        round(100 * depth_sum / max(1, moves[0])),
-        book_moves,
+        sum(m["wall"] for m in ours) / max(1, len(ours)),
+        sum(m["wall"] for m in theirs) / max(1, len(theirs)),
+        round(100 * sum(m["depth"] for m in ours) / max(1, len(ours))),
+        sum(m["book"] is not None for m in ours),
         *(
             [
                 round(side.schedule.planned / max(1, side.schedule.moves))
@@ -454,7 +442,7 @@ def play_versus_old(job: OldJob) -> tuple[Any, ...]:
     if saved is not None:
         # the moves beside the row (depth, seconds and score of every move), so that an outlier can be read;
         # written first: a row on disk means a finished game, and a rerun skips it
-        saved.with_name(saved.stem + ".moves.json").write_text(json.dumps(record, default=str))
+        saved.with_name(saved.stem + ".moves.json").write_text(json.dumps(record))
         tmp = saved.with_name(saved.name + ".tmp")
         tmp.write_text(json.dumps(row))
         tmp.replace(saved)
