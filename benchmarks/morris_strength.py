@@ -335,7 +335,8 @@ class _Side:
                 self.player.clock = TimeManager(self.player.clock.per_move, advance=advance[-1])
             self.searcher = self.player._searcher
         elif kind in ("today", "compiled"):  # bd38aad: no tree probes, no book, every move its plain time
-            self.searcher = Searcher(ev, tablebase=tb, options=EngineOptions(tb_probe=False))
+            before = EngineOptions(tb_probe=False, reuse_table=False)
+            self.searcher = Searcher(ev, tablebase=tb, options=before)
         else:  # issue 12's old AI: the Python search
             self.searcher = Searcher(ev, engine="python")
 

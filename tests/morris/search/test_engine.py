@@ -422,3 +422,39 @@ def test_ctrl_c_inside_the_compiled_search_keeps_the_last_depth() -> None:
         presser.join()
         signal.signal(signal.SIGINT, previous)
     assert r.interrupted and r.stopped and r.depth >= 6 and r.move in Position.start().legal_turns()
+
+
+def test_the_table_is_kept_from_move_to_move_only_while_nothing_before_the_root_can_recur() -> None:
+    """Under the repetition rule the table survives from one search to the next through placing (every
+    placement is irreversible) and is emptied (a new epoch) before a root with quiet turns behind it, and
+    after such a search even before a root without them; ``reuse_table=False`` empties it every time."""
+    game = [p for seed in range(20) for p in walk(seed, STANDARD) if not p.is_over()]
+    placing = [p for p in game if p.hand[0] + p.hand[1] > 0][4:8]
+    quiet = next(p for p in game if p.quiet_turns > 0 and not any(p.hand))
+    after = next(p for p in game if p.quiet_turns == 0 and not any(p.hand) and len(p.history) > 18)
+    engine = Engine(COEF)
+    epochs = []
+    for pos in [*placing, quiet, after, after]:
+        engine.search(pos, depth=3)
+        epochs.append(engine.epoch)
+    first = epochs[0]
+    assert epochs == [first] * 4 + [first + 1, first + 2, first + 2]
+    plain = Engine(COEF, EngineOptions(reuse_table=False))
+    seen = []
+    for pos in placing:
+        plain.search(pos, depth=3)
+        seen.append(plain.epoch)
+    assert seen == list(range(seen[0], seen[0] + len(placing)))
+
+
+def test_a_kept_table_makes_the_next_placing_search_cheaper() -> None:
+    """The point of keeping it: the same placing root searched again costs a fraction of the nodes."""
+    pos = Position.from_moves("d2 f4 b4 d6")
+    for reuse, most in ((True, 0.5), (False, None)):
+        engine = Engine(COEF, EngineOptions(reuse_table=reuse))
+        first = engine.search(pos, depth=8).nodes
+        again = engine.search(pos, depth=8).nodes
+        if most is not None:
+            assert again < most * first
+        else:
+            assert again > 0.5 * first  # emptied: the search starts over (history tables still help)

@@ -148,8 +148,14 @@ def _call(fn: Callable[..., Any], args: tuple[Any, ...], tt: np.ndarray) -> Any:
 class Engine:
     """A reusable compiled search: evaluation coefficients, transposition table, killers and history.
 
-    Keep one per game to reuse the table between moves (it is cleared when the variant has the repetition
-    rule, as ``Searcher`` does). ``coef`` comes from :func:`coefficients`. :meth:`set_tablebase` hands it
+    Keep one per game to reuse the table between moves. Under the repetition rule a table entry's value may
+    count repetitions of positions before its search's root, so the table is emptied (a new epoch) before a
+    search unless it can be kept (``options.reuse_table``): no position before this root can recur (the
+    game's last turn was irreversible: a placement or a capture, so the root's history is the root alone)
+    and the same held for every search that wrote the table since it was emptied. Then every entry's value
+    depends on the game only through its position and the line searched, exactly as within one search.
+    That covers all of placing, where the losses of issue 25 begin. ``coef`` comes from
+    :func:`coefficients`. :meth:`set_tablebase` hands it
     a tablebase's packed tables (probed at every covered node when ``options.tb_probe``).
     """
 
@@ -175,6 +181,8 @@ class Engine:
         self.ib[C_TTMASK] = (slots >> 1) - 1
         self.generation = 0
         self.epoch = 1
+        self.clean = True
+        """Every entry since the table was emptied came from a search whose root had no repeatable history."""
         self.tables: tuple[np.ndarray, np.ndarray] = _NO_TB
 
     def set_tablebase(self, packed: tuple[np.ndarray, np.ndarray] | None) -> None:
@@ -189,6 +197,7 @@ class Engine:
         """Forget the table, killers and history."""
         self.tt[T_TT:] = 0
         self.epoch = 1
+        self.clean = True
         self.ib[O_KILL : O_KILL + 2 * MAX_PLY] = -1
         self.ib[O_HH : O_HH + 1200] = 0
 
@@ -289,13 +298,17 @@ class Engine:
         self.generation += 1
         ib, fb, tt, ttf, hist = self.ib, self.fb, self.tt, self.ttf, st.hist
         tbi, tbd = self.tables
-        if st.threefold and not keep_table:
-            # entries of an earlier search may predate a repetition (as in Searcher): a new epoch makes
-            # them read as empty (a real clear only when the 16-bit epoch wraps)
+        fresh = st.quiet == 0  # the root's history is the root alone: nothing before it can recur
+        if st.threefold and not keep_table and not (self.options.reuse_table and fresh and self.clean):
+            # entries of an earlier search may count repetitions of positions before its root (as in
+            # Searcher): a new epoch makes them read as empty (a real clear only when the epoch wraps)
             self.epoch += 1
             if self.epoch > 0xFFFF:
                 tt[T_TT:] = 0
                 self.epoch = 1
+            self.clean = fresh
+        else:
+            self.clean = self.clean and fresh
         tt[T_STOP] = 0
         self._configure(st)
         ib[O_KILL : O_KILL + 2 * MAX_PLY] = -1

@@ -52,6 +52,11 @@ class EngineOptions:
     """Extend a node (one turn) whose mover, in the moving phase, has at most this many slides (0: off)."""
     threads: int = 1
     """Search threads sharing the table (Lazy SMP): 1 = one thread, as before issue 25."""
+    reuse_table: bool = True
+    """Under the repetition rule, keep the table from the game's earlier searches when no position before
+    the root can recur (the last turn was irreversible: every placement, every capture) and every search
+    that wrote the table since it was last emptied started from such a root; False empties it (a new
+    epoch) before every search, as before issue 25."""
 
     def __post_init__(self) -> None:
         if self.tt not in ("on", "exact", "off"):
