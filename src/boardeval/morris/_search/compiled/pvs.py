@@ -22,8 +22,9 @@ Techniques (each one switchable in :class:`~.options.EngineOptions`, measured in
   limit, threefold repetition (on the game history plus the line searched) and the no-mill rule. As in
   ``Searcher``, the table key adds the turn counter when the turn limit is within the horizon, the quiet
   counter when the no-mill limit is, and the repetition count of the node;
-* a time limit (checked every 1,024 nodes), a node limit, and the result: best turn, score (side to
-  move's view, the units of ``boardeval.morris.evaluate``), depth reached, nodes and principal variation.
+* a time limit (checked every 1,024 nodes and every 16 tablebase probes), a node limit, and the result:
+  best turn, score (side to move's view, the units of ``boardeval.morris.evaluate``), depth reached, nodes
+  and principal variation.
 
 The evaluation is the caller's: ``coef[phase, feature]`` = weight x PHASE_SCALE / NORM
 (:func:`~.options.coefficients`). The state, the options and the table live in three flat buffers (``ib``,
@@ -247,6 +248,10 @@ def _pvs(
             dist = tb_probe(me, opp, tbi, tbd)
             if dist != TB_NONE:
                 ib[S_TBHITS] += 1
+                if (ib[S_TBHITS] & 15) == 0 and fb[D_DEADLINE] > 0.0 and _now(ib) > fb[D_DEADLINE]:
+                    # a probe of a table page not in memory reads the disk (~ms): 1,024 nodes of them
+                    # would run a second past the deadline, so the clock is also read every 16 probes
+                    ib[S_STOP] = 1
                 if dist == TB_DRAW or (ib[C_MAXT] >= 0 and turns + dist > ib[C_MAXT]):
                     return 0.0
                 end = WIN - (ply + dist)
