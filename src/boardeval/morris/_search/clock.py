@@ -18,6 +18,12 @@ depth had already proved). The hard limit is at most ``max_factor`` times the se
 setting plus the bank plus half a setting, so the game's total stays within half a setting of
 ``moves x setting`` however the plans go (``tests/morris/search/test_clock.py`` plays synthetic games).
 
+**Floor**: a search that runs past its hard limit (a probe of a tablebase page not yet in memory reads
+the disk; a loaded machine) leaves a debt the bank repays, but never below :data:`FLOOR` of the setting a
+move: without it one overrun of 1.5 s at 0.1 s a move left the next ten moves no time at all, played at
+depth 1, and lost the game (issue 25, twentieth session). Within the hard limits the bank never falls
+below -0.5 of a setting, so the floor changes nothing then.
+
 **Advance** (an option, 0 by default): a game starts with ``advance`` moves' time in the bank, spent from
 the first searched moves on (placing and the first moving turns, where games are lost) and repaid by the
 endgame's tablebase answers, which take no time (with the K <= 7 tables about 40% of a game's moves, so
@@ -36,12 +42,15 @@ from dataclasses import dataclass, field
 
 from boardeval.core import ParamsError
 
-__all__ = ["PLAYER_ADVANCE", "MovePlan", "TimeManager"]
+__all__ = ["FLOOR", "PLAYER_ADVANCE", "MovePlan", "TimeManager"]
 
 #: The advance an AI player's game clock starts with, in moves' time (``AlphaBetaPlayer``): at 0.1 s a move
 #: with the K <= 7 tables it spent 0.061 s a move over a game without it and 0.084 s with it, and scored
 #: 0.562 [0.525, 0.600] against itself without it (200 games, issue 25's seventeenth session).
 PLAYER_ADVANCE = 6.0
+
+#: The least share and hard limit of a move, in settings, however deep the bank is in debt (see **Floor**).
+FLOOR = 0.25
 
 
 @dataclass
@@ -95,8 +104,11 @@ class TimeManager:
 
     def plan(self, legal: int, safe: int) -> MovePlan:
         """The plan of a move with ``legal`` turns of which ``safe`` do not lose at once."""
-        share = max(0.05 * self.per_move, self.per_move + 0.25 * self.bank)
-        hard = max(0.0, min(self.max_factor * self.per_move, self.per_move + self.bank + 0.5 * self.per_move))
+        floor = FLOOR * self.per_move
+        share = max(floor, self.per_move + 0.25 * self.bank)
+        hard = max(
+            floor, min(self.max_factor * self.per_move, self.per_move + self.bank + 0.5 * self.per_move)
+        )
         if legal <= 1:
             return MovePlan(0.0, 0.0, "forced", share)
         if safe <= 1:

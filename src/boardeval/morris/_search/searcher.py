@@ -196,6 +196,12 @@ class Searcher:
                 self._engine.set_tablebase(self.tablebase.packed())
         return self._engine
 
+    def ready(self) -> None:
+        """Load what a first search would otherwise load inside its time: the compiled search and the
+        tablebase's packed tables (a game clock calls this before it starts a move's clock)."""
+        if self.engine == "compiled":
+            self.compiled()
+
     @property
     def _probes_in_tree(self) -> bool:
         """True when the compiled search probes the tablebase at every covered node (issue 25)."""
