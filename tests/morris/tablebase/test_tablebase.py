@@ -316,3 +316,27 @@ def test_capture_schedule_is_a_stable_sort_by_level(cell_type: Any) -> None:
     assert level_counts(np.array([0, -1], dtype=np.int16)).tolist() == [0]
     empty_cells, empty_bounds = capture_schedule(np.array([0, -1], dtype=np.int16), cell_type)
     assert empty_cells.size == 0 and empty_bounds.tolist() == [0, 0]
+
+
+def test_the_packed_index_hands_its_rows_to_the_python_probes(
+    tb: Tablebase, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The Python probes (the root, the time manager's safe-turn check) read the reduced rows from the
+    packed index instead of computing them inside a move (about 1 s for 7 men)."""
+    from boardeval.morris.tablebase import index as index_module
+    from boardeval.morris.tablebase.packed import prime_rows
+
+    packed_index = tb.packed()[0]
+    monkeypatch.setattr(index_module, "_ROW_LISTS", {})
+    assert prime_rows(packed_index) == [3, 4]
+    for a in (3, 4):
+        r = rows(a)
+        lists = (r.row_of_rank.tolist(), r.sym_of_rank.tolist(), r.masks.tolist())
+        assert index_module._ROW_LISTS[a] == lists
+
+    def refuse(a: int) -> None:
+        raise AssertionError(f"rows({a}) computed again")
+
+    monkeypatch.setattr(index_module, "rows", refuse)
+    pos = _pos("a1 d1 g1 b2", "a7 d7 g7")
+    assert tb.probe(pos).value in ("win", "loss", "draw")

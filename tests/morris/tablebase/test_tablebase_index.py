@@ -123,3 +123,16 @@ def test_symmetry_classes_agree_with_a_direct_count() -> None:
     assert len(np.unique(smallest)) == symmetry_classes(3, 3)
     assert symmetry_classes(3, 3) == 169_626
     assert len(rows(3).masks) == 158
+
+
+@pytest.mark.parametrize("k", [0, 1, 3, 5, 7, 24])
+def test_combos_are_every_k_set_once_in_numeric_order(k: int) -> None:
+    masks = combos(k)
+    assert len(masks) == comb(24, k)
+    assert np.all(np.diff(masks) > 0)  # ascending, so no repeats
+    if k <= 3:
+        expected = sorted(sum(1 << p for p in c) for c in itertools.combinations(range(24), k))
+        assert masks.tolist() == expected
+    else:
+        counts = np.array([int(m).bit_count() for m in masks[:: max(1, len(masks) // 5000)]])
+        assert np.all(counts == k)

@@ -40,9 +40,9 @@ from boardeval.morris._search.endgame import (
     PACK_FORMAT,
 )
 from boardeval.morris.tablebase.files import load_table, save_npy, sub_name
-from boardeval.morris.tablebase.index import SYM_BYTES, binomials, rows
+from boardeval.morris.tablebase.index import SYM_BYTES, binomials, prime_row_lists, rows
 
-__all__ = ["Packed", "pack"]
+__all__ = ["Packed", "pack", "prime_rows"]
 
 Packed = tuple[npt.NDArray[np.int64], npt.NDArray[np.uint8]]
 
@@ -171,3 +171,20 @@ def _read_index(path: Path) -> npt.NDArray[np.int64] | None:
     if index.dtype != np.int64 or index.ndim != 1 or len(index) <= P_TABLES or index[0] != PACK_FORMAT:
         return None
     return index
+
+
+def prime_rows(index: npt.NDArray[np.int64]) -> list[int]:
+    """Hand the packed index's reduced rows to the Python probes (:func:`.index.prime_row_lists`), so a
+    first probe of a 7-men table does not compute them inside a move's time (~1 s; issue 25, twentieth
+    session). Returns the men counts handed over."""
+    starts = sorted(int(index[P_ROR + a]) for a in range(P_SLOTS) if index[P_ROR + a] > 0)
+    done = []
+    for a in range(P_SLOTS):
+        ror, sor, masks = (int(index[slot + a]) for slot in (P_ROR, P_SOR, P_MASK))
+        if ror == 0:
+            continue
+        n = comb(24, a)
+        end = min((s for s in starts if s > masks), default=len(index))
+        prime_row_lists(a, index[ror : ror + n], index[sor : sor + n], index[masks:end])
+        done.append(a)
+    return done

@@ -221,10 +221,11 @@ class Tablebase:
         ``boardeval.morris._search.endgame``; :mod:`.packed`). Packed once per folder and mapped afterwards;
         the tables this object probes become views into the packed data (one copy in memory)."""
         if self._packed is None:
-            from boardeval.morris.tablebase.packed import pack
+            from boardeval.morris.tablebase.packed import pack, prime_rows
 
             self._packed, views = pack(self.directory, self.manifest, self.subdatabases)
             self._tables.update(views)
+            prime_rows(self._packed[0])  # the probes' row tables from the index, not computed again
         return self._packed
 
     def _shift(self, a: int, b: int) -> int:
