@@ -458,9 +458,10 @@ def _budget(depth: int | None, seconds: float | None, nodes: int | None) -> str:
 
 def _warm_tablebase(folder: str) -> None:
     """Read the packed tables once, front to back, before any game: a probe of a page not in memory reads
-    the disk inside a search's time (about 1 ms on the twentieth session's disk, 133 MB/s), so the first
-    games of a run on a cold page cache (after a reboot, or once the kernel reclaimed an idle file) were
-    played at depth 1 to 5 and lost, a handful in every match. Prints the seconds and gigabytes read."""
+    the disk inside a search's time (133 MB/s on the twentieth session's disk), so on a cold page cache
+    (after a reboot, or once the kernel reclaimed an idle file) a run's first games could pay for it. The
+    twentieth session saw a match's first games searched at a fraction of the usual speed and suspects
+    this; it did not prove it (docs/morris-search.md). Prints the seconds and gigabytes read."""
     import time
 
     from boardeval.morris import Tablebase, default_tablebase_dir

@@ -18,8 +18,8 @@ depth had already proved). The hard limit is at most ``max_factor`` times the se
 setting plus the bank plus half a setting, so the game's total stays within half a setting of
 ``moves x setting`` however the plans go (``tests/morris/search/test_clock.py`` plays synthetic games).
 
-**Floor**: a search that runs past its hard limit (a probe of a tablebase page not yet in memory reads
-the disk; a loaded machine) leaves a debt the bank repays, but never below :data:`FLOOR` of the setting a
+**Floor**: a search that runs past its hard limit (slow reads of tablebase pages from disk are suspected,
+not proven; a loaded machine) leaves a debt the bank repays, but never below :data:`FLOOR` of the setting a
 move: without it one overrun of 1.5 s at 0.1 s a move left the next ten moves no time at all, played at
 depth 1, and lost the game (issue 25, twentieth session). Within the hard limits the bank never falls
 below -0.5 of a setting, so the floor changes nothing then.

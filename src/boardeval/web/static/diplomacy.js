@@ -373,6 +373,7 @@
   }
 
   /* The game box's info line: the game's name, its phases and their range (kept after a failed upload). */
+  // templates/diplomacy.html renders the same line for a shipped game (no layout shift): keep them alike
   function infoLine(v) {
     return `${v.game} · ${v.phases.length} phases (${v.phases[0]} … ${v.phases[v.phases.length - 1]})`;
   }
