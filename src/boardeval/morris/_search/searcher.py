@@ -314,10 +314,10 @@ class Searcher:
         except KeyboardInterrupt:
             if result is None:
                 raise
-            self.nodes = tree.nodes
             return replace(result, nodes=tree.nodes, seconds=time.perf_counter() - start, interrupted=True)
+        finally:
+            self.nodes = tree.nodes  # every exit, Ctrl-C included
         assert result is not None  # depth 1 never times out
-        self.nodes = tree.nodes
         return replace(result, nodes=tree.nodes, seconds=time.perf_counter() - start)
 
     def _search_compiled(
