@@ -747,7 +747,11 @@ def main() -> None:
         "half before, the game's average kept (an allocation experiment; 0: every move the same)",
     )
     ap.add_argument("--engine", choices=["compiled", "python"], default="compiled", help="our AI's engine")
-    ap.add_argument("--tablebase", default=None, help="tablebase folder (K <= 5 sub-databases are used)")
+    ap.add_argument(
+        "--tablebase",
+        default=None,
+        help="tablebase folder: both sides use every built sub-database (--tb-check samples K <= 5 ones)",
+    )
     args = ap.parse_args()
     if args.tuned:
         tuned_match(args)
