@@ -459,9 +459,9 @@ def _budget(depth: int | None, seconds: float | None, nodes: int | None) -> str:
 def _warm_tablebase(folder: str) -> None:
     """Read the packed tables once, front to back, before any game: a probe of a page not in memory reads
     the disk inside a search's time (133 MB/s on the twentieth session's disk), so on a cold page cache
-    (after a reboot, or once the kernel reclaimed an idle file) a run's first games could pay for it. The
-    twentieth session saw a match's first games searched at a fraction of the usual speed and suspects
-    this; it did not prove it (docs/morris-search.md). Prints the seconds and gigabytes read."""
+    (after a reboot, or once the kernel reclaimed an idle file) a run's first games pay for it: the
+    twenty-first session measured a cold game at 0.2-1.3 M nodes a second instead of 3-4 M
+    (``boardeval.morris.tablebase.packed``, docs/morris-search.md). Prints the seconds and gigabytes read."""
     import time
 
     from boardeval.morris import Tablebase, default_tablebase_dir

@@ -18,10 +18,11 @@ depth had already proved). The hard limit is at most ``max_factor`` times the se
 setting plus the bank plus half a setting, so the game's total stays within half a setting of
 ``moves x setting`` however the plans go (``tests/morris/search/test_clock.py`` plays synthetic games).
 
-**Floor**: a search that runs past its hard limit (slow reads of tablebase pages from disk are suspected,
-not proven; a loaded machine) leaves a debt the bank repays, but never below :data:`FLOOR` of the setting a
-move: without it one overrun of 1.5 s at 0.1 s a move left the next ten moves no time at all, played at
-depth 1, and lost the game (issue 25, twentieth session). Within the hard limits the bank never falls
+**Floor**: a search that runs past its hard limit (tablebase pages read from disk on a cold page cache,
+measured in the twenty-first session: ``tablebase.packed``; a loaded machine) leaves a debt the bank
+repays, but never below :data:`FLOOR` of the setting a move: without it one overrun of 1.5 s at 0.1 s a
+move left the next ten moves no time at all, played at depth 1, and lost the game (issue 25, twentieth
+session). Within the hard limits the bank never falls
 below -0.5 of a setting, so the floor changes nothing then.
 
 **Advance** (an option, 0 by default): a game starts with ``advance`` moves' time in the bank, spent from
