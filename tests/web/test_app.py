@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 from boardeval.web.app import create_app
@@ -109,3 +110,39 @@ def test_large_responses_are_compressed_small_ones_not(client: TestClient) -> No
     assert plain.text == script.text
     tiny = client.get("/api/health", headers={"accept-encoding": "gzip"})
     assert "content-encoding" not in tiny.headers
+
+
+def test_the_app_reads_the_tablebase_ahead_once_its_workers_are_up(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 25 (twenty-first session): a search probing table pages not in memory reads the disk, so the
+    app asks for the packed tables of its tablebase folder (``BOARDEVAL_TABLEBASE``) once its worker
+    processes are up, and not for a tablebase switched off."""
+    import boardeval.morris.tablebase.packed as packed
+    import boardeval.web.app as app_module
+    from boardeval.web.morris import TABLEBASE_ENV
+
+    order: list[str] = []
+
+    class Pool:
+        size = 1
+        closed = False
+
+        def start(self) -> None:
+            order.append("search workers")
+
+    class Tasks:
+        pool = Pool()
+
+    class Manager:
+        workers = 1
+
+        def start(self) -> None:
+            order.append("job workers")
+
+    monkeypatch.setattr(packed, "prefetch", lambda folder: order.append(f"prefetch {folder}"))
+    monkeypatch.setenv(TABLEBASE_ENV, str(tmp_path))
+    app_module._start_workers(Manager(), Tasks())  # type: ignore[arg-type]
+    assert order == ["search workers", "job workers", f"prefetch {tmp_path}"]
+    monkeypatch.setenv(TABLEBASE_ENV, "none")
+    assert app_module._prefetch_tablebase() is None and len(order) == 3

@@ -63,7 +63,7 @@ from boardeval.web.glossary import morris_terms
 if TYPE_CHECKING:
     from boardeval.morris import Tablebase
 
-__all__ = ["router"]
+__all__ = ["router", "tablebase_folder"]
 
 router = api_router(tags=["morris"])
 
@@ -273,7 +273,7 @@ def morris_state(game: GameIn) -> MorrisState:
     return _state(game.position.strip(), pos, played)
 
 
-def _tablebase_folder() -> Path | None:
+def tablebase_folder() -> Path | None:
     """The folder the tablebase is looked for in (None: switched off by ``BOARDEVAL_TABLEBASE=none``)."""
     named = os.environ.get(TABLEBASE_ENV, "").strip()
     if named.lower() == "none":
@@ -411,7 +411,7 @@ async def morris_ai(request: Request, game: AiIn) -> AiAnswer:
     """Search the position after the turns, play the best turn, and explain it (raw features only)."""
     if game.analysis:
         raise MorrisError("analysis: only /api/morris/why explains the analysis' turn; the AI plays its own")
-    answer: AiAnswer = await _in_worker(request, _think, game, True, _tablebase_folder())
+    answer: AiAnswer = await _in_worker(request, _think, game, True, tablebase_folder())
     return answer
 
 
@@ -420,7 +420,7 @@ async def morris_why(request: Request, game: AiIn) -> AiAnswer:
     """The why-panel of the side to move's best turn at this strength (a shared link to the AI's move), or
     with ``analysis`` the analysis' best turn (the page's hint: the evaluation graph's search); nothing is
     played, so ``state`` is the position explained."""
-    answer: AiAnswer = await _in_worker(request, _think, game, False, _tablebase_folder())
+    answer: AiAnswer = await _in_worker(request, _think, game, False, tablebase_folder())
     return answer
 
 
@@ -438,7 +438,7 @@ async def morris_evals(request: Request, game: EvalsIn) -> EvalsAnswer:
     White's view, for the evaluation graph: the best root turn's score at :func:`analysis_depth` (each
     position from a fresh table, so it is the hint's best candidate there), and its verdict in words when
     the line is decided. A finished position scores ±10000 (won) or 0 (draw), with its verdict."""
-    answer: EvalsAnswer = await _in_worker(request, _evals, game, _tablebase_folder())
+    answer: EvalsAnswer = await _in_worker(request, _evals, game, tablebase_folder())
     return answer
 
 
