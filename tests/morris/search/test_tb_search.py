@@ -200,7 +200,11 @@ def test_sampler_is_seeded(tb: Tablebase) -> None:
     assert all(np.isfinite(len(t)) for t in a)
 
 
-def test_cli_match_and_play_take_the_tablebase(tb_dir: Path) -> None:
+def test_cli_match_and_play_take_the_tablebase(tb_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import boardeval.morris.tablebase.packed as packed
+
+    read_ahead: list[Path] = []
+    monkeypatch.setattr(packed, "prefetch", read_ahead.append)
     app = _cli()
     res = CliRunner().invoke(
         app,
@@ -218,6 +222,7 @@ def test_cli_match_and_play_take_the_tablebase(tb_dir: Path) -> None:
         app, ["morris", "play", "--depth", "1", "--tablebase", str(tb_dir)], input="quit\n"
     )
     assert play.exit_code == 0 and "bye" in play.output
+    assert read_ahead == [tb_dir]  # `play` has the kernel read the tables ahead (`match` does not)
 
 
 # ---- issue 25: the compiled search probes the tablebase at every covered node ---------------------------
