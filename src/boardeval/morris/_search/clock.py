@@ -22,8 +22,8 @@ setting plus the bank plus half a setting, so the game's total stays within half
 measured in the twenty-first session: ``tablebase.packed``; a loaded machine) leaves a debt the bank
 repays, but never below :data:`FLOOR` of the setting a move: without it one overrun of 1.5 s at 0.1 s a
 move left the next ten moves no time at all, played at depth 1, and lost the game (issue 25, twentieth
-session). Within the hard limits the bank never falls
-below -0.5 of a setting, so the floor changes nothing then.
+session). Within the hard limits the bank never falls below -0.5 of a setting, so the floor changes
+nothing then.
 
 **Advance** (an option, 0 by default): a game starts with ``advance`` moves' time in the bank, spent from
 the first searched moves on (placing and the first moving turns, where games are lost) and repaid by the
