@@ -118,7 +118,7 @@ def test_the_app_reads_the_tablebase_ahead_once_its_workers_are_up(
     """Issue 25 (twenty-first session): a search probing table pages not in memory reads the disk, so the
     app asks for the packed tables of its tablebase folder (``BOARDEVAL_TABLEBASE``) once its worker
     processes are up, and not for a tablebase switched off."""
-    import boardeval.morris.tablebase.packed as packed
+    import boardeval.morris
     import boardeval.web.app as app_module
     from boardeval.web.morris import TABLEBASE_ENV
 
@@ -140,7 +140,7 @@ def test_the_app_reads_the_tablebase_ahead_once_its_workers_are_up(
         def start(self) -> None:
             order.append("job workers")
 
-    monkeypatch.setattr(packed, "prefetch", lambda folder: order.append(f"prefetch {folder}"))
+    monkeypatch.setattr(boardeval.morris, "prefetch_tablebase", lambda f: order.append(f"prefetch {f}"))
     monkeypatch.setenv(TABLEBASE_ENV, str(tmp_path))
     app_module._start_workers(Manager(), Tasks())  # type: ignore[arg-type]
     assert order == ["search workers", "job workers", f"prefetch {tmp_path}"]

@@ -263,12 +263,12 @@ def play_cmd(
     ev = Evaluator(load_weights(profile))
     tb = _tablebase(tablebase)
     if tb is not None:
-        from boardeval.morris.tablebase.packed import prefetch
+        from boardeval.morris import prefetch_tablebase
 
         # on a cold page cache the tables' pages come from disk inside the AI's searches (a 0.5 s search:
         # depth 8-9 instead of 15-16); the game's first turns (the book, early placing) probe none, so the
         # kernel reads them ahead meanwhile (~4 s for K <= 7)
-        prefetch(tb.directory)
+        prefetch_tablebase(tb.directory)
     book = "default" if use_book else None
     if depth is not None:
         ai = AlphaBetaPlayer(ev, depth=depth, shuffle_ties=False, tablebase=tb, book=book)

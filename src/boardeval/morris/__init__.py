@@ -83,6 +83,7 @@ if TYPE_CHECKING:
         build_tablebase,
         default_tablebase_dir,
     )
+    from boardeval.morris.tablebase.packed import prefetch_tablebase
     from boardeval.morris.tuning import (
         MatchScore,
         PlayTuneReport,
@@ -105,6 +106,7 @@ _LAZY = {
         "default_tablebase_dir",
     )
 }
+_LAZY["prefetch_tablebase"] = "boardeval.morris.tablebase.packed"
 # The opening book reads a data file: loaded on first use too
 _LAZY.update(
     {
@@ -155,7 +157,7 @@ __all__ = [
     "play_game", "play_match", "GameRecord", "MatchResult",
     # the endgame tablebase (loaded on first use)
     "Tablebase", "TBResult", "TablebaseError", "MissingTablebaseError", "build_tablebase",
-    "default_tablebase_dir",
+    "default_tablebase_dir", "prefetch_tablebase",
     # the placing-phase opening book (loaded on first use)
     "Book", "BookEntry", "BookError", "DEFAULT_BOOK", "BOOK_MAX_DEPTH", "default_book", "build_book",
     # Texel tuning against the tablebase (loaded on first use)

@@ -140,13 +140,13 @@ def _start_workers(manager: JobManager, tasks: TaskRunner) -> None:
 def _prefetch_tablebase() -> threading.Thread | None:
     """Have the kernel read the Morris tablebase's packed tables into memory while nobody is playing yet:
     a search probing pages not in memory reads the disk (on a cold cache a 0.5 s search went from depth
-    15-16 to 8-9; ``boardeval.morris.tablebase.packed``). Started once the workers are up, so the read
+    15-16 to 8-9; ``boardeval.morris.prefetch_tablebase``). Started once the workers are up, so the read
     does not slow their start; returns the reading thread (None: no tablebase, or too large to hold)."""
-    from boardeval.morris.tablebase.packed import prefetch
+    from boardeval.morris import prefetch_tablebase
     from boardeval.web.morris import tablebase_folder
 
     folder = tablebase_folder()
-    return None if folder is None else prefetch(folder)
+    return None if folder is None else prefetch_tablebase(folder)
 
 
 def _add_error_handlers(app: FastAPI) -> None:

@@ -201,10 +201,10 @@ def test_sampler_is_seeded(tb: Tablebase) -> None:
 
 
 def test_cli_match_and_play_take_the_tablebase(tb_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import boardeval.morris.tablebase.packed as packed
+    import boardeval.morris
 
     read_ahead: list[Path] = []
-    monkeypatch.setattr(packed, "prefetch", read_ahead.append)
+    monkeypatch.setattr(boardeval.morris, "prefetch_tablebase", read_ahead.append)
     app = _cli()
     res = CliRunner().invoke(
         app,

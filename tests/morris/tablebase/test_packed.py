@@ -1,4 +1,4 @@
-"""The packed tables' read-ahead (:func:`boardeval.morris.tablebase.packed.prefetch`, issue 25): every byte
+"""The packed tables' read-ahead (:func:`boardeval.morris.prefetch_tablebase`, issue 25): every byte
 of every packed file is asked for, in steps, from a background thread; nothing is asked where it cannot
 help (no packed file, no ``posix_fadvise``, more than the memory can hold)."""
 
@@ -29,7 +29,7 @@ def test_prefetch_asks_for_every_byte_of_each_packed_file(
     monkeypatch.setattr(
         os, "posix_fadvise", lambda fd, off, n, advice: asked.append((os.fstat(fd).st_size, off, n, advice))
     )
-    thread = packed.prefetch(folder)
+    thread = packed.prefetch_tablebase(folder)
     assert thread is not None and thread.daemon
     thread.join()
     assert {a[3] for a in asked} == {os.POSIX_FADV_WILLNEED}
@@ -44,9 +44,9 @@ def test_prefetch_asks_for_every_byte_of_each_packed_file(
 def test_prefetch_reads_a_real_file_without_error(tmp_path: Path) -> None:
     folder = _folder(tmp_path, {"packed-a.bin": 3 * packed.PREFETCH_STEP // 2})
     if not hasattr(os, "posix_fadvise"):
-        assert packed.prefetch(folder) is None
+        assert packed.prefetch_tablebase(folder) is None
         return
-    thread = packed.prefetch(folder)
+    thread = packed.prefetch_tablebase(folder)
     assert thread is not None
     thread.join()
 
@@ -54,14 +54,14 @@ def test_prefetch_reads_a_real_file_without_error(tmp_path: Path) -> None:
 def test_prefetch_asks_nothing_where_it_cannot_help(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     empty = tmp_path / "empty"
     empty.mkdir()
-    assert packed.prefetch(_folder(empty, {})) is None  # no packed file
-    assert packed.prefetch(tmp_path / "missing") is None
+    assert packed.prefetch_tablebase(_folder(empty, {})) is None  # no packed file
+    assert packed.prefetch_tablebase(tmp_path / "missing") is None
     folder = _folder(tmp_path, {"packed-a.bin": 10_000})
     monkeypatch.setattr(packed, "available_memory", lambda: 10_000)  # 0.75 of it holds less than the file
-    assert packed.prefetch(folder) is None
+    assert packed.prefetch_tablebase(folder) is None
     monkeypatch.setattr(packed, "available_memory", lambda: 1 << 30)
     monkeypatch.delattr(os, "posix_fadvise", raising=False)
-    assert packed.prefetch(folder) is None
+    assert packed.prefetch_tablebase(folder) is None
 
 
 def test_available_memory_reads_meminfo() -> None:

@@ -13,18 +13,18 @@ between processes through the page cache, so two match workers hold 67 MB (K = 5
 not twice). The file is written one table at a time, so packing never holds more than the largest table
 (K <= 8 packs into 9.75 GB); only a folder that cannot be written to gets the data packed in memory.
 
-**Cold pages and** :func:`prefetch`. A probe of a page that is not in the page cache reads the disk inside
-the search: on a cold cache (after a reboot, or once the kernel reclaimed an idle file) a random probe of
-the K <= 7 file cost 1.08 ms against 1.7 us warm, both called from Python (each fault reads ~1 MB around
-it), and a 0.5 s search of a placing position whose tree reaches the 7-men tables went from depth 15-16
-(1.2-1.7 M nodes) to depth 8-9 (41-59 k nodes); the first game of a match on a cold cache ran at 0.2-1.3
-M nodes a second instead of 3-4 M (issue 25, twenty-first session; the twentieth session's shallow first
-searches). :func:`prefetch` asks the kernel to read the whole file ahead (8 MB ``POSIX_FADV_WILLNEED``
-requests from a daemon thread: no copy, the GIL released): 3.6 GB resident 3.8 s after a cold start,
-0.045 s of requests when it already is. It is **not** called when the tables are mapped: a search running
-beside the read-ahead waits behind it (the same 0.5 s search: depth 2, 138 nodes, 1.26 s), so it is for a
-process with time to spare before its first search (the web app once its workers are up, ``morris
-play`` before the game's first turns, which probe none).
+**Cold pages and** :func:`prefetch_tablebase`. A probe of a page that is not in the page cache reads the
+disk inside the search: on a cold cache (after a reboot, or once the kernel reclaimed an idle file) a
+random probe of the K <= 7 file cost 1.08 ms against 1.7 us warm, both called from Python (each fault reads
+~1 MB around it), and a 0.5 s search of a placing position whose tree reaches the 7-men tables went from
+depth 15-16 (1.2-1.7 M nodes) to depth 8-9 (41-59 k nodes); the first game of a match on a cold cache ran
+at 0.2-1.3 M nodes a second instead of 3-4 M (issue 25, twenty-first session; the twentieth session's
+shallow first searches). :func:`prefetch_tablebase` asks the kernel to read the whole file ahead (8 MB
+``POSIX_FADV_WILLNEED`` requests from a daemon thread: no copy, the GIL released): 3.6 GB resident 3.8 s
+after a cold start, 0.045 s of requests when it already is. It is **not** called when the tables are
+mapped: a search running beside the read-ahead waits behind it (the same 0.5 s search: depth 2, 138
+nodes, 1.26 s), so it is for a process with time to spare before its first search (the web app once its
+workers are up, ``morris play`` before the game's first turns, which probe none).
 """
 
 from __future__ import annotations
@@ -57,11 +57,11 @@ from boardeval.morris._search.endgame import (
 from boardeval.morris.tablebase.files import load_table, save_npy, sub_name
 from boardeval.morris.tablebase.index import SYM_BYTES, binomials, prime_row_lists, rows
 
-__all__ = ["PREFETCH_SHARE", "Packed", "pack", "prefetch", "prime_rows"]
+__all__ = ["PREFETCH_SHARE", "Packed", "pack", "prefetch_tablebase", "prime_rows"]
 
 PREFETCH_SHARE = 0.75
-"""The most :func:`prefetch` reads ahead, as a share of the available memory: more would push out other
-pages and not stay (K <= 9 packs into ~19 GB)."""
+"""The most :func:`prefetch_tablebase` reads ahead, as a share of the available memory: more would push
+out other pages and not stay (K <= 9 packs into ~19 GB)."""
 
 PREFETCH_STEP = 8 << 20
 """Bytes per read-ahead request: one request for a whole file read only its first 8 MB here (the kernel caps
@@ -120,7 +120,7 @@ def available_memory() -> int:
     return 0
 
 
-def prefetch(directory: Path) -> threading.Thread | None:
+def prefetch_tablebase(directory: Path) -> threading.Thread | None:
     """Ask the kernel to read a folder's packed tables into the page cache, in the background (see the
     module docstring: for a process with time to spare before its first search).
 
