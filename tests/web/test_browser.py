@@ -163,18 +163,23 @@ LAYOUT_SHIFT_JS = """() => new Promise(resolve => {
 
 
 @pytest.mark.parametrize(
-    ("path", "filled"),
-    [("/catan", "#energy > *, #board svg"), ("/diplomacy", "#sc-table > *, #eval-breakdown table")],
+    ("path", "filled", "limit"),
+    [
+        ("/catan", "#energy > *, #board svg", 0.05),
+        ("/diplomacy", "#sc-table > *, #eval-breakdown table", 0.05),
+        ("/morris", "#board svg, #graph svg, #position-text:not(:empty)", 0.005),
+    ],
 )
 @pytest.mark.parametrize("width", [1280, 1000, 768])
 def test_a_page_does_not_jump_when_its_data_arrives(
-    page: Any, live_server: str, path: str, filled: str, width: int
+    page: Any, live_server: str, path: str, filled: str, limit: float, width: int
 ) -> None:
     """Cumulative layout shift after a page has drawn what it fetched stays far under the 0.1 that Core Web
     Vitals call good (before room was kept for the board, the energy table and the game's line, five of
-    these six cases failed, at 0.089 to 0.370)."""
+    the Catan and Diplomacy cases failed, at 0.089 to 0.370; /morris shifted 0.006-0.023, its graph, its
+    position line and the hint under the board, and now 0.000-0.002)."""
     page.set_viewport_size({"width": width, "height": 900})
     page.goto(live_server + path)
     for selector in filled.split(", "):
         page.wait_for_selector(selector)
-    assert page.evaluate(LAYOUT_SHIFT_JS) < 0.05
+    assert page.evaluate(LAYOUT_SHIFT_JS) < limit

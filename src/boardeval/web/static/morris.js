@@ -187,6 +187,7 @@
     $("status").textContent = status;
     $("hint").textContent = setup ? "The side to move and the men in hand are the last three fields of the text." :
       pendingBase ? "Men marked with a red cross may be removed." :
+      // the placing text is also in morris.html (the first paint): keep the two alike
       (state.phase === "placing" ? "Dashed rings mark where you may place. Tab to a point and press Enter to act." :
         "Dashed rings mark the men that can move: drag one, or click it (or Enter) and then a dashed target.");
     $("prev").disabled = cursor === 0; $("next").disabled = atEnd();
