@@ -333,7 +333,7 @@ def analysis_depth(pos: Position) -> int:
     return ANALYSIS_DEPTH if pos.side == WHITE else ANALYSIS_DEPTH + 1
 
 
-def _think(game: AiIn, play: bool, tablebase_folder: Path | None) -> AiAnswer:
+def _think(game: AiIn, play: bool, tb_folder: Path | None) -> AiAnswer:
     """Search the position after the game's turns, explain the best turn, and play it if ``play``.
 
     With ``game.analysis`` (a hint) the turn is the analysis' best: the why-panel at :func:`analysis_depth`,
@@ -344,7 +344,7 @@ def _think(game: AiIn, play: bool, tablebase_folder: Path | None) -> AiAnswer:
     outcome = pos.outcome()
     if outcome is not None:
         raise MorrisError(f"the game is over ({outcome.result}: {outcome.reason}); start a new game")
-    tb, folder = _tablebase(tablebase_folder) if pos.variant.flying else (None, tablebase_folder)
+    tb, folder = _tablebase(tb_folder) if pos.variant.flying else (None, tb_folder)
     t0 = time.perf_counter()
     if game.analysis:
         depth = analysis_depth(pos)
@@ -442,7 +442,7 @@ async def morris_evals(request: Request, game: EvalsIn) -> EvalsAnswer:
     return answer
 
 
-def _evals(game: EvalsIn, tablebase_folder: Path | None) -> EvalsAnswer:
+def _evals(game: EvalsIn, tb_folder: Path | None) -> EvalsAnswer:
     """The scores of :func:`morris_evals` (in a search worker process)."""
     _replay(game)  # every turn checked first: a bad list is refused before any search
     variant = Variant.parse(game.variant)
@@ -452,7 +452,7 @@ def _evals(game: EvalsIn, tablebase_folder: Path | None) -> EvalsAnswer:
         raise MorrisError(f"from_ply {game.from_ply} is past the end of a game of {total} positions")
     for turn in game.moves[: game.from_ply]:
         pos.play(turn)
-    tb = _tablebase(tablebase_folder)[0] if variant.flying else None
+    tb = _tablebase(tb_folder)[0] if variant.flying else None
     scores: list[float] = []
     depths: list[int] = []
     verdicts: list[Verdict | None] = []
