@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -113,7 +114,7 @@ def test_large_responses_are_compressed_small_ones_not(client: TestClient) -> No
 
 
 def test_the_app_reads_the_tablebase_ahead_once_its_workers_are_up(
-    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Issue 25 (twenty-first session): a search probing table pages not in memory reads the disk, so the
     app asks for the packed tables of its tablebase folder (``BOARDEVAL_TABLEBASE``) once its worker

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import threading
 from pathlib import Path
 
 import pytest
@@ -41,14 +42,19 @@ def test_prefetch_asks_for_every_byte_of_each_packed_file(
     assert 50_000 not in {a[0] for a in asked}  # the tables themselves are not packed files
 
 
-def test_prefetch_reads_a_real_file_without_error(tmp_path: Path) -> None:
+def test_prefetch_reads_a_real_file_without_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The real requests (no stand-in): an exception in the reading thread would not reach the test by
+    itself, so the thread's exception hook records it."""
     folder = _folder(tmp_path, {"packed-a.bin": 3 * packed.PREFETCH_STEP // 2})
     if not hasattr(os, "posix_fadvise"):
         assert packed.prefetch_tablebase(folder) is None
         return
+    failed: list[threading.ExceptHookArgs] = []
+    monkeypatch.setattr(threading, "excepthook", failed.append)
     thread = packed.prefetch_tablebase(folder)
     assert thread is not None
     thread.join()
+    assert failed == []
 
 
 def test_prefetch_asks_nothing_where_it_cannot_help(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
