@@ -41,6 +41,8 @@
   let nextTimer = 0;           // AI vs AI: the timer of the next turn
 
   const $ = id => document.getElementById(id);
+  // the placing phase's hint comes with the page (morris.html: the first paint, no layout shift)
+  const PLACING_HINT = $("hint").textContent;
   const mode = () => $("colour").value;            // white | black | both | none
   const variant = () => $("variant").value;
   const keyOf = ply => `${variant()}|${game.start}|${game.moves.slice(0, ply).join(" ")}`;
@@ -187,8 +189,7 @@
     $("status").textContent = status;
     $("hint").textContent = setup ? "The side to move and the men in hand are the last three fields of the text." :
       pendingBase ? "Men marked with a red cross may be removed." :
-      // the placing text is also in morris.html (the first paint): keep the two alike
-      (state.phase === "placing" ? "Dashed rings mark where you may place. Tab to a point and press Enter to act." :
+      (state.phase === "placing" ? PLACING_HINT :
         "Dashed rings mark the men that can move: drag one, or click it (or Enter) and then a dashed target.");
     $("prev").disabled = cursor === 0; $("next").disabled = atEnd();
   }
