@@ -19,12 +19,12 @@ from typing import TYPE_CHECKING, Any, Final, TypeAlias
 
 from boardeval.core import BoardevalError, ParamsError, Player, Progress
 from boardeval.morris._evaluate import BASE_WEIGHTS, Evaluator, default_evaluator
-from boardeval.morris._search.clock import PLAYER_ADVANCE, TimeManager
+from boardeval.morris._search.clock import ADVANCE_FROM, PLAYER_ADVANCE, TimeManager
 from boardeval.morris._search.opening import OpeningBook
 from boardeval.morris._search.plain import random_turn
 from boardeval.morris._search.searcher import DEFAULT_DEPTH, ENGINES, Searcher, SearchResult
 from boardeval.morris._search.searcher import _check_depth as check_budget
-from boardeval.morris.rules import Position, Turn
+from boardeval.morris.rules import MEN_PER_SIDE, Position, Turn
 from boardeval.morris.why import why_panel
 
 if TYPE_CHECKING:
@@ -108,8 +108,9 @@ class AlphaBetaPlayer:
     search, today's AI before issue 12). ``book``: an opening book (default: the shipped one,
     ``boardeval.morris.book.default_book``, for the compiled engine with the default weights; ``None``:
     none). ``manage_time``: with a ``time`` budget, spend a game's time by :class:`~._search.clock.
-    TimeManager` (critical positions more, forced moves less, a game's first searched moves the endgame's
-    savings in advance: :data:`~._search.clock.PLAYER_ADVANCE`; the average at ``time``); False: every move
+    TimeManager` (critical positions more, forced moves less, a game's first searched moves past the first
+    placements the endgame's savings in advance: :data:`~._search.clock.PLAYER_ADVANCE`; the average at
+    ``time``); False: every move
     ``time`` seconds. ``options``: the compiled search's techniques (``EngineOptions``).
     """
 
@@ -242,7 +243,8 @@ class AlphaBetaPlayer:
             self.clock.record(_time.perf_counter() - start)
             return result
         legal, safe = self._searcher.safe_turns(state)
-        plan = self.clock.plan(legal, safe)
+        placed = 2 * MEN_PER_SIDE - state.hand[0] - state.hand[1]
+        plan = self.clock.plan(legal, safe, hold_advance=placed < ADVANCE_FROM)
         if plan.kind == "forced":
             turn = state.legal_turns()[0]
             result = SearchResult(turn, 0.0, (turn,), 0, 0, _time.perf_counter() - start)

@@ -11,7 +11,7 @@ import random
 import pytest
 
 from boardeval.core import ParamsError
-from boardeval.morris._search.clock import FLOOR, PLAYER_ADVANCE, TimeManager
+from boardeval.morris._search.clock import ADVANCE_FROM, FLOOR, PLAYER_ADVANCE, TimeManager
 
 
 def play_move(tm: TimeManager, legal: int, safe: int, t0: float, scores: list[float]) -> float:
@@ -150,6 +150,39 @@ def test_an_advance_is_spent_early_and_bounds_the_game(advance: float) -> None:
                     first_ahead += took if tm is ahead else 0.0
         assert first_ahead > first_plain, game
         assert ahead.spent <= (moves + advance + 0.5) * 0.1 + 1e-9, (game, ahead.spent, moves * 0.1)
+
+
+def test_the_first_placements_hold_the_advance_back() -> None:
+    """The empty board and the first placements are planned as if the game had no advance (a first move of
+    about one setting, issue 25 section 3); what the game itself saved is still theirs."""
+    tm = TimeManager(1.0, advance=PLAYER_ADVANCE)
+    held, spent = tm.plan(20, 20, hold_advance=True), tm.plan(20, 20)
+    assert held.target == pytest.approx(1.0) and held.hard <= 1.5 + 1e-9
+    assert spent.target == pytest.approx(1.0 + 0.25 * PLAYER_ADVANCE) and spent.hard == pytest.approx(3.0)
+    assert tm.plan(20, 20, hold_advance=True).target == TimeManager(1.0).plan(20, 20).target
+    tm.record(0.0)  # a book move saved its setting
+    assert tm.plan(20, 20, hold_advance=True).target == pytest.approx(1.25)
+
+
+def test_the_player_holds_the_advance_until_the_fourth_placement(monkeypatch: pytest.MonkeyPatch) -> None:
+    from boardeval.core import make_rng
+    from boardeval.morris import AlphaBetaPlayer, Position
+
+    ai = AlphaBetaPlayer(time=0.005, book=None)
+    assert ai.clock is not None
+    held: list[tuple[int, bool]] = []
+    plan = ai.clock.plan
+    monkeypatch.setattr(
+        ai.clock,
+        "plan",
+        lambda legal, safe, *, hold_advance=False: (
+            held.append((len(held), hold_advance)) or plan(legal, safe, hold_advance=hold_advance)
+        ),
+    )
+    pos, rng = Position.start(), make_rng(4)
+    for _ in range(ADVANCE_FROM + 2):
+        pos.push(ai.choose(pos, rng))
+    assert held == [(i, i < ADVANCE_FROM) for i in range(ADVANCE_FROM + 2)]
 
 
 def test_bad_setting() -> None:

@@ -29,7 +29,12 @@ nothing then.
 the first searched moves on (placing and the first moving turns, where games are lost) and repaid by the
 endgame's tablebase answers, which take no time (with the K <= 7 tables about 40% of a game's moves, so
 the AI spent 0.56 of the setting over a game; ``docs/morris-search.md``). The game's total then stays
-within ``advance`` + half a setting of ``moves x setting``.
+within ``advance`` + half a setting of ``moves x setting``. The advance is held back during a game's first
+:data:`ADVANCE_FROM` placements (``plan(..., hold_advance=True)``): the empty board and the first men are the
+opening book's ground, no blockade is within a search's reach there, and a command-line game without the
+book (``morris play --no-book``) answered its first move in 1.9 s instead of about one setting (issue 25
+section 3, twenty-first session). The stand-in matches open with four random placements, so their games
+never hold it back.
 
 **Falling score** compares a depth with the depth two before it, which has the same side to move at its
 leaves: consecutive depths differ by about 2 in these units (odd depths end on the mover's move), so a
@@ -43,12 +48,15 @@ from dataclasses import dataclass, field
 
 from boardeval.core import ParamsError
 
-__all__ = ["FLOOR", "PLAYER_ADVANCE", "MovePlan", "TimeManager"]
+__all__ = ["ADVANCE_FROM", "FLOOR", "PLAYER_ADVANCE", "MovePlan", "TimeManager"]
 
 #: The advance an AI player's game clock starts with, in moves' time (``AlphaBetaPlayer``): at 0.1 s a move
 #: with the K <= 7 tables it spent 0.061 s a move over a game without it and 0.084 s with it, and scored
 #: 0.562 [0.525, 0.600] against itself without it (200 games, issue 25's seventeenth session).
 PLAYER_ADVANCE = 6.0
+
+#: Placements made (both sides) before the advance may be spent (see **Advance**).
+ADVANCE_FROM = 4
 
 #: The least share and hard limit of a move, in settings, however deep the bank is in debt (see **Floor**).
 FLOOR = 0.25
@@ -103,13 +111,13 @@ class TimeManager:
         self.moves = 0
         self.spent = 0.0
 
-    def plan(self, legal: int, safe: int) -> MovePlan:
-        """The plan of a move with ``legal`` turns of which ``safe`` do not lose at once."""
+    def plan(self, legal: int, safe: int, *, hold_advance: bool = False) -> MovePlan:
+        """The plan of a move with ``legal`` turns of which ``safe`` do not lose at once; ``hold_advance``
+        (a game's first placements): plan as if the game had started without the advance."""
         floor = FLOOR * self.per_move
-        share = max(floor, self.per_move + 0.25 * self.bank)
-        hard = max(
-            floor, min(self.max_factor * self.per_move, self.per_move + self.bank + 0.5 * self.per_move)
-        )
+        bank = self.bank - self.advance * self.per_move if hold_advance else self.bank
+        share = max(floor, self.per_move + 0.25 * bank)
+        hard = max(floor, min(self.max_factor * self.per_move, self.per_move + bank + 0.5 * self.per_move))
         if legal <= 1:
             return MovePlan(0.0, 0.0, "forced", share)
         if safe <= 1:
