@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import io
 import json
 import math
@@ -286,6 +287,20 @@ def test_games_are_named_by_map_players_years_and_result(client: TestClient) -> 
     for g in games:
         assert ".json" not in g["name"] and "(0" not in g["name"]  # not "1.json (00128f1d)"
     assert client.get("/api/diplomacy/games/2").json()["game"] == games[1]["name"]
+
+
+def test_the_info_line_is_one_wording_for_shipped_and_uploaded_games(client: TestClient) -> None:
+    """The page renders a shipped game's line from the list, diplomacy.js writes the view's after a load or an
+    upload: both come from ``info_line`` (they were formatted twice, from different data)."""
+    listed = client.get("/api/diplomacy/games").json()[0]
+    view = client.get("/api/diplomacy/games/1").json()
+    assert listed["info"] == view["info"] == f"{listed['name']} · {listed['phases']} phases (S1901M … S1913R)"
+    page = client.get("/diplomacy?game=1").text
+    assert f'id="game-info" aria-live="polite">{html.escape(view["info"], quote=False)}</p>' in page
+    up = client.post(
+        "/api/diplomacy/upload", files={"file": ("mygame.json", _shipped(3).read_bytes(), "application/json")}
+    ).json()
+    assert up["info"].startswith(up["game"] + " · ") and up["info"].endswith(f"… {up['phases'][-1]})")
 
 
 @pytest.mark.parametrize(

@@ -77,12 +77,20 @@ class GameInfo(BaseModel):
     result: str = Field(description="the centres at the end, largest first")
     first_phase: str
     last_phase: str
+    info: str = Field(description="the game box's line: name, phases and their range (see info_line)")
+
+
+def info_line(name: str, phases: Sequence[str]) -> str:
+    """The game box's line under the game chooser: the game's name, its phases and their range. One wording
+    for the page rendered with a shipped game (no layout shift) and for diplomacy.js after an upload."""
+    return f"{name} · {len(phases)} phases ({phases[0]} … {phases[-1]})"
 
 
 class GameView(BaseModel):
     """Every measure of one game in compact arrays (``null`` where a measure is undefined)."""
 
     game: str = Field(description="game id or file name")
+    info: str = Field(description="the game box's line: name, phases and their range (see info_line)")
     map: str
     phases: list[str]
     powers: list[str]
@@ -125,6 +133,7 @@ def _game_view(name: str, gm: GameMeasures) -> GameView:
             tables[measure] = [[[_clean(v) for v in row] for row in phase] for phase in arr]
     return GameView(
         game=name,
+        info=info_line(name, gm.phases),
         map=gm.map_name,
         phases=list(gm.phases),
         powers=powers,
@@ -212,6 +221,7 @@ def _catalogue() -> dict[str, tuple[GameInfo, tuple[str, ...]]]:
             result=result,
             first_phase=phases[0],
             last_phase=phases[-1],
+            info=info_line(label, phases),
         )
         out[gid] = (info, phases)
     return out

@@ -372,12 +372,6 @@
     applyHighlight();
   }
 
-  /* The game box's info line: the game's name, its phases and their range (kept after a failed upload). */
-  // templates/diplomacy.html renders the same line for a shipped game (no layout shift): keep them alike
-  function infoLine(v) {
-    return `${v.game} · ${v.phases.length} phases (${v.phases[0]} … ${v.phases[v.phases.length - 1]})`;
-  }
-
   /* Issue 23: the three progress charts are one number, Σ SC², on three scales; say so with the numbers of
      the phase on screen, so that 77.8 %, 71.7 % and 43.6 % visibly agree. */
   const PROGRESS = ["progress", "progress_from_zero", "progress_as_written"];
@@ -406,7 +400,7 @@
     highlight = null; hidden.clear();
     evalView = null; evalCache.clear(); ++evalToken;
     $("eval-chart").innerHTML = ""; $("eval-breakdown").innerHTML = ""; $("alliances").innerHTML = "";
-    $("game-info").textContent = infoLine(v);
+    $("game-info").textContent = v.info;  // the server's info_line(), as the page rendered it
     $("legend").innerHTML = v.powers.map(p =>
       `<span class="item" style="--c:${BE.esc(v.colours[p])}"><input type="checkbox" checked data-show="${BE.esc(p)}" aria-label="show ${BE.esc(p.toLowerCase())}">` +
       `<button type="button" data-power="${BE.esc(p)}" aria-pressed="false">${BE.esc(p.toLowerCase())}</button></span>`).join("");
@@ -502,7 +496,7 @@
       show(src, v, 0, ev);
     } catch (e) {
       if (token !== loadToken) return;
-      if (view) $("game-info").textContent = infoLine(view);
+      if (view) $("game-info").textContent = view.info;  // kept after a failed upload
       showError(`Upload of ${f.name} failed: ${e.message}`);
       BE.toast(e.message);
       syncSelect();
