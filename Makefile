@@ -51,9 +51,11 @@ pytest: setup browser
 engine: setup
 	@$(BIN)/python -m tests.engine_cache
 
+# after the tests: a notice (not a failure) when the shipped opening book is stale (tests/book_notice.py)
 test: setup browser
 	@$(MAKE) --no-print-directory -j2 lint typecheck engine
 	@$(MAKE) --no-print-directory pytest
+	@$(BIN)/python -m tests.book_notice
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache
