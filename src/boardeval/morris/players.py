@@ -19,7 +19,13 @@ from typing import TYPE_CHECKING, Any, Final, TypeAlias
 
 from boardeval.core import BoardevalError, ParamsError, Player, Progress
 from boardeval.morris._evaluate import BASE_WEIGHTS, Evaluator, default_evaluator
-from boardeval.morris._search.clock import ADVANCE_FROM, PLAYER_ADVANCE, TimeManager
+from boardeval.morris._search.clock import (
+    ADVANCE_FROM,
+    FULL_TABLES_ADVANCE,
+    FULL_TABLES_MAX_FACTOR,
+    PLAYER_ADVANCE,
+    TimeManager,
+)
 from boardeval.morris._search.opening import OpeningBook
 from boardeval.morris._search.plain import random_turn
 from boardeval.morris._search.searcher import DEFAULT_DEPTH, ENGINES, Searcher, SearchResult
@@ -97,6 +103,15 @@ class RandomPlayer:
         """Nothing to forget."""
 
 
+def _game_clock(per_move: float, tablebase: Tablebase | None) -> TimeManager:
+    """A player's game clock: the advance of :data:`~._search.clock.PLAYER_ADVANCE`, or with tables of every
+    moving position (K <= 9), where no move after placing costs time, the larger advance and hard limit of
+    :data:`~._search.clock.FULL_TABLES_ADVANCE` (the placing moves get the game's time)."""
+    if tablebase is not None and tablebase.max_men >= 9:
+        return TimeManager(per_move, advance=FULL_TABLES_ADVANCE, max_factor=FULL_TABLES_MAX_FACTOR)
+    return TimeManager(per_move, advance=PLAYER_ADVANCE)
+
+
 class AlphaBetaPlayer:
     """The alpha-beta search as a player: an evaluator and a budget (``depth`` and/or ``time`` seconds).
 
@@ -139,9 +154,7 @@ class AlphaBetaPlayer:
         self.book = _book(book, engine, evaluator)
         check_budget(depth, time)  # fail at construction, not at the first move
         self.clock = (
-            TimeManager(time, advance=PLAYER_ADVANCE)
-            if manage_time and time is not None and depth is None
-            else None
+            _game_clock(time, tablebase) if manage_time and time is not None and depth is None else None
         )
         self._searcher = Searcher(
             self.evaluator, tablebase=tablebase, engine=engine, options=options, book=self.book

@@ -11,7 +11,14 @@ import random
 import pytest
 
 from boardeval.core import ParamsError
-from boardeval.morris._search.clock import ADVANCE_FROM, FLOOR, PLAYER_ADVANCE, TimeManager
+from boardeval.morris._search.clock import (
+    ADVANCE_FROM,
+    FLOOR,
+    FULL_TABLES_ADVANCE,
+    FULL_TABLES_MAX_FACTOR,
+    PLAYER_ADVANCE,
+    TimeManager,
+)
 
 
 def play_move(tm: TimeManager, legal: int, safe: int, t0: float, scores: list[float]) -> float:
@@ -128,13 +135,15 @@ def test_an_overrun_is_repaid_without_starving_the_next_moves() -> None:
     assert banks[-1] >= -0.5 * 0.1
 
 
-@pytest.mark.parametrize("advance", [3.0, 8.0])
-def test_an_advance_is_spent_early_and_bounds_the_game(advance: float) -> None:
+@pytest.mark.parametrize(
+    ("advance", "max_factor"), [(3.0, 3.0), (8.0, 3.0), (FULL_TABLES_ADVANCE, FULL_TABLES_MAX_FACTOR)]
+)
+def test_an_advance_is_spent_early_and_bounds_the_game(advance: float, max_factor: float) -> None:
     """A game that starts with ``advance`` moves' time spends it on its first searched moves (placing, where
     games are lost) and overruns ``moves x setting`` by at most the advance and half a setting."""
     rng = random.Random(26)
     for game in range(40):
-        plain, ahead = TimeManager(0.1), TimeManager(0.1, advance=advance)
+        plain, ahead = TimeManager(0.1), TimeManager(0.1, advance=advance, max_factor=max_factor)
         ahead.new_game()
         moves = rng.randint(20, 120)
         first_plain = first_ahead = 0.0
@@ -183,6 +192,40 @@ def test_the_player_holds_the_advance_until_the_fourth_placement(monkeypatch: py
     for _ in range(ADVANCE_FROM + 2):
         pos.push(ai.choose(pos, rng))
     assert held == [(i, i < ADVANCE_FROM) for i in range(ADVANCE_FROM + 2)]
+
+
+def test_tables_of_every_moving_position_spend_the_game_in_placing() -> None:
+    """With K <= 9 every move after placing is a tablebase answer (no time): the player's clock then starts
+    with the larger advance and hard limit, and a game of seven searched placing moves and free moves after
+    them spends about 0.8 of the setting a move instead of 0.4 (0.039 s of 0.1 s measured in 200 time-odds
+    games with the six moves' advance), never more than the setting plus the advance over a game."""
+    from types import SimpleNamespace
+
+    from boardeval.morris.players import _game_clock
+
+    full = _game_clock(0.1, SimpleNamespace(max_men=9))  # type: ignore[arg-type]
+    assert full.advance == FULL_TABLES_ADVANCE and full.max_factor == FULL_TABLES_MAX_FACTOR
+    for tables in (None, SimpleNamespace(max_men=7), SimpleNamespace(max_men=8)):
+        clock = _game_clock(0.1, tables)  # type: ignore[arg-type]
+        assert clock.advance == PLAYER_ADVANCE and clock.max_factor == 3.0
+    rng = random.Random(27)
+    used = {}
+    for name, make in (
+        ("six", lambda: _game_clock(0.1, None)),
+        ("full", lambda: _game_clock(0.1, SimpleNamespace(max_men=9))),
+    ):  # type: ignore[arg-type]
+        share = []
+        for _ in range(100):
+            tm = make()
+            free = rng.randint(8, 40)
+            for _ in range(7):
+                tm.record(play_move(tm, 20, 20, 0.1 * rng.choice([1e-5, 3e-5, 1e-4]), [0.0] * 40))
+            for _ in range(free):
+                tm.record(0.0)
+            assert tm.spent <= (tm.moves + tm.advance + 0.5) * 0.1 + 1e-9
+            share.append(tm.spent / tm.moves / 0.1)
+        used[name] = sum(share) / len(share)
+    assert used["six"] < 0.5 < 0.7 < used["full"] <= 1.0, used
 
 
 def test_bad_setting() -> None:

@@ -48,12 +48,28 @@ from dataclasses import dataclass, field
 
 from boardeval.core import ParamsError
 
-__all__ = ["ADVANCE_FROM", "FLOOR", "PLAYER_ADVANCE", "MovePlan", "TimeManager"]
+__all__ = [
+    "ADVANCE_FROM",
+    "FLOOR",
+    "FULL_TABLES_ADVANCE",
+    "FULL_TABLES_MAX_FACTOR",
+    "PLAYER_ADVANCE",
+    "MovePlan",
+    "TimeManager",
+]
 
 #: The advance an AI player's game clock starts with, in moves' time (``AlphaBetaPlayer``): at 0.1 s a move
 #: with the K <= 7 tables it spent 0.061 s a move over a game without it and 0.084 s with it, and scored
 #: 0.562 [0.525, 0.600] against itself without it (200 games, issue 25's seventeenth session).
 PLAYER_ADVANCE = 6.0
+
+#: The advance and the hard limit (in settings) of a player whose tables hold every position of the moving
+#: phase (K <= 9: ``Tablebase.max_men == 9``), where every move after placing is a tablebase answer that
+#: takes no time. With :data:`PLAYER_ADVANCE` such a player spent 0.039 s a move of its 0.1 s over 200
+#: time-odds games (issue 25, twenty-second session); the clock's synthetic games
+#: (``tests/morris/search/test_clock.py``) put 18 and 5 at about 0.08 s, the placing moves twice the time.
+FULL_TABLES_ADVANCE = 18.0
+FULL_TABLES_MAX_FACTOR = 5.0
 
 #: Placements made (both sides) before the advance may be spent (see **Advance**).
 ADVANCE_FROM = 4
