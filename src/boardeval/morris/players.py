@@ -124,9 +124,9 @@ class AlphaBetaPlayer:
     ``boardeval.morris.book.default_book``, for the compiled engine with the default weights; ``None``:
     none). ``manage_time``: with a ``time`` budget, spend a game's time by :class:`~._search.clock.
     TimeManager` (critical positions more, forced moves less, a game's first searched moves past the first
-    placements the endgame's savings in advance: :data:`~._search.clock.PLAYER_ADVANCE`; the average at
-    ``time``); False: every move
-    ``time`` seconds. ``options``: the compiled search's techniques (``EngineOptions``).
+    placements the endgame's savings in advance: :data:`~._search.clock.PLAYER_ADVANCE`, more with tables of
+    every moving position; the average at ``time``); False: every move ``time`` seconds. ``options``: the
+    compiled search's techniques (``EngineOptions``).
     """
 
     def __init__(
