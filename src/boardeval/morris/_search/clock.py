@@ -69,7 +69,7 @@ PLAYER_ADVANCE = 6.0
 #: time-odds games (issue 25, twenty-second session); the clock's synthetic games
 #: (``tests/morris/search/test_clock.py``) put 18 and 5 at about 0.08 s, the placing moves twice the time.
 #: Measured with them: 0.068 s a move at 0.1 s (placing moves 0.19 s), 0.522 [0.488, 0.557] against the
-#: six moves' clock at equal setting, 0.460 [0.438, 0.482] at 10x time odds (400 games; 0.445 before).
+#: six moves' clock at equal setting, 0.456 [0.439, 0.473] at 10x time odds (600 games; 0.445 before).
 FULL_TABLES_ADVANCE = 18.0
 FULL_TABLES_MAX_FACTOR = 5.0
 
