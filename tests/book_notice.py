@@ -16,11 +16,11 @@ from boardeval.morris.book import default_book
 def main() -> int:
     """Print a notice naming the rebuild command if the shipped book is stale; 0 either way."""
     book = default_book()
-    if book is not None and book.stale():
-        command = str(book.meta.get("command") or "boardeval morris book build")
+    if book is not None and book.rebuild:
         print(
             "NOTICE: the shipped Morris opening book is stale (searched by another version of the search); "
-            f"make it again with `{command}` and commit src/boardeval/morris/data/ (docs/morris-search.md)."
+            f"make it again with `{book.rebuild}` and commit src/boardeval/morris/data/ "
+            "(docs/morris-search.md)."
         )
     return 0
 

@@ -123,6 +123,12 @@ class Book:
                 self._stale = True
         return self._stale
 
+    @property
+    def rebuild(self) -> str:
+        """The command that makes this book again when it is :meth:`stale` (empty when it is current): the
+        one it was built with, as its file records it."""
+        return str(self.meta.get("command") or "boardeval morris book build") if self.stale() else ""
+
     def probe(self, position: Position) -> BookEntry | None:
         """The book move of ``position`` in its own frame, or None when the book does not hold it."""
         if not _covers(position):
@@ -136,8 +142,7 @@ class Book:
         if move not in position.legal_turns():
             return None  # a damaged entry: search instead
         pv = tuple(map_turn(back, t) for t in entry.pv)
-        rebuild = str(self.meta.get("command") or "boardeval morris book build") if self.stale() else ""
-        return BookEntry(move, entry.depth, entry.score, entry.nodes, pv, rebuild)
+        return BookEntry(move, entry.depth, entry.score, entry.nodes, pv, self.rebuild)
 
     # ---- files ---------------------------------------------------------------------------------------
 
