@@ -7,6 +7,7 @@ Synthetic games, no clock: each move has a kind (legal and safe turns) and a sea
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -17,6 +18,7 @@ from boardeval.morris._search.clock import (
     FULL_TABLES_ADVANCE,
     FULL_TABLES_MAX_FACTOR,
     PLAYER_ADVANCE,
+    MovePlan,
     TimeManager,
 )
 
@@ -181,13 +183,12 @@ def test_the_player_holds_the_advance_until_the_fourth_placement(monkeypatch: py
     assert ai.clock is not None
     held: list[tuple[int, bool]] = []
     plan = ai.clock.plan
-    monkeypatch.setattr(
-        ai.clock,
-        "plan",
-        lambda legal, safe, *, hold_advance=False: (
-            held.append((len(held), hold_advance)) or plan(legal, safe, hold_advance=hold_advance)
-        ),
-    )
+
+    def spy(legal: int, safe: int, *, hold_advance: bool = False) -> MovePlan:
+        held.append((len(held), hold_advance))
+        return plan(legal, safe, hold_advance=hold_advance)
+
+    monkeypatch.setattr(ai.clock, "plan", spy)
     pos, rng = Position.start(), make_rng(4)
     for _ in range(ADVANCE_FROM + 2):
         pos.push(ai.choose(pos, rng))
@@ -203,20 +204,18 @@ def test_tables_of_every_moving_position_spend_the_game_in_placing() -> None:
 
     from boardeval.morris.players import _game_clock
 
-    full = _game_clock(0.1, SimpleNamespace(max_men=9))  # type: ignore[arg-type]
+    nine: Any = SimpleNamespace(max_men=9)  # a stand-in: only the tables' coverage matters
+    full = _game_clock(0.1, nine)
     assert full.advance == FULL_TABLES_ADVANCE and full.max_factor == FULL_TABLES_MAX_FACTOR
     for tables in (None, SimpleNamespace(max_men=7), SimpleNamespace(max_men=8)):
         clock = _game_clock(0.1, tables)  # type: ignore[arg-type]
         assert clock.advance == PLAYER_ADVANCE and clock.max_factor == 3.0
     rng = random.Random(27)
     used = {}
-    for name, make in (
-        ("six", lambda: _game_clock(0.1, None)),
-        ("full", lambda: _game_clock(0.1, SimpleNamespace(max_men=9))),
-    ):  # type: ignore[arg-type]
+    for name, tables in (("six", None), ("full", nine)):
         share = []
         for _ in range(100):
-            tm = make()
+            tm = _game_clock(0.1, tables)
             free = rng.randint(8, 40)
             for _ in range(7):
                 tm.record(play_move(tm, 20, 20, 0.1 * rng.choice([1e-5, 3e-5, 1e-4]), [0.0] * 40))
