@@ -269,6 +269,9 @@ def test_search_rejects_bad_limits(kwargs: dict[str, float], match: str) -> None
 def test_options_are_validated_and_full_width_switches_off_reductions() -> None:
     with pytest.raises(ParamsError, match="'sometimes'"):
         EngineOptions(tt="sometimes")
+    for bad in (4, -1, True, 1.0):
+        with pytest.raises(ParamsError, match=f"exact_placing must be 0, 1, 2 or 3, got {bad!r}"):
+            EngineOptions(exact_placing=bad)  # type: ignore[arg-type]
     fw = full_width(EngineOptions(killers=False))
     assert not fw.lmr and not fw.quiescence and fw.tt == "exact" and not fw.killers
 

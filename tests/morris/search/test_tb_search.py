@@ -313,3 +313,41 @@ def test_compiled_search_probes_inside_the_tree(tb: Tablebase) -> None:
             # every turn of the child leads to a probed node (or ends the game): its score is exact
             want = 0.0 if value == "draw" else (WIN_SCORE - (distance or 0)) * (1 if value == "win" else -1)
             assert child.score == pytest.approx(want), (pos.text(), str(turn), value, distance)
+
+
+def _late_placing(seed: int, placed: int) -> Position:
+    """A random position with ``placed`` men placed (captures allowed), the game not over."""
+    rng = np.random.default_rng(seed)
+    while True:
+        pos = Position.start()
+        while pos.turns < placed and pos.outcome() is None:
+            turns = pos.legal_turns()
+            pos.push(turns[int(rng.integers(len(turns)))])
+        if pos.outcome() is None:
+            return pos
+
+
+def test_exact_placing_searches_every_line_to_the_last_placement(tb: Tablebase) -> None:
+    """With tables of every moving position (``full``), a search as deep as the placements left has no null
+    move and no reduction (the tree of plain alpha-beta: the same score), and without them the option is
+    off (the default search's tree, node for node)."""
+    from dataclasses import replace
+
+    from boardeval.morris._search.compiled.options import EngineOptions
+
+    def run(pos: Position, options: EngineOptions, full: bool) -> tuple[float, int]:
+        engine = Searcher(tablebase=tb, options=options).compiled()
+        assert not engine.full_tables  # the test tables hold 3v3, 4v3 and 3v4 only
+        engine.set_tablebase(tb.packed(), full=full)
+        result = engine.search(pos, depth=18 - pos.turns)
+        return result.score, result.nodes
+
+    on, off = EngineOptions(), EngineOptions(exact_placing=0)
+    plain = replace(off, lmr=False, null_move=False)
+    pruned = 0
+    for seed in range(4):
+        pos = _late_placing(seed, 12)
+        assert run(pos, on, True)[0] == pytest.approx(run(pos, plain, True)[0]), pos.text()
+        assert run(pos, on, False) == run(pos, off, True), pos.text()
+        pruned += run(pos, off, True)[1] < run(pos, on, True)[1]
+    assert pruned >= 3  # the pruning the option switches off is there without it

@@ -100,6 +100,12 @@ class EndgameTable(Protocol):
         """The men counts ``(side to move, other side)`` it covers (positions without men in hand)."""
         ...
 
+    @property
+    def max_men(self) -> int:
+        """The largest K such that every sub-database with 3..K men a side is built (9: every position of
+        the moving phase, which makes the placing search's ends exact: ``EngineOptions.exact_placing``)."""
+        ...
+
     def lookup_sides(self, own: int, opp: int) -> tuple[str, int | None]:
         """Value and distance of a side-relative position (``own`` = the side to move's bitboard)."""
         ...

@@ -193,7 +193,8 @@ class Searcher:
             warm_up()  # load the compiled code before any clock runs
             self._engine = Engine(_coefficients(self.evaluator), self.options)
             if self.tablebase is not None and self._engine.options.tb_probe:
-                self._engine.set_tablebase(self.tablebase.packed())
+                # tables of every moving position make the placing search's ends exact (exact_placing)
+                self._engine.set_tablebase(self.tablebase.packed(), full=self.tablebase.max_men >= 9)
         return self._engine
 
     def ready(self) -> None:

@@ -23,6 +23,7 @@ from boardeval.morris._search.compiled.layout import (
     C_BEXT,
     C_CLOCK,
     C_EPOCH,
+    C_EXACT,
     C_FLY,
     C_GEN,
     C_HIST,
@@ -184,9 +185,12 @@ class Engine:
         self.clean = True
         """Every entry since the table was emptied came from a search whose root had no repeatable history."""
         self.tables: tuple[np.ndarray, np.ndarray] = _NO_TB
+        self.full_tables = False
 
-    def set_tablebase(self, packed: tuple[np.ndarray, np.ndarray] | None) -> None:
-        """The tablebase's packed tables (``EndgameTable.packed()``), or None for none."""
+    def set_tablebase(self, packed: tuple[np.ndarray, np.ndarray] | None, *, full: bool = False) -> None:
+        """The tablebase's packed tables (``EndgameTable.packed()``), or None for none; ``full``: they hold
+        every position of the moving phase (K <= 9), which turns on ``EngineOptions.exact_placing``."""
+        self.full_tables = full and packed is not None
         if packed is None:
             self.tables = _NO_TB
             return
@@ -205,6 +209,7 @@ class Engine:
         """A fresh engine with the same evaluation, tablebase and other options."""
         engine = Engine(self.coef, options)
         engine.tables = self.tables
+        engine.full_tables = self.full_tables
         return engine
 
     def _configure(self, st: EngineState) -> None:
@@ -235,6 +240,8 @@ class Engine:
         # the tablebase holds the standard rules' values: only where men fly
         ib[C_TB] = int(o.tb_probe and st.flying and self.tables is not _NO_TB)
         ib[C_BEXT] = o.blockade_extension
+        # the placing search is kept exact only where the values past placing are
+        ib[C_EXACT] = o.exact_placing if self.full_tables and ib[C_TB] else 0
         ib[C_CLOCK] = time.CLOCK_MONOTONIC
         self.fb[D_LMR_DIV] = o.lmr_divisor
         self.fb[D_DEADLINE] = 0.0

@@ -48,6 +48,7 @@ C_TB = 19  # probe the tablebase at every covered node below the root (issue 25)
 C_BEXT = 20  # blockade extension: extend a node whose mover slides with at most this many moves (0: off)
 C_CLOCK = 21  # the clock_gettime clock id of the deadline (CLOCK_MONOTONIC)
 C_EPOCH = 22  # the table's epoch: entries of another epoch read as empty (a clear without writing 24 MB)
+C_EXACT = 23  # placing nodes that reach the last placement: 1 = no null move, 2 = no reduction short of it
 # ib: counters and the root's state
 S_NODES, S_STOP, S_NEXT, S_LIMIT, S_QNODES, S_TTHITS, S_ROOTN, S_BEST = 32, 33, 34, 35, 36, 37, 38, 39
 S_PART, S_PARTI = 40, 41  # the root turn that last raised alpha in this pass, and its index

@@ -52,6 +52,11 @@ class EngineOptions:
     """Extend a node (one turn) whose mover, in the moving phase, has at most this many slides (0: off)."""
     threads: int = 1
     """Search threads sharing the table (Lazy SMP): 1 = one thread, as before issue 25."""
+    exact_placing: int = 3
+    """With tables of every moving position (K <= 9: :meth:`Engine.set_tablebase` with ``full=True``), a
+    placing node whose depth reaches the last placement searches every line to it: bit 1 no null move
+    there, bit 2 no late-move reduction that would end a line before it (3: both; 0: off). Without such
+    tables the values past placing are not exact and the option does nothing."""
     reuse_table: bool = True
     """Under the repetition rule, keep the table from the game's earlier searches when no position before
     the root can recur (the last turn was irreversible: every placement, every capture) and every search
@@ -69,6 +74,9 @@ class EngineOptions:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 raise ParamsError(f"engine option {name} must be an integer >= 0, got {value!r}")
+        x = self.exact_placing
+        if isinstance(x, bool) or not isinstance(x, int) or x not in (0, 1, 2, 3):
+            raise ParamsError(f"engine option exact_placing must be 0, 1, 2 or 3, got {self.exact_placing!r}")
         if (
             isinstance(self.tt_bits, bool)
             or not isinstance(self.tt_bits, int)

@@ -16,6 +16,10 @@ Techniques (each one switchable in :class:`~.options.EngineOptions`, measured in
 * null-move pruning while the side to move still places (reduction 3; placing has no zugzwang: a side
   may always place, and a man in hand is never worth less on the board), never while moving or flying,
   where blockades make passing unsound;
+* with tables of every moving position (K <= 9, ``exact_placing``): at a placing node whose depth reaches
+  the last placement, below which every value is the tables' exact one, no null move and no reduction
+  that would cut a line short of it (a reduced line ends in a static score where the full line ends in a
+  proven win, and the twenty-third session's records showed losing placements chosen that way);
 * mate-distance scores (``WIN - plies`` to the end, so faster wins rank higher) and mate-distance pruning;
 * quiescence over mill closures at the horizon (stand pat on the static score);
 * game ends decided exactly like ``Position.status``: fewer than 3 men, no legal move, then the turn
@@ -45,6 +49,7 @@ from boardeval.morris._search.compiled.layout import (
     C_BEXT,
     C_CLOCK,
     C_EPOCH,
+    C_EXACT,
     C_FLY,
     C_GEN,
     C_LMR,
@@ -344,6 +349,7 @@ def _pvs(
         and ply > 0
         and hme > 0
         and depth >= 3
+        and not (ib[C_EXACT] & 1 and depth >= hme + hopp)
         and beta - alpha < 1e-3
         and abs(beta) < MATE_BOUND
         and evaluate_fast(me, opp, hme, hopp, flying, fb, O_COEF) >= beta
@@ -373,6 +379,9 @@ def _pvs(
     use_pvs = ib[C_PVS] != 0
     lmr = ib[C_LMR] != 0 and depth >= ib[C_LMR_DEPTH] and ply > 0
     lmr_min = ib[C_LMR_MIN]
+    # with every moving position in the tables: a node that reaches the last placement (hme + hopp plies
+    # away) reduces its late turns by at most the plies it searches beyond it
+    rcap = depth - (hme + hopp) if ib[C_EXACT] & 2 and hme + hopp > 0 and depth >= hme + hopp else MAX_PLY
     for i in range(n):
         m = pick(i, n, base, ib)
         nme, nopp, nhme, nh, irrev = _apply(me, opp, hme, side, h, m)
@@ -391,6 +400,8 @@ def _pvs(
                     r = 1
                 if r > depth - 2:
                     r = depth - 2
+                if r > rcap:
+                    r = rcap
             s = -_pvs(
                 nopp, nme, hopp, nhme, 1 - side, turns + 1, nq, cur + 1, depth - 1 - r, -alpha - _EPS,
                 -alpha, ply + 1, zero, ib, fb, tt, ttf, hist, tbi, tbd,
