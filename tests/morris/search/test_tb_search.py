@@ -351,3 +351,20 @@ def test_exact_placing_searches_every_line_to_the_last_placement(tb: Tablebase) 
         assert run(pos, on, False) == run(pos, off, True), pos.text()
         pruned += run(pos, off, True)[1] < run(pos, on, True)[1]
     assert pruned >= 3  # the pruning the option switches off is there without it
+
+
+def test_the_searcher_turns_exact_placing_on_with_tables_of_every_moving_position(tb: Tablebase) -> None:
+    """``Searcher`` tells the engine its tables are full exactly when ``max_men`` is 9 (K <= 9)."""
+
+    class Full:
+        """The test tables, claiming every sub-database up to 9 men a side (only ``max_men`` differs)."""
+
+        def __init__(self, max_men: int) -> None:
+            self.max_men = max_men
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(tb, name)
+
+    assert Searcher(tablebase=Full(9)).compiled().full_tables  # type: ignore[arg-type]
+    assert not Searcher(tablebase=Full(8)).compiled().full_tables  # type: ignore[arg-type]
+    assert not Searcher(tablebase=tb).compiled().full_tables
