@@ -70,8 +70,13 @@ PLAYER_ADVANCE = 6.0
 #: (``tests/morris/search/test_clock.py``) put 18 and 5 at about 0.08 s, the placing moves twice the time.
 #: Measured with them: 0.068 s a move at 0.1 s (placing moves 0.19 s), 0.522 [0.488, 0.557] against the
 #: six moves' clock at equal setting, 0.456 [0.439, 0.473] at 10x time odds (600 games; 0.445 before).
+#: The hard limit was 5 settings until issue 25's twenty-third session: with ``exact_placing`` both sides
+#: left half their time unspent (0.053 s a move at 0.1 s) and the first searched placements, where the
+#: games are lost, hit the limit; with 10 the weaker side spends 0.6-0.8 s on turns 4-6 (0.074 s a move in
+#: all) and 10x time odds went 0.443 -> 0.472 [0.445, 0.500] (200 games, game for game +0.030 [+0.012,
+#: +0.048], 13 better, 1 worse).
 FULL_TABLES_ADVANCE = 18.0
-FULL_TABLES_MAX_FACTOR = 5.0
+FULL_TABLES_MAX_FACTOR = 10.0
 
 #: Placements made (both sides) before the advance may be spent (see **Advance**).
 ADVANCE_FROM = 4
