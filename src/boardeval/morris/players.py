@@ -26,6 +26,7 @@ from boardeval.morris._search.clock import (
     PLAYER_ADVANCE,
     TimeManager,
 )
+from boardeval.morris._search.endgame import holds_every_moving_position
 from boardeval.morris._search.opening import OpeningBook
 from boardeval.morris._search.plain import random_turn
 from boardeval.morris._search.searcher import DEFAULT_DEPTH, ENGINES, Searcher, SearchResult
@@ -107,7 +108,7 @@ def _game_clock(per_move: float, tablebase: Tablebase | None) -> TimeManager:
     """A player's game clock: the advance of :data:`~._search.clock.PLAYER_ADVANCE`, or with tables of every
     moving position (K <= 9), where no move after placing costs time, the larger advance and hard limit of
     :data:`~._search.clock.FULL_TABLES_ADVANCE` (the placing moves get the game's time)."""
-    if tablebase is not None and tablebase.max_men >= 9:
+    if holds_every_moving_position(tablebase):
         return TimeManager(per_move, advance=FULL_TABLES_ADVANCE, max_factor=FULL_TABLES_MAX_FACTOR)
     return TimeManager(per_move, advance=PLAYER_ADVANCE)
 

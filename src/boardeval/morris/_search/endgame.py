@@ -30,7 +30,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Final, Protocol
 
 from boardeval.morris._evaluate import WIN_SCORE
-from boardeval.morris.rules import Position, Turn
+from boardeval.morris.rules import MEN_PER_SIDE, Position, Turn
 
 if TYPE_CHECKING:
     import numpy as np
@@ -117,6 +117,14 @@ class EndgameTable(Protocol):
     def packed(self) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.uint8]]:
         """Every built sub-database in the packed form of the module docstring: ``(index, data)``."""
         ...
+
+
+def holds_every_moving_position(table: EndgameTable | None) -> bool:
+    """Whether ``table`` holds every position of the moving phase (K <= 9 men a side): then every move
+    after placing is a tablebase answer, so the placing search's ends are exact
+    (``EngineOptions.exact_placing``) and a game clock can give the placing moves the game's time
+    (``_search.clock.FULL_TABLES_ADVANCE``)."""
+    return table is not None and table.max_men >= MEN_PER_SIDE
 
 
 def tablebase_score(pos: Position, value: str, distance: int | None, ply: int) -> float:

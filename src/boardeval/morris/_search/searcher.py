@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from boardeval.core import ParamsError, Progress, report
 from boardeval.morris._evaluate import MATE_BOUND, Evaluator, default_evaluator, terminal_score
-from boardeval.morris._search.endgame import EndgameTable, tablebase_score
+from boardeval.morris._search.endgame import EndgameTable, holds_every_moving_position, tablebase_score
 from boardeval.morris._search.opening import OpeningBook
 from boardeval.morris._search.reference import ReferenceTree, ordered_turns
 from boardeval.morris.rules import Position, Turn
@@ -194,7 +194,9 @@ class Searcher:
             self._engine = Engine(_coefficients(self.evaluator), self.options)
             if self.tablebase is not None and self._engine.options.tb_probe:
                 # tables of every moving position make the placing search's ends exact (exact_placing)
-                self._engine.set_tablebase(self.tablebase.packed(), full=self.tablebase.max_men >= 9)
+                self._engine.set_tablebase(
+                    self.tablebase.packed(), full=holds_every_moving_position(self.tablebase)
+                )
         return self._engine
 
     def ready(self) -> None:

@@ -76,7 +76,7 @@ class EngineOptions:
                 raise ParamsError(f"engine option {name} must be an integer >= 0, got {value!r}")
         x = self.exact_placing
         if isinstance(x, bool) or not isinstance(x, int) or x not in (0, 1, 2, 3):
-            raise ParamsError(f"engine option exact_placing must be 0, 1, 2 or 3, got {self.exact_placing!r}")
+            raise ParamsError(f"engine option exact_placing must be 0, 1, 2 or 3, got {x!r}")
         if (
             isinstance(self.tt_bits, bool)
             or not isinstance(self.tt_bits, int)
