@@ -37,6 +37,8 @@ plain time; with a tablebase it is used at the root only, as then):
         the new AI against today's at equal time (target >= 0.60 at 1 s; also at 0.1 s);
     --new-off book,clock,tb_probe   switches the new AI's features off one by one (a feature's own match);
     --new-set blockade_extension=2  sets an EngineOptions value of the new AI (an option's own match);
+                                    clock_advance=N and clock_max_factor=F set its game clock's advance
+                                    (moves' time) and hard limit (settings);
     --old-set blockade_extension=2  the same for the opponent when it is the new AI (``--old-engine new``:
                                     a time-odds match with the option on both sides);
     --boundary-nodes F              node budgets spent by turn on both sides (``_NodeSchedule``): F x a
@@ -316,10 +318,16 @@ class _Side:
         if kind == "new":  # the AI as shipped, features switched off by name
             book: Any = None if "book" in off else "default"
             clock = "clock" not in off and nodes is None
-            # clock_advance=N: the game clock starts with N moves' time in the bank (TimeManager's advance)
+            # clock_advance=N: the game clock starts with N moves' time in the bank (TimeManager's advance);
+            # clock_max_factor=F: its hard limit, F settings (each keeps the player's own value when unset)
             items = [i for i in on.split(",") if i]
-            advance = [float(i.partition("=")[2]) for i in items if i.startswith("clock_advance=")]
-            on = ",".join(i for i in items if not i.startswith("clock_advance="))
+            clock_items = {
+                name: float(i.partition("=")[2])
+                for i in items
+                for name in ("advance", "max_factor")
+                if i.startswith(f"clock_{name}=")
+            }
+            on = ",".join(i for i in items if not i.startswith(("clock_advance=", "clock_max_factor=")))
             self.player = AlphaBetaPlayer(
                 ev,
                 depth=depth,
@@ -329,10 +337,15 @@ class _Side:
                 manage_time=clock,
                 options=_options(off, on),
             )
-            if advance and self.player.clock is not None:
+            if clock_items and self.player.clock is not None:
                 from boardeval.morris._search.clock import TimeManager
 
-                self.player.clock = TimeManager(self.player.clock.per_move, advance=advance[-1])
+                was = self.player.clock
+                self.player.clock = TimeManager(
+                    was.per_move,
+                    advance=clock_items.get("advance", was.advance),
+                    max_factor=clock_items.get("max_factor", was.max_factor),
+                )
             self.searcher = self.player._searcher
         elif kind in ("today", "compiled"):  # bd38aad: no tree probes, no book, every move its plain time
             before = EngineOptions(tb_probe=False, reuse_table=False)
@@ -732,7 +745,7 @@ def main() -> None:
         "--new-set",
         default="",
         help="EngineOptions the new AI sets: name=value,... (blockade_extension=2); clock_advance=N: its "
-        "game clock starts with N moves' time in the bank",
+        "game clock starts with N moves' time in the bank; clock_max_factor=F: its hard limit, F settings",
     )
     ap.add_argument(
         "--old-set",
