@@ -74,7 +74,9 @@ PLAYER_ADVANCE = 6.0
 #: left half their time unspent (0.053 s a move at 0.1 s) and the first searched placements, where the
 #: games are lost, hit the limit; with 10 the weaker side spends 0.6-0.8 s on turns 4-6 (0.074 s a move in
 #: all) and 10x time odds went 0.443 -> 0.472 [0.445, 0.500] on one set of 200 openings (game for game
-#: +0.030 [+0.012, +0.048], 13 better, 1 worse) and 0.470 -> 0.470 on a second (+0.000 [-0.016, +0.016]).
+#: +0.030 [+0.012, +0.048], 13 better, 1 worse), 0.470 -> 0.470 on a second (+0.000 [-0.016, +0.016]) and
+#: 0.468 -> 0.470 on a third (+0.003): 600 games 0.460 -> 0.471 [0.456, 0.486], game for game +0.011
+#: [+0.001, +0.020] (23 better, 10 worse; issue 25, twenty-fourth session).
 FULL_TABLES_ADVANCE = 18.0
 FULL_TABLES_MAX_FACTOR = 10.0
 
