@@ -17,7 +17,16 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from boardeval.morris import WIN_SCORE, AlphaBetaPlayer, PlayerSpec, Position, Searcher, play_game, why_panel
+from boardeval.morris import (
+    WIN_SCORE,
+    AlphaBetaPlayer,
+    PlayerSpec,
+    Position,
+    Searcher,
+    play_game,
+    random_position,
+    why_panel,
+)
 from boardeval.morris.tablebase import Tablebase, build_tablebase
 from boardeval.morris.tuning.data import play_out, sample_covered
 from tests.run_cache import made_once
@@ -315,18 +324,6 @@ def test_compiled_search_probes_inside_the_tree(tb: Tablebase) -> None:
             assert child.score == pytest.approx(want), (pos.text(), str(turn), value, distance)
 
 
-def _late_placing(seed: int, placed: int) -> Position:
-    """A random position with ``placed`` men placed (captures allowed), the game not over."""
-    rng = np.random.default_rng(seed)
-    while True:
-        pos = Position.start()
-        while pos.turns < placed and pos.outcome() is None:
-            turns = pos.legal_turns()
-            pos.push(turns[int(rng.integers(len(turns)))])
-        if pos.outcome() is None:
-            return pos
-
-
 def test_exact_placing_searches_every_line_to_the_last_placement(tb: Tablebase) -> None:
     """With tables of every moving position (``full``), a search as deep as the placements left has no null
     move and no reduction (the tree of plain alpha-beta: the same score), and without them the option is
@@ -346,7 +343,7 @@ def test_exact_placing_searches_every_line_to_the_last_placement(tb: Tablebase) 
     plain = replace(off, lmr=False, null_move=False)
     pruned = 0
     for seed in range(4):
-        pos = _late_placing(seed, 12)
+        pos = random_position(seed, 12)  # 12 men placed: no game ends in placing
         exact, default = run(pos, on, True), run(pos, off, True)
         assert exact[0] == pytest.approx(run(pos, plain, True)[0]), pos.text()
         assert run(pos, on, False) == default, pos.text()
