@@ -320,14 +320,10 @@ class _Side:
             clock = "clock" not in off and nodes is None
             # clock_advance=N: the game clock starts with N moves' time in the bank (TimeManager's advance);
             # clock_max_factor=F: its hard limit, F settings (each keeps the player's own value when unset)
-            items = [i for i in on.split(",") if i]
-            clock_items = {
-                name: float(i.partition("=")[2])
-                for i in items
-                for name in ("advance", "max_factor")
-                if i.startswith(f"clock_{name}=")
-            }
-            on = ",".join(i for i in items if not i.startswith(("clock_advance=", "clock_max_factor=")))
+            clock_keys = {"clock_advance": "advance", "clock_max_factor": "max_factor"}
+            items = [i.partition("=") for i in on.split(",") if i]
+            clock_items = {clock_keys[k]: float(v) for k, _, v in items if k in clock_keys}
+            on = ",".join(k + eq + v for k, eq, v in items if k not in clock_keys)
             self.player = AlphaBetaPlayer(
                 ev,
                 depth=depth,
