@@ -48,7 +48,11 @@ plain time; with a tablebase it is used at the root only, as then):
     --save DIR                      every finished game is written there by its worker: a rerun with the
                                     same options and DIR skips them (Ctrl-C or a kill loses no game);
                                     Ctrl-C or SIGTERM prints the finished games' figures, flagged
-                                    "(interrupted)".
+                                    "(interrupted)". ``benchmarks/morris_losses.py DIR --seed S
+                                    --tablebase T`` then says of each lost game whether the opening
+                                    dealt it or the new AI's own move lost it (and which move).
+    The colour-swapped pairs line: pairs where the new AI scored more, the same, or less over both colours
+    of one opening (a decided opening, lost by any player as one colour, makes a level pair).
 
 Issue 13 section 4 (standard rules, no OpenSpiel):
 
@@ -365,6 +369,17 @@ class _Side:
         return self.searcher.search(pos, self.depth, self.seconds, rng=rng)
 
 
+def random_opening(seed: int, plies: int) -> Position:
+    """The opening of a pair of games: ``plies`` random placements per side drawn with ``seed`` (the pair's
+    seed, ``spawn_seeds(--seed, pairs)[game // 2]``); ``benchmarks/morris_losses.py`` draws it again."""
+    pos = Position.start()
+    rng = make_rng(seed)
+    for _ in range(2 * plies):
+        turns = pos.legal_turns()
+        pos.push(turns[int(rng.integers(len(turns)))])
+    return pos
+
+
 def _saved(job: OldJob) -> Path | None:
     return None if job.save is None else Path(job.save) / f"game-{job.index:05d}.json"
 
@@ -380,11 +395,7 @@ def play_versus_old(job: OldJob) -> tuple[Any, ...]:
     saved = _saved(job)
     if saved is not None and saved.is_file():
         return tuple(json.loads(saved.read_text()))
-    pos = Position.start()
-    rng = make_rng(job.seed)
-    for _ in range(2 * job.openings_plies):  # random placements per side
-        turns = pos.legal_turns()
-        pos.push(turns[int(rng.integers(len(turns)))])
+    pos = random_opening(job.seed, job.openings_plies)
     ev = Evaluator(load_weights(job.profile))
     old_ev = ev if job.old_profile in (None, job.profile) else Evaluator(load_weights(job.old_profile))
     tb = None
@@ -554,6 +565,8 @@ def versus_old(args: argparse.Namespace) -> None:
         )
     print_endings(results)
     print_blockades(results)
+    if not done.interrupted:  # an interrupted run's results are not in job order: no pairs
+        print_pairs(results)
     if done.interrupted:
         raise SystemExit(130)  # the finished games' figures are printed above, flagged "(interrupted)"
 
@@ -568,6 +581,28 @@ def print_blockades(results: Sequence[Sequence[Any]]) -> None:
         k = sum(early_blockade("loss", r[1], r[2]) and r[0] == result for r in results)
         iv = wilson_interval(k, n)
         print(f"  early blockades, {who} losses: {k}/{n} [{iv.lo:.3f}, {iv.hi:.3f}] (Wilson 95%)")
+
+
+def print_pairs(results: Sequence[Sequence[Any]]) -> None:
+    """The colour-swapped pairs (games 2k and 2k + 1 share an opening): the new AI ahead, level or behind
+    over both colours. A random opening can be decided (won for one colour with best play), and then a
+    perfect player loses it as that colour and wins it as the other: level. A pair behind is one where the
+    opponent scored more from the same opening: a loss from a position that was not lost (what "a strong
+    engine cannot beat it" asks to be 0, issue 25), or a won opening the new AI did not convert as the
+    favoured colour while losing it as the other. ``benchmarks/morris_losses.py`` tells which."""
+    from boardeval.core import wilson_interval
+
+    points = {"win": 2, "draw": 1, "loss": 0}
+    sums = [points[a[0]] + points[b[0]] for a, b in zip(results[0::2], results[1::2], strict=False)]
+    n = len(sums)
+    if n == 0:
+        return
+    ahead, behind = sum(x > 2 for x in sums), sum(x < 2 for x in sums)
+    iv = wilson_interval(behind, n)
+    print(
+        f"  colour-swapped pairs: new ahead {ahead} / level {n - ahead - behind} / behind {behind} of {n}; "
+        f"behind {behind}/{n} [{iv.lo:.3f}, {iv.hi:.3f}] (Wilson 95%)"
+    )
 
 
 # ------------------------------------------------------------------------ issue 13: tuned vs seed weights
@@ -585,11 +620,7 @@ class PairJob:
 
 def play_pair_game(job: PairJob) -> tuple[str, str, int]:
     """One game of ``tuned`` against ``base`` from a random opening: (result for tuned, reason, turns)."""
-    pos = Position.start()
-    rng = make_rng(job.seed)
-    for _ in range(4):  # two random placements per side
-        turns = pos.legal_turns()
-        pos.push(turns[int(rng.integers(len(turns)))])
+    pos = random_opening(job.seed, 2)
     searchers = {name: Searcher(Evaluator(load_weights(name))) for name in (job.tuned, job.base)}
     white, black = (job.tuned, job.base) if job.tuned_white else (job.base, job.tuned)
     rngs = [make_rng(s) for s in spawn_seeds(job.seed + 1, 2)]
