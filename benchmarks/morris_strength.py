@@ -324,7 +324,12 @@ class _Side:
             clock = "clock" not in off and nodes is None
             # clock_advance=N: the game clock starts with N moves' time in the bank (TimeManager's advance);
             # clock_max_factor=F: its hard limit, F settings (each keeps the player's own value when unset)
-            clock_keys = {"clock_advance": "advance", "clock_max_factor": "max_factor"}
+            # clock_spend=F: the share of its bank a move adds to the setting (TimeManager's spend)
+            clock_keys = {
+                "clock_advance": "advance",
+                "clock_max_factor": "max_factor",
+                "clock_spend": "spend",
+            }
             items = [i.partition("=") for i in on.split(",") if i]
             clock_items = {clock_keys[k]: float(v) for k, _, v in items if k in clock_keys}
             on = ",".join(k + eq + v for k, eq, v in items if k not in clock_keys)
@@ -345,6 +350,7 @@ class _Side:
                     was.per_move,
                     advance=clock_items.get("advance", was.advance),
                     max_factor=clock_items.get("max_factor", was.max_factor),
+                    spend=clock_items.get("spend", was.spend),
                 )
             self.searcher = self.player._searcher
         elif kind in ("today", "compiled"):  # bd38aad: no tree probes, no book, every move its plain time

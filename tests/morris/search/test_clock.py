@@ -232,6 +232,22 @@ def test_bad_setting() -> None:
         TimeManager(0.0)
     with pytest.raises(ParamsError, match="advance must be 0 or more"):
         TimeManager(0.1, advance=-1.0)
+    for bad in (0.0, -0.5, 1.5, float("nan")):
+        with pytest.raises(ParamsError, match=r"spend must be a share of the bank in \(0, 1\], got"):
+            TimeManager(0.1, spend=bad)
+
+
+def test_spend_is_the_share_of_the_bank_a_move_adds() -> None:
+    """A move's share is the setting plus ``spend`` of the bank (a quarter unless set), capped by the hard
+    limit, which ``spend`` does not change."""
+    quarter, half = (
+        TimeManager(1.0, advance=6.0, max_factor=30.0),
+        TimeManager(1.0, advance=6.0, max_factor=30.0, spend=0.5),
+    )
+    assert quarter.plan(20, 20).target == pytest.approx(1.0 + 0.25 * 6.0)
+    assert half.plan(20, 20).target == pytest.approx(1.0 + 0.5 * 6.0)
+    assert half.plan(20, 20).hard == quarter.plan(20, 20).hard == pytest.approx(1.0 + 6.0 + 0.5)
+    assert half.plan(20, 2).target == pytest.approx(min(2.0 * 4.0, 7.5))  # critical: twice the share, capped
 
 
 def test_the_player_books_every_move_against_its_game_clock() -> None:

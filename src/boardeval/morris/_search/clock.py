@@ -10,7 +10,8 @@ its search and may change it between depths of the iterative deepening:
 - **critical** (two or three safe turns), or a **falling score** (a depth of 6 or more scored at least
   :attr:`~TimeManager.fall` below the depth two before it), or a best turn that changed at a late depth:
   up to twice the share;
-- otherwise the share: the setting plus a quarter of the bank (a negative bank is repaid a quarter a move).
+- otherwise the share: the setting plus a quarter of the bank (a negative bank is repaid a quarter a move;
+  ``spend`` sets that share of the bank).
 
 A depth is not started once half the move's target has gone (it would not finish in time); a depth that
 runs past the hard limit is cut (the search plays the last completed depth, or a better root turn the cut
@@ -116,6 +117,7 @@ class TimeManager:
         fall: float = 1.0,
         critical_safe: int = 3,
         advance: float = 0.0,
+        spend: float = 0.25,
     ) -> None:
         if not per_move > 0:
             raise ParamsError(f"time per move must be positive, got {per_move!r}")
@@ -126,6 +128,9 @@ class TimeManager:
         if not advance >= 0:
             raise ParamsError(f"advance must be 0 or more moves' time, got {advance!r}")
         self.advance = float(advance)
+        if not 0 < spend <= 1:
+            raise ParamsError(f"spend must be a share of the bank in (0, 1], got {spend!r}")
+        self.spend = float(spend)
         self.bank = self.advance * self.per_move
         self.moves = 0
         self.spent = 0.0
@@ -141,7 +146,7 @@ class TimeManager:
         (a game's first placements): plan as if the game had started without the advance."""
         floor = FLOOR * self.per_move
         bank = self.bank - self.advance * self.per_move if hold_advance else self.bank
-        share = max(floor, self.per_move + 0.25 * bank)
+        share = max(floor, self.per_move + self.spend * bank)
         hard = max(floor, min(self.max_factor * self.per_move, self.per_move + bank + 0.5 * self.per_move))
         if legal <= 1:
             return MovePlan(0.0, 0.0, "forced", share)
