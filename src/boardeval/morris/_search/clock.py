@@ -77,7 +77,10 @@ PLAYER_ADVANCE = 6.0
 #: all) and 10x time odds went 0.443 -> 0.472 [0.445, 0.500] on one set of 200 openings (game for game
 #: +0.030 [+0.012, +0.048], 13 better, 1 worse), 0.470 -> 0.470 on a second (+0.000 [-0.016, +0.016]) and
 #: 0.468 -> 0.470 on a third (+0.003): 600 games 0.460 -> 0.471 [0.456, 0.486], game for game +0.011
-#: [+0.001, +0.020] (23 better, 10 worse; issue 25, twenty-fourth session).
+#: [+0.001, +0.020] (23 better, 10 worse; issue 25, twenty-fourth session). A limit of 30 settings (the
+#: first searched placement 1.6 s instead of 0.66 s at 0.1 s, depth 12.5 instead of 12.1) gave 0.477 with
+#: an advance of 30, but 0.116 s a move, over the setting, and 0.470 (game for game +0.000) with half the
+#: bank a move (``spend=0.5``) at 0.098 s (200 games each, twenty-fifth session): not taken.
 FULL_TABLES_ADVANCE = 18.0
 FULL_TABLES_MAX_FACTOR = 10.0
 
