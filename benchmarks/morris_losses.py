@@ -80,8 +80,18 @@ def classify(job: LossJob) -> dict[str, Any]:
         return searcher.search(p, None, None, rng=make_rng(1), node_limit=job.nodes)
 
     pos = random_opening(job.opening_seed, job.plies)
+    if job.moves and job.moves[0][0] != pos.turns:
+        raise ValueError(
+            f"game {job.game}: its moves start at turn {job.moves[0][0]}, the opening drawn again ends at "
+            f"turn {pos.turns}: give the match's --openings-plies"
+        )
     first = True
     for turn, side, move in job.moves:
+        if move not in {str(t) for t in pos.legal_turns()}:
+            raise ValueError(
+                f"game {job.game}: {move!r} at turn {turn} is not legal in {pos.text()!r}: the openings "
+                "drawn again are not the match's (give its --seed and --openings-plies)"
+            )
         if side != "new":
             pos.play(move)
             continue
@@ -162,7 +172,10 @@ def main(argv: list[str] | None = None) -> None:
                 args.profile,
             )
         )
-    done = run_jobs(classify, jobs, workers=args.workers, label="losses", every=5, show_load=True)
+    try:
+        done = run_jobs(classify, jobs, workers=args.workers, label="losses", every=5, show_load=True)
+    except ValueError as exc:
+        raise SystemExit(f"error: {exc}") from None
     rows = done.results
     for r in rows:
         partner = results.get(r["game"] ^ 1, "?")
