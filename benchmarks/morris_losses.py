@@ -38,11 +38,10 @@ from typing import Any
 
 from _harness import load_text, run_jobs, write_json
 from boardeval.core import make_rng, spawn_seeds
-from boardeval.morris import Evaluator, Position, Searcher, Tablebase, load_weights
+from boardeval.morris import Evaluator, Position, Searcher, Tablebase, load_weights, random_position
 from boardeval.morris._evaluate import MATE_BOUND
 from boardeval.morris._search.compiled.options import EngineOptions
 from boardeval.morris._search.endgame import holds_every_moving_position
-from morris_strength import random_opening
 
 VERDICTS = ("dealt", "earlier", "error", "same", "open")
 
@@ -79,7 +78,7 @@ def classify(job: LossJob) -> dict[str, Any]:
     def deep(p: Position) -> Any:
         return searcher.search(p, None, None, rng=make_rng(1), node_limit=job.nodes)
 
-    pos = random_opening(job.opening_seed, job.plies)
+    pos = random_position(job.opening_seed, 2 * job.plies)  # the match's opening (its random placements)
     if job.moves and job.moves[0][0] != pos.turns:
         raise ValueError(
             f"game {job.game}: its moves start at turn {job.moves[0][0]}, the opening drawn again ends at "
@@ -123,8 +122,9 @@ def classify(job: LossJob) -> dict[str, Any]:
                         if c.outcome() is not None or deep(c).score <= MATE_BOUND:
                             return {**row, "verdict": "same", "unproven": str(other)}
                     return {**row, "verdict": "dealt" if first else "earlier", "every_move": True}
-                held = full and _exact(pos, before) and before.score > -MATE_BOUND
-                return {**row, "verdict": "error", "held": bool(held or before.score > MATE_BOUND)}
+                # not proven lost here (returned above): a proven win, or an exact draw, holds
+                held = before.score > MATE_BOUND or (full and _exact(pos, before))
+                return {**row, "verdict": "error", "held": bool(held)}
         first = False
         pos.play(move)
     return {"game": job.game, "verdict": "open"}

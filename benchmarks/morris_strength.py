@@ -83,7 +83,16 @@ from open_spiel.python.algorithms import mcts
 
 from _harness import add_common_options, load_text, print_endings, run_jobs, score_line
 from boardeval.core import make_rng, spawn_seeds
-from boardeval.morris import OPENSPIEL, AlphaBetaPlayer, Evaluator, Position, Searcher, Turn, load_weights
+from boardeval.morris import (
+    OPENSPIEL,
+    AlphaBetaPlayer,
+    Evaluator,
+    Position,
+    Searcher,
+    Turn,
+    load_weights,
+    random_position,
+)
 
 
 @dataclass(frozen=True)
@@ -375,17 +384,6 @@ class _Side:
         return self.searcher.search(pos, self.depth, self.seconds, rng=rng)
 
 
-def random_opening(seed: int, plies: int) -> Position:
-    """The opening of a pair of games: ``plies`` random placements per side drawn with ``seed`` (the pair's
-    seed, ``spawn_seeds(--seed, pairs)[game // 2]``); ``benchmarks/morris_losses.py`` draws it again."""
-    pos = Position.start()
-    rng = make_rng(seed)
-    for _ in range(2 * plies):
-        turns = pos.legal_turns()
-        pos.push(turns[int(rng.integers(len(turns)))])
-    return pos
-
-
 def _saved(job: OldJob) -> Path | None:
     return None if job.save is None else Path(job.save) / f"game-{job.index:05d}.json"
 
@@ -401,7 +399,7 @@ def play_versus_old(job: OldJob) -> tuple[Any, ...]:
     saved = _saved(job)
     if saved is not None and saved.is_file():
         return tuple(json.loads(saved.read_text()))
-    pos = random_opening(job.seed, job.openings_plies)
+    pos = random_position(job.seed, 2 * job.openings_plies)  # random placements per side
     ev = Evaluator(load_weights(job.profile))
     old_ev = ev if job.old_profile in (None, job.profile) else Evaluator(load_weights(job.old_profile))
     tb = None
@@ -571,10 +569,9 @@ def versus_old(args: argparse.Namespace) -> None:
         )
     print_endings(results)
     print_blockades(results)
-    if not done.interrupted:  # an interrupted run's results are not in job order: no pairs
-        print_pairs(results)
-    if done.interrupted:
+    if done.interrupted:  # its results are not in job order: no pairs
         raise SystemExit(130)  # the finished games' figures are printed above, flagged "(interrupted)"
+    print_pairs(results)
 
 
 def print_blockades(results: Sequence[Sequence[Any]]) -> None:
@@ -626,7 +623,7 @@ class PairJob:
 
 def play_pair_game(job: PairJob) -> tuple[str, str, int]:
     """One game of ``tuned`` against ``base`` from a random opening: (result for tuned, reason, turns)."""
-    pos = random_opening(job.seed, 2)
+    pos = random_position(job.seed, 4)  # two random placements per side
     searchers = {name: Searcher(Evaluator(load_weights(name))) for name in (job.tuned, job.base)}
     white, black = (job.tuned, job.base) if job.tuned_white else (job.base, job.tuned)
     rngs = [make_rng(s) for s in spawn_seeds(job.seed + 1, 2)]
