@@ -111,8 +111,8 @@ LAYERS: dict[str, dict[str, int | str]] = {
         "why": 9,
         # the opening book: positions searched deeply offline, stored as data
         "book.store": 3,
-        "book.build": 7,
-        "book.__init__": 8,
+        "book.build": 8,  # the search and, for the exact ply, the tablebase's probe
+        "book.__init__": 9,
         "players": 10,
         "match": 11,
         # tuning, over everything below

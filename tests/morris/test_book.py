@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from boardeval.morris import AlphaBetaPlayer, Position, Searcher, Variant, why_panel
+from boardeval.morris import AlphaBetaPlayer, Position, Searcher, Turn, Variant, why_panel
 from boardeval.morris.board import ADJ_MASK, MILL_MASKS
 from boardeval.morris.book import Book, BookEntry, BookError, book_positions, build_book
 from boardeval.morris.book.build import search_key
@@ -52,13 +52,23 @@ def test_book_positions_count_the_symmetry_classes() -> None:
     assert [len(level) for level in book_positions(3)] == [1, 4, 46]
 
 
+def tmp_path_file(beside: Path, data: dict[str, object]) -> Path:
+    """``data`` written as JSON into a new file next to ``beside``."""
+    path = beside.with_name("other.json")
+    path.write_text(json.dumps(data))
+    return path
+
+
 def test_file_round_trip(tiny: tuple[Book, Path]) -> None:
     book, path = tiny
     again = Book.read(path)
     assert again.entries == book.entries
     assert again.to_json() == book.to_json()
     data = json.loads(path.read_text())
-    assert data["format"] == "boardeval-morris-book/1" and data["command"] == "test"
+    assert data["format"] == "boardeval-morris-book/2" and data["command"] == "test"
+    assert all(len(row) == 6 for row in data["entries"])  # no proven values without the tables
+    old = tmp_path_file(path, {**data, "format": "boardeval-morris-book/1"})
+    assert Book.read(old).entries == book.entries  # a book of format 1 (no proven values) still reads
     assert data["depths"] == [3, 2] and data["complete"] is True
     assert [row[0] for row in data["entries"]] == sorted(row[0] for row in data["entries"])
 
@@ -110,13 +120,23 @@ def test_bad_book_files(tmp_path: Path, tiny: tuple[Book, Path]) -> None:
     with pytest.raises(BookError, match="not JSON"):
         Book.read(bad)
     bad.write_text(json.dumps({"format": "other"}))
-    with pytest.raises(BookError, match="is not a boardeval-morris-book/1"):
+    with pytest.raises(BookError, match="is not a boardeval-morris-book/2"):
         Book.read(bad)
     data = json.loads(tiny[1].read_text())
     data["entries"][0][1] = "a1-a4"  # not legal while placing
     bad.write_text(json.dumps(data))
     with pytest.raises(BookError, match="entry 0"):
         Book.read(bad)
+    data = json.loads(tiny[1].read_text())
+    for proof, words in [
+        ({"value": "won", "exact": True}, "value must be one of"),
+        ({"value": "draw"}, "7th field"),
+        ({"value": "draw", "exact": "yes"}, "exact true or false"),
+    ]:
+        data["entries"][1] = [*data["entries"][1][:6], proof]
+        bad.write_text(json.dumps(data))
+        with pytest.raises(BookError, match=f"entry 1: .*{words}"):
+            Book.read(bad)
 
 
 def test_search_and_player_take_the_book_move(tiny: tuple[Book, Path]) -> None:
@@ -244,3 +264,95 @@ def test_a_book_of_another_search_says_so(tiny: tuple[Book, Path], tmp_path: Pat
         assert "by another version of the search (`test` makes the book again)" in panel["explanation"][0]
     shipped = default_book()
     assert shipped is not None and len(str(shipped.meta["search_key"])) == 16
+
+
+def test_proven_entries_say_so_and_round_trip(tmp_path: Path) -> None:
+    """An entry with a proven value (a book made with the K <= 9 tables) says what is proven; the value and
+    the exact flag survive the file."""
+    pos = Position.start()
+    turn = pos.legal_turns()[0]
+    exact = BookEntry(turn, 15, 0.0, 10, (), value="draw", exact=True)
+    assert exact.text() == "book move: holds the draw, proven to the last placement with the K <= 9 tables"
+    checked = BookEntry(turn, 20, 0.94, 10, (), value="draw")
+    assert checked.text() == (
+        "book move: searched to depth 20, +0.94; keeps the draw, proven with the K <= 9 tables"
+    )
+    lost = BookEntry(turn, 15, -9950.0, 10, (), value="loss", exact=True)
+    assert "lost; this move holds out longest" in lost.text()
+    assert exact.to_dict()["value"] == "draw" and exact.to_dict()["exact"] is True
+    assert BookEntry(turn, 20, 0.4, 10, ()).to_dict()["value"] is None
+    key = canonical_text(pos)[0]
+    book = Book({key: checked}, {"command": "test"})
+    book.write(tmp_path / "b.json")
+    again = Book.read(tmp_path / "b.json")
+    assert again.entries == book.entries
+    assert json.loads((tmp_path / "b.json").read_text())["entries"][0][6] == {"value": "draw", "exact": False}
+    probed = again.probe(pos)
+    assert probed is not None and probed.value == "draw" and not probed.exact
+    # the why-panel says what is proven, from the mover's side
+    panel = why_panel(pos, 2, 2, book=again)
+    assert panel["book"]["value"] == "draw" and panel["book"]["exact"] is False
+    assert panel["explanation"][0].startswith("Book move: searched to depth 20, +0.94 (White's view); the ")
+    assert (
+        "position is a draw with best play and the move keeps it (K <= 9 tables)" in panel["explanation"][0]
+    )
+    won = Book({key: BookEntry(turn, 18, 9950.0, 10, (), value="win", exact=True)})
+    panel = why_panel(pos, 2, 2, book=won)
+    assert panel["book"]["exact"] is True
+    assert panel["explanation"][0].startswith(
+        "Book move: White wins with best play, proven to the last placement with the K <= 9 tables"
+    )
+
+
+def test_back_up_gives_earlier_plies_their_values_and_checks_their_moves() -> None:
+    """:func:`back_up`: the start's value is the best of its replies' values (negated), and a book move
+    whose reply is worth less than the start is searched again among the turns that keep the value."""
+    from boardeval.morris.book.build import BookJob, back_up, search_position
+
+    levels = book_positions(2)
+    start = levels[0][0]
+    row = search_position(BookJob(start, 2, "base"))
+    pos = Position.parse(start)
+    child = pos.copy()
+    child.push(Turn.parse(row["move"]))
+    moved = canonical_text(child)[0]
+    # the book move's reply is a win for Black, every other reply a draw: the move loses the draw
+    rows = {start: dict(row)} | {t: {"value": "win" if t == moved else "draw"} for t in levels[1]}
+    changed = back_up(levels, rows, "base")
+    assert changed == [start] and rows[start]["value"] == "draw" and rows[start]["was"] == row["move"]
+    again = pos.copy()
+    again.push(Turn.parse(rows[start]["move"]))
+    assert canonical_text(again)[0] != moved
+    # the book move's reply is lost for Black: White's start is won and the move keeps it
+    rows = {start: dict(row)} | {t: {"value": "loss" if t == moved else "draw"} for t in levels[1]}
+    assert back_up(levels, rows, "base") == [] and rows[start]["value"] == "win"
+    assert rows[start]["move"] == row["move"]
+
+
+def test_the_exact_ply_needs_the_tables_of_every_moving_position(
+    tablebase_3v3: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--tablebase``: the last ply's depth must reach the last placement, the tables must cover K <= 9,
+    and a search that does not end in proven values is an error, not an entry."""
+    from boardeval.core import ParamsError
+    from boardeval.morris.book import build
+    from boardeval.morris.tablebase import Tablebase
+
+    with pytest.raises(
+        ParamsError,
+        match=r"last ply \(1\) is searched exactly and needs depth >= 17 \(to the last placement\), got 2",
+    ):
+        build_book([3, 2], tablebase=tablebase_3v3)
+    with pytest.raises(ParamsError, match=r"needs tables of every moving position .* cover K <= 3"):
+        build_book([3, 17], tablebase=tablebase_3v3)
+    # tables taken as full: a search to depth 2 ends in static scores, which the job refuses to book
+    monkeypatch.setattr(build, "_full_tables", lambda folder: Tablebase.open(folder))
+    job = build.BookJob("W....................... b 8 9", 2, "base", tablebase=str(tablebase_3v3))
+    with pytest.raises(BookError, match="not a proven value"):
+        build.search_position(job)
+    from boardeval.cli.main import app
+
+    bad = CliRunner().invoke(
+        app, ["morris", "book", "build", "--depths", "2,3", "--tablebase", str(tablebase_3v3)]
+    )
+    assert bad.exit_code == 2 and "needs depth >= 17" in bad.output

@@ -46,6 +46,13 @@ def build_command(
     profile: str = typer.Option("base", "--profile", help="Weight profile the positions are searched with."),
     workers: int = typer.Option(1, "--workers", parser=WORKERS, help="Parallel searches (process pool)."),
     address: str | None = typer.Option(None, "--address", help="Dask scheduler address."),
+    tablebase: Path | None = typer.Option(
+        None,
+        "--tablebase",
+        help="Tables of every moving position (K <= 9, `boardeval morris tablebase build --max-men 9`): the "
+        "last ply is searched with them to the last placement, so its values are proven, and every earlier "
+        "book move is checked to keep its position's proven value (e.g. --depths 20,20,16,15).",
+    ),
 ) -> None:
     """Search the first plies' positions to fixed depths and write the opening book (resumable)."""
     import platformdirs
@@ -56,11 +63,13 @@ def build_command(
     target = out if out is not None else DEFAULT_BOOK
     folder = checkpoint
     if folder is None:
-        tag = f"{profile}-" + "-".join(map(str, plan))
+        tag = f"{profile}-" + "-".join(map(str, plan)) + ("-exact" if tablebase is not None else "")
         folder = Path(platformdirs.user_cache_dir("boardeval")) / "book-build" / tag
     command = f"boardeval morris book build --depths {','.join(map(str, plan))}"
     if profile != "base":
         command += f" --profile {profile}"
+    if tablebase is not None:
+        command += " --tablebase DIR"  # the tables' folder is the machine's; the book says which tables
     with progress_bar("book positions") as progress:
         result = build_book(
             plan,
@@ -70,6 +79,7 @@ def build_command(
             address=address,
             progress=progress,
             command=command,
+            tablebase=tablebase,
         )
     if result.interrupted:
         note_interrupted(
@@ -81,6 +91,11 @@ def build_command(
         console.print(
             f"{result.stale} checkpoint{'s' if result.stale != 1 else ''} in {escape(str(folder))} came from "
             "another search (other weights, engine options or code) and were searched again"
+        )
+    for text in result.searched_again:
+        row = result.book.entries[text]
+        console.print(
+            f"{escape(text)}: the book move did not keep the proven value; searched again: {row.move}"
         )
     result.book.write(target)
     console.print(

@@ -361,12 +361,20 @@ def why_panel(
             "white_score": round(white_view(entry.score, pos.side), 4),
             "pv": [str(t) for t in entry.pv],
             "stale": entry.stale,
+            "value": entry.value or None,
+            "exact": entry.exact,
             "text": entry.text(),
         }
         # the panel's one sign convention: the book's score (side to move's view) said from White's
         said = (
             f"Book move: searched to depth {entry.depth}, {panel['book']['white_score']:+.2f} (White's view)"
         )
+        who = _COLOUR[pos.side].capitalize()
+        proven = {"win": f"{who} wins", "draw": "a draw", "loss": f"{who} loses"}.get(entry.value, "")
+        if entry.exact:
+            said = f"Book move: {proven} with best play, proven to the last placement with the K <= 9 tables"
+        elif proven:
+            said += f"; the position is {proven} with best play and the move keeps it (K <= 9 tables)"
         if entry.stale:
             said += f" by another version of the search (`{entry.rebuild}` makes the book again)"
         explanation.insert(0, f"{said} ({entry.move}).")

@@ -36,6 +36,17 @@ class BookMove(Protocol):
         """The command that makes a stale book again (empty when the book is this search's)."""
         ...
 
+    @property
+    def value(self) -> str:
+        """The position's proven value for the side to move (``"win"``, ``"draw"``, ``"loss"``; the move
+        keeps it), or empty when the book does not know it."""
+        ...
+
+    @property
+    def exact(self) -> bool:
+        """True when the move comes from a search that proved it (not only checked it keeps the value)."""
+        ...
+
     def text(self) -> str:
         """In words, e.g. ``"book move: searched to depth 20, +0.40"``."""
         ...

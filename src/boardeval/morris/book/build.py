@@ -27,10 +27,13 @@ from typing import Any
 
 from boardeval.core import JobsInterrupted, ParamsError, Progress, map_jobs
 from boardeval.core.files import write_atomic
+from boardeval.morris._evaluate import MATE_BOUND
+from boardeval.morris.board import MEN_PER_SIDE
 from boardeval.morris.book.store import SEARCH_KEY, Book, BookEntry, BookError, canonical_text
 from boardeval.morris.rules import Position, Turn
+from boardeval.morris.tablebase.probe import Tablebase
 
-__all__ = ["BookBuild", "BookJob", "book_positions", "build_book", "search_position"]
+__all__ = ["BookBuild", "BookJob", "back_up", "book_positions", "build_book", "search_position"]
 
 MAX_DEPTH = 40
 """Deepest search a book position may ask for (depth 20 from the start takes ~100 s of one core, and each
@@ -64,7 +67,11 @@ class BookJob:
     profile: str
     checkpoint: str | None = None
     key: str = ""
-    """The builder's :func:`search_key` (a worker running other code refuses the job)."""
+    """The builder's :func:`search_key` (a worker running other code refuses the job); an exact job's ends
+    in :data:`EXACT_TAG`."""
+    tablebase: str | None = None
+    """A folder of tables of every moving position (K <= 9): the job is the book's exact ply, searched to
+    the last placement, where every line ends in the tables' value (see :func:`build_book`)."""
 
 
 @cache
@@ -86,6 +93,12 @@ def search_key(profile: str) -> str:
     code = b"".join(Path(m.__file__ or "").read_bytes() for m in (engine, options, searcher))
     return digest(json.dumps(what, sort_keys=True).encode() + code)[:16]
 
+
+EXACT_TAG = "+K9"
+"""Appended to :func:`search_key` in the checkpoints of the exact ply: searched with the K <= 9 tables."""
+
+VALUES: dict[str, int] = {"win": 1, "draw": 0, "loss": -1}
+"""A position's exact value for the side to move, as a number (negated from the other side's view)."""
 
 SEARCH_KEY.append(search_key)  # Book.stale() asks the store's hook (the store does not import the search)
 
@@ -111,6 +124,18 @@ def _stale_checkpoints(folder: Path, wanted: set[tuple[str, int]], key: str) -> 
     return stale
 
 
+@cache
+def _full_tables(folder: str) -> Tablebase:
+    """The tables in ``folder``, opened once per worker process; they must cover every moving position."""
+    tables = Tablebase.open(folder)
+    if tables.max_men < MEN_PER_SIDE:
+        raise ParamsError(
+            f"--tablebase {folder!r}: the exact ply needs tables of every moving position (K <= "
+            f"{MEN_PER_SIDE}); these cover K <= {tables.max_men}"
+        )
+    return tables
+
+
 def search_position(job: BookJob) -> dict[str, Any]:
     """Search one book position to its fixed depth (a fresh engine, every default technique, one thread,
     no tablebase: nothing of the machine's) and return the entry as a dict; the checkpoint is written
@@ -119,16 +144,32 @@ def search_position(job: BookJob) -> dict[str, Any]:
     from boardeval.morris._search.compiled.options import EngineOptions
     from boardeval.morris._search.searcher import Searcher
 
-    if job.key and search_key(job.profile) != job.key:
+    if job.key and search_key(job.profile) != job.key.removesuffix(EXACT_TAG):
         raise BookError(
             f"book position {job.text!r}: this worker's search (weights, engine options or code) is not the "
             "builder's; run the build with the same boardeval on every worker"
         )
     pos = Position.parse(job.text)
     cpu = time.process_time()
-    searcher = Searcher(Evaluator(load_weights(job.profile)), options=EngineOptions(threads=1))
+    tables = None if job.tablebase is None else _full_tables(job.tablebase)
+    searcher = Searcher(
+        Evaluator(load_weights(job.profile)), tablebase=tables, options=EngineOptions(threads=1)
+    )
     res = searcher.compiled().search(pos, depth=job.depth)
     assert res.move is not None
+    value = None
+    if tables is not None:
+        # every line ends in the tables' value or a game end: a draw scores 0, a win or loss past the mate
+        # bound (faster wins higher); anything else is a static score, i.e. the search was not exact
+        if abs(res.score) < 1e-9:
+            value = "draw"
+        elif abs(res.score) > MATE_BOUND:
+            value = "win" if res.score > 0 else "loss"
+        else:
+            raise BookError(
+                f"book position {job.text!r}: the search to depth {job.depth} with the tables scored "
+                f"{res.score:+.2f}, not a proven value (does the depth reach the last placement?)"
+            )
     row = {
         "text": job.text,
         "move": str(res.move),
@@ -140,6 +181,9 @@ def search_position(job: BookJob) -> dict[str, Any]:
         "asked": job.depth,
         "key": job.key,
     }
+    if value is not None:
+        row["value"] = value
+        row["exact"] = True
     if job.checkpoint is not None:
         folder = Path(job.checkpoint)
         path = _checkpoint_file(folder, job.text, job.depth, job.key)
@@ -160,6 +204,9 @@ class BookBuild:
     cpu_seconds: float
     stale: int = 0
     """Checkpoints of these positions and depths from another search (weights or engine changed), unused."""
+    searched_again: tuple[str, ...] = ()
+    """Positions of the plies before the exact one whose book move did not keep the value (searched again
+    among the turns that do: :func:`back_up`)."""
 
 
 def _check_depths(depths: Sequence[int]) -> list[int]:
@@ -181,12 +228,32 @@ def build_book(
     address: str | None = None,
     progress: Progress | None = None,
     command: str = "",
+    tablebase: str | Path | None = None,
 ) -> BookBuild:
     """Search the first ``len(depths)`` plies (ply ``i`` to depth ``depths[i]``) and return the book.
 
     ``checkpoint``: a folder for the finished positions (created; a rerun resumes from it). The deepest
-    plies go first (they take longest, so the pool's last jobs are short)."""
+    plies go first (they take longest, so the pool's last jobs are short).
+
+    ``tablebase``: a folder of tables of every moving position (K <= 9). The last ply is then the *exact
+    ply*: its positions are searched with the tables to a depth that reaches the last placement, below
+    which every line ends in the tables' exact value, so each entry's value (win, draw or loss for the side
+    to move, with best play by both; the tables know no turn limit) is proven and its move keeps it. Every
+    child of a position of an earlier ply is a position of the next ply, so the earlier plies' exact
+    values follow by minimax over the book (:func:`back_up`), and each of their book moves (searched
+    without tables, by the evaluation) is checked to keep its position's value; one that does not is
+    searched again among the turns that do. Ply 3's 428 positions to depth 15 take ~3 h of one core."""
     depths = _check_depths(depths)
+    exact_ply = None
+    if tablebase is not None:
+        exact_ply = len(depths) - 1
+        placements = 2 * MEN_PER_SIDE - exact_ply
+        if depths[-1] < placements:
+            raise ParamsError(
+                f"--depths {','.join(map(str, depths))} with --tablebase: the last ply ({exact_ply}) is "
+                f"searched exactly and needs depth >= {placements} (to the last placement), got {depths[-1]}"
+            )
+        _full_tables(str(tablebase))  # a clear error here, not in every worker
     start = time.perf_counter()
     folder = Path(checkpoint) if checkpoint is not None else None
     if folder is not None:
@@ -196,17 +263,26 @@ def build_book(
     rows: dict[str, dict[str, Any]] = {}
     jobs: list[BookJob] = []
     for ply, texts in enumerate(levels):
+        exact = ply == exact_ply
+        ply_key = key + EXACT_TAG if exact else key
+        tables = str(tablebase) if exact else None
         for text in texts:
-            path = None if folder is None else _checkpoint_file(folder, text, depths[ply], key)
+            path = None if folder is None else _checkpoint_file(folder, text, depths[ply], ply_key)
             if path is not None and path.is_file():
                 try:
                     rows[text] = json.loads(path.read_text(encoding="utf-8"))
                     continue
                 except ValueError:
                     path.unlink()  # a torn checkpoint: search it again
-            jobs.append(BookJob(text, depths[ply], profile, None if folder is None else str(folder), key))
+            jobs.append(
+                BookJob(text, depths[ply], profile, None if folder is None else str(folder), ply_key, tables)
+            )
     resumed = len(rows)
-    stale = 0 if folder is None else _stale_checkpoints(folder, {(j.text, j.depth) for j in jobs}, key)
+    stale = 0
+    if folder is not None:
+        for ply_key in {j.key for j in jobs}:
+            wanted = {(j.text, j.depth) for j in jobs if j.key == ply_key}
+            stale += _stale_checkpoints(folder, wanted, ply_key)
     jobs.sort(key=lambda j: (-j.depth, -j.text.count(".")))
     interrupted = False
     try:
@@ -218,10 +294,14 @@ def build_book(
         interrupted = True
     for row in done:
         rows[row["text"]] = row
+    complete = not interrupted and len(rows) == sum(len(t) for t in levels)
+    changed: list[str] = []
+    if exact_ply is not None and complete:
+        changed = back_up(levels, rows, profile)
     entries = {
         text: BookEntry(
             Turn.parse(r["move"]), int(r["depth"]), round(float(r["score"]), 4), int(r["nodes"]),
-            tuple(Turn.parse(t) for t in r["pv"]),
+            tuple(Turn.parse(t) for t in r["pv"]), value=str(r.get("value", "")), exact=bool(r.get("exact")),
         )
         for text, r in rows.items()
     }  # fmt: skip
@@ -236,9 +316,13 @@ def build_book(
         "options": {k: v for k, v in asdict(EngineOptions(threads=1)).items()},
         "search_key": key,  # the checkpoints' key: a player tells a book of another search (Book.stale)
         "positions": sum(len(t) for t in levels),
-        "complete": not interrupted and len(entries) == sum(len(t) for t in levels),
+        "complete": complete,
         "cpu_seconds": cpu,
     }
+    if exact_ply is not None:
+        meta["exact_ply"] = exact_ply
+        meta["tablebase"] = f"K <= {MEN_PER_SIDE}: every moving position"
+        meta["searched_again"] = changed
     book = Book(entries, meta)
     return BookBuild(
         book,
@@ -249,4 +333,43 @@ def build_book(
         time.perf_counter() - start,
         cpu,
         stale,
+        tuple(changed),
     )
+
+
+def back_up(levels: Sequence[Sequence[str]], rows: dict[str, dict[str, Any]], profile: str) -> list[str]:
+    """Give every position of the plies before the exact (last) one its exact value, by minimax over the
+    next ply's values (every child of a ply's position is a canonical position of the next ply), and check
+    its book move: a move whose child is worth less than the position is searched again, to the same
+    depth and without tables, among the turns that keep the value. Changes ``rows`` in place; returns the
+    positions whose move changed."""
+    from boardeval.morris._evaluate import Evaluator, load_weights
+    from boardeval.morris._search.compiled.options import EngineOptions
+    from boardeval.morris._search.searcher import Searcher
+
+    value = {text: VALUES[rows[text]["value"]] for text in levels[-1]}
+    changed: list[str] = []
+    for ply in range(len(levels) - 2, -1, -1):
+        for text in levels[ply]:
+            pos, row = Position.parse(text), rows[text]
+            worth: dict[Turn, int] = {}
+            for turn in pos.legal_turns():
+                child = pos.copy()
+                child.push(turn)
+                worth[turn] = -value[canonical_text(child)[0]]
+            best = max(worth.values())
+            value[text] = best
+            row["value"] = next(k for k, v in VALUES.items() if v == best)
+            if worth[Turn.parse(row["move"])] < best:
+                keep = [t for t, v in worth.items() if v == best]
+                searcher = Searcher(Evaluator(load_weights(profile)), options=EngineOptions(threads=1))
+                res = searcher.compiled().search(
+                    pos, depth=int(row.get("asked", row["depth"])), root_moves=keep
+                )
+                assert res.move is not None
+                row.update(
+                    was=row["move"], move=str(res.move), depth=res.depth, score=res.score, nodes=res.nodes,
+                    pv=[str(t) for t in res.pv[:12]],
+                )  # fmt: skip
+                changed.append(text)
+    return changed

@@ -31,7 +31,9 @@ from boardeval.morris.symmetry import INVERSE, canonical, map_turn
 
 __all__ = ["BOOK_FORMAT", "DEFAULT_BOOK", "Book", "BookEntry", "BookError", "canonical_text", "default_book"]
 
-BOOK_FORMAT: Final[str] = "boardeval-morris-book/1"
+BOOK_FORMAT: Final[str] = "boardeval-morris-book/2"
+"""Format 2 adds an optional 7th field to an entry: its proven value (see :attr:`BookEntry.value`)."""
+READ_FORMATS: Final[frozenset[str]] = frozenset({"boardeval-morris-book/1", BOOK_FORMAT})
 DEFAULT_BOOK: Final[Path] = Path(__file__).resolve().parents[1] / "data" / "opening_book.json"
 """The shipped book (package data)."""
 
@@ -58,6 +60,13 @@ class BookEntry:
     rebuild: str = ""
     """Empty when the book was made by this search; else the command that makes it again (the book's
     search key is another search's, or it has none: see :meth:`Book.stale`)."""
+    value: str = ""
+    """The position's proven value for the side to move with best play by both: ``"win"``, ``"draw"`` or
+    ``"loss"`` (the move keeps it); empty in a book made without the K <= 9 tables (see
+    :func:`~boardeval.morris.book.build.build_book`)."""
+    exact: bool = False
+    """True when the move itself comes from the search with the tables to the last placement (the exact
+    ply); False when it comes from the evaluation's search and was checked to keep :attr:`value`."""
 
     @property
     def stale(self) -> bool:
@@ -67,7 +76,12 @@ class BookEntry:
     def text(self) -> str:
         """In words, e.g. ``"book move: searched to depth 20, +0.40"`` (and, from a stale book, ``" (by
         another version of the search: `boardeval morris book build ...` makes the book again)"``)."""
-        words = f"book move: searched to depth {self.depth}, {self.score:+.2f}"
+        if self.exact:
+            words = f"book move: {_PROVEN[self.value]}, proven to the last placement with the K <= 9 tables"
+        else:
+            words = f"book move: searched to depth {self.depth}, {self.score:+.2f}"
+            if self.value:
+                words += f"; keeps the {_KEEPS[self.value]}, proven with the K <= 9 tables"
         if self.rebuild:
             words += f" (by another version of the search: `{self.rebuild}` makes the book again)"
         return words
@@ -81,8 +95,18 @@ class BookEntry:
             "nodes": self.nodes,
             "pv": [str(t) for t in self.pv],
             "stale": self.stale,
+            "value": self.value or None,
+            "exact": self.exact,
             "text": self.text(),
         }
+
+
+_PROVEN: Final[dict[str, str]] = {
+    "win": "wins",
+    "draw": "holds the draw",
+    "loss": "the position is lost; this move holds out longest",
+}
+_KEEPS: Final[dict[str, str]] = {"win": "win", "draw": "draw", "loss": "longest defence"}
 
 
 def canonical_text(pos: Position) -> tuple[str, int]:
@@ -142,7 +166,9 @@ class Book:
         if move not in position.legal_turns():
             return None  # a damaged entry: search instead
         pv = tuple(map_turn(back, t) for t in entry.pv)
-        return BookEntry(move, entry.depth, entry.score, entry.nodes, pv, self.rebuild)
+        return BookEntry(
+            move, entry.depth, entry.score, entry.nodes, pv, self.rebuild, entry.value, entry.exact
+        )
 
     # ---- files ---------------------------------------------------------------------------------------
 
@@ -156,19 +182,21 @@ class Book:
             raise BookError(f"cannot read opening book {str(path)!r}: {exc.strerror or exc}") from None
         except ValueError as exc:
             raise BookError(f"opening book {str(path)!r} is not JSON: {exc}") from None
-        if not isinstance(data, dict) or data.get("format") != BOOK_FORMAT:
+        if not isinstance(data, dict) or data.get("format") not in READ_FORMATS:
             raise BookError(f"{str(path)!r} is not a {BOOK_FORMAT} file")
         entries: dict[str, BookEntry] = {}
         for i, row in enumerate(data.get("entries", [])):
             try:
-                text, move, depth, score, nodes, pv = row
+                text, move, depth, score, nodes, pv, *proof = row
+                value, exact = _proof(proof)
                 pos = Position.parse(text)
                 turn = Turn.parse(move)
                 if turn not in pos.legal_turns() or canonical_text(pos)[0] != pos.text():
                     raise ValueError("the turn is not legal there, or the position is not canonical")
                 entries[pos.text()] = BookEntry(
-                    turn, int(depth), float(score), int(nodes), tuple(Turn.parse(t) for t in pv)
-                )
+                    turn, int(depth), float(score), int(nodes), tuple(Turn.parse(t) for t in pv),
+                    value=value, exact=exact,
+                )  # fmt: skip
             except (ValueError, TypeError, MorrisError) as exc:
                 raise BookError(f"opening book {str(path)!r}, entry {i}: {exc}") from None
         meta = {k: v for k, v in data.items() if k != "entries"}
@@ -176,10 +204,12 @@ class Book:
 
     def to_json(self) -> dict[str, Any]:
         """The file's content (entries sorted by position text)."""
-        rows = [
-            [key, str(e.move), e.depth, round(e.score, 4), e.nodes, [str(t) for t in e.pv]]
-            for key, e in sorted(self.entries.items())
-        ]
+        rows: list[list[Any]] = []
+        for key, e in sorted(self.entries.items()):
+            row: list[Any] = [key, str(e.move), e.depth, round(e.score, 4), e.nodes, [str(t) for t in e.pv]]
+            if e.value:
+                row.append({"value": e.value, "exact": e.exact})
+            rows.append(row)
         return {**self.meta, "format": BOOK_FORMAT, "entries": rows}
 
     def write(self, path: str | Path) -> None:
@@ -187,6 +217,18 @@ class Book:
         path = Path(path)
         text = json.dumps(self.to_json(), indent=None, separators=(",", ":"))
         write_atomic(path, (text + "\n").encode())
+
+
+def _proof(extra: list[Any]) -> tuple[str, bool]:
+    """An entry's optional 7th field ``{"value": "draw", "exact": true}`` (format 2) as (value, exact)."""
+    if not extra:
+        return "", False
+    if len(extra) != 1 or not isinstance(extra[0], dict) or set(extra[0]) != {"value", "exact"}:
+        raise ValueError(f'the 7th field must be {{"value": ..., "exact": ...}}, got {extra!r}')
+    value, exact = extra[0]["value"], extra[0]["exact"]
+    if value not in _PROVEN or not isinstance(exact, bool):
+        raise ValueError(f"value must be one of {sorted(_PROVEN)} and exact true or false, got {extra[0]!r}")
+    return str(value), exact
 
 
 @cache
