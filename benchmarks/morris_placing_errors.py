@@ -33,7 +33,7 @@ from boardeval.morris.board import MEN_PER_SIDE
 from boardeval.morris.book import Book, book_positions, default_book
 from boardeval.morris.book.build import VALUES
 
-_SEARCHERS: dict[tuple[str, str], Searcher] = {}
+_SEARCHERS: dict[tuple[str, str, str], Searcher] = {}
 _TABLES: dict[str, Tablebase] = {}
 
 
@@ -47,8 +47,12 @@ class Job:
     seed: int
 
 
-def _searcher(job: Job) -> Searcher:
-    key = (job.tablebase, job.profile)
+def _searcher(job: Job, role: str) -> Searcher:
+    """The worker's searcher for ``role``: "play" (the budgeted searches) or "prove" (the exact ones). Two
+    searchers, so that no exact search's table entries reach a budgeted search (the shipped engine reuses
+    its table from one search to the next, and a proof's entries let a 350,000-node search read depth 14's
+    exact values: the first run of this script measured that, not the search)."""
+    key = (job.tablebase, job.profile, role)
     if key not in _SEARCHERS:
         tables = _TABLES.setdefault(job.tablebase, Tablebase.open(job.tablebase))
         if tables.max_men < MEN_PER_SIDE:
@@ -71,21 +75,22 @@ def proven(searcher: Searcher, pos: Position) -> int:
 
 
 def check(job: Job) -> dict[str, Any]:
-    searcher = _searcher(job)
+    prover, player = _searcher(job, "prove"), _searcher(job, "play")
     pos = Position.parse(job.text)
-    value = VALUES[job.known] if job.known else proven(searcher, pos)
+    value = VALUES[job.known] if job.known else proven(prover, pos)
     out: dict[str, Any] = {"position": job.text, "value": value, "budgets": {}}
     children: dict[str, int] = {}
     for kind, amount in job.budgets:
+        player.clear()  # every budgeted search starts from an empty table, like a game's first search
         if kind == "time":
-            res = searcher.search(pos, None, amount, rng=make_rng(job.seed))
+            res = player.search(pos, None, amount, rng=make_rng(job.seed))
         else:
-            res = searcher.search(pos, None, None, rng=make_rng(job.seed), node_limit=int(amount))
+            res = player.search(pos, None, None, rng=make_rng(job.seed), node_limit=int(amount))
         move = str(res.move)
         if move not in children:
             child = pos.copy()
             child.play(move)
-            children[move] = -proven(searcher, child)
+            children[move] = -proven(prover, child)
         out["budgets"][f"{kind}={amount:g}"] = {
             "move": move,
             "depth": res.depth,

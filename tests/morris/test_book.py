@@ -356,3 +356,28 @@ def test_the_exact_ply_needs_the_tables_of_every_moving_position(
         app, ["morris", "book", "build", "--depths", "2,3", "--tablebase", str(tablebase_3v3)]
     )
     assert bad.exit_code == 2 and "needs depth >= 17" in bad.output
+
+
+def test_the_shipped_book_proves_the_game_a_draw_and_its_moves_keep_it() -> None:
+    """The shipped book was made with the K <= 9 tables (``--tablebase``): the start is a draw, as Gasser
+    (1996) proved when he solved the game, each earlier ply's value is the best of its children's (the
+    minimax the build did), and every book move keeps its position's value; ply 3 is the exact ply."""
+    from boardeval.morris.book import default_book
+    from boardeval.morris.book.build import VALUES
+
+    book = default_book()
+    assert book is not None and book.meta.get("exact_ply") == 3
+    levels = book_positions(4)
+    assert sorted(book.entries) == sorted(text for level in levels for text in level)
+    assert book.entries[levels[0][0]].value == "draw"
+    for ply, level in enumerate(levels[:3]):
+        for text in level:
+            pos, entry = Position.parse(text), book.entries[text]
+            worth = {}
+            for turn in pos.legal_turns():
+                child = pos.copy()
+                child.push(turn)
+                worth[turn] = -VALUES[book.entries[canonical_text(child)[0]].value]
+            assert VALUES[entry.value] == max(worth.values()), (ply, text)
+            assert worth[entry.move] == VALUES[entry.value] and not entry.exact, (ply, text)
+    assert all(book.entries[text].exact and book.entries[text].value for text in levels[3])

@@ -221,11 +221,17 @@ JOBS: list[tuple[str, dict[str, Any]]] = [
     ("/api/jobs/catan/playtest", {"board": SEED_CODE, "games": 30, "seed": 1}),
     ("/api/jobs/catan/playtest", {"board": SEED_CODE, "games": 30, "seed": 2}),
 ]
-OPENINGS = [["d2", "d6", "f4"], ["d2", "f4", "b4"], ["a1", "g7", "d6"], ["d6", "b4", "f4"]]
-"""The Morris positions of the load, all past the opening book (it holds the first two placements, issue
-25), so that each expert request is a search of the server's (~1 s). With ``["d2"]``, ``["d2", "f4"]`` and
-``["a1", "g7"]``, three of these four had become instant book answers: 3 searches in the load instead of
-12."""
+OPENINGS = [
+    ["d2", "d6", "f4", "b4"],
+    ["d2", "f4", "b4", "d6"],
+    ["a1", "g7", "d6", "b4"],
+    ["d6", "b4", "f4", "d2"],
+]
+"""The Morris positions of the load, all past the opening book (it holds every position up to three
+placements since issue 25's twenty-sixth session, up to two before), so that each expert request is a
+search of the server's (~1 s). With ``["d2"]``, ``["d2", "f4"]`` and ``["a1", "g7"]``, three of these four
+had become instant book answers: 3 searches in the load instead of 12; the three-placement openings used
+until the twenty-sixth session became book answers when the book gained them."""
 
 
 @frozen_heap()  # the client's garbage collector is not the server's latency (tests/quiet_heap.py)
