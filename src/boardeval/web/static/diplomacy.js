@@ -5,6 +5,7 @@
 "use strict";
 (() => {
   let view = null;
+  let infoBeforeUpload = null;  // the info line an upload in flight puts back if it fails
   let source = null;     // the game on screen: {kind: "shipped", id} or {kind: "upload", file, index, name}
   let phaseIdx = 0;
   let highlight = null;  // a power, or null
@@ -483,6 +484,10 @@
     const fd = new FormData();
     fd.append("file", f); fd.append("game_index", index);
     const token = ++loadToken;
+    // the info line to put back if the upload fails: the game's, or (when the page's first load is still
+    // running, which this upload cuts short) the line the page was served with, not a "measuring" line
+    const before = infoBeforeUpload ?? $("game-info").textContent;
+    infoBeforeUpload = before;
     showError(null);
     $("game-info").textContent = `measuring ${f.name}…` + (view ? ` (still showing ${view.game})` : "");
     try {
@@ -491,15 +496,19 @@
       const src = { kind: "upload", file: f, index, name: f.name, stem: f.name.replace(/\.jsonl?$/i, "") || "game" };
       const ev = await firstEvaluation(src, v, 0);
       if (token !== loadToken) return;
+      infoBeforeUpload = null;
       for (const url of mapCache.values()) URL.revokeObjectURL(url);
       mapCache.clear();
       show(src, v, 0, ev);
     } catch (e) {
       if (token !== loadToken) return;
-      if (view) $("game-info").textContent = view.info;  // kept after a failed upload
+      infoBeforeUpload = null;
+      $("game-info").textContent = view ? view.info : before;  // kept after a failed upload
       showError(`Upload of ${f.name} failed: ${e.message}`);
       BE.toast(e.message);
       syncSelect();
+      // an upload during the page's first load cut that load short: finish it (keeping the error)
+      if (!view && $("game").value && $("game").value !== "upload") loadShipped($("game").value, null, true);
     }
   }
 
