@@ -433,3 +433,26 @@ def test_unknown_page_is_an_html_404_for_a_browser(page: Any, live_server: str) 
     api = httpx.get(live_server + "/api/nope", headers={"accept": "text/html"}, timeout=HTTP_GUARD)
     assert api.status_code == 404 and api.json() == {"detail": "Not Found"}
     _clean(page)
+
+
+def test_a_failed_upload_during_the_first_load_finishes_that_load(page: Any, live_server: str) -> None:
+    """An upload while the page's first load was still running cut that load short; when it failed, the
+    info line stayed "measuring photo.json…" and no game came (CI saw it under load). The game's request
+    is held here until the upload has failed, so the order is the test's, not the machine's."""
+    held: list[Any] = []
+    page.route("**/api/diplomacy/games/1", lambda route: held.append(route))
+    with page.expect_request("**/api/diplomacy/games/1"):
+        page.goto(live_server + "/diplomacy?game=1")
+    served = page.inner_text("#game-info")
+    page.set_input_files(
+        "#upload", files=[{"name": "photo.json", "mimeType": "application/json", "buffer": b"\xb7\x00binary"}]
+    )
+    page.click("#upload-form button")
+    page.wait_for_function("() => document.getElementById('game-error').textContent.includes('photo.json')")
+    assert page.inner_text("#game-info") == served  # not "measuring photo.json…"
+    for route in held:  # the first load's request, and the one the failed upload makes again
+        route.continue_()
+    page.unroute("**/api/diplomacy/games/1")
+    page.wait_for_function("() => document.getElementById('game-info').textContent.includes('S1913R')")
+    assert "photo.json" in page.inner_text("#game-error")  # the upload's error is kept
+    _clean(page)
