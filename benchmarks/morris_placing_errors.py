@@ -27,14 +27,11 @@ from typing import Any
 from _harness import load_text, run_jobs, write_json
 from boardeval.core import make_rng
 from boardeval.core.stats import wilson_interval
-from boardeval.morris import Evaluator, Position, Searcher, Tablebase, load_weights
-from boardeval.morris._evaluate import MATE_BOUND
-from boardeval.morris.board import MEN_PER_SIDE
+from boardeval.morris import Evaluator, Position, Searcher, load_weights
 from boardeval.morris.book import Book, book_positions, default_book
-from boardeval.morris.book.build import VALUES
+from boardeval.morris.book.build import VALUES, full_tables, proven_value
 
 _SEARCHERS: dict[tuple[str, str, str], Searcher] = {}
-_TABLES: dict[str, Tablebase] = {}
 
 
 @dataclass(frozen=True)
@@ -54,24 +51,20 @@ def _searcher(job: Job, role: str) -> Searcher:
     exact values: the first run of this script measured that, not the search)."""
     key = (job.tablebase, job.profile, role)
     if key not in _SEARCHERS:
-        tables = _TABLES.setdefault(job.tablebase, Tablebase.open(job.tablebase))
-        if tables.max_men < MEN_PER_SIDE:
-            raise ValueError(
-                f"--tablebase {job.tablebase!r}: needs K <= 9 tables, these cover K <= {tables.max_men}"
-            )
+        tables = full_tables(job.tablebase)
         _SEARCHERS[key] = Searcher(Evaluator(load_weights(job.profile)), tablebase=tables)
     return _SEARCHERS[key]
 
 
 def proven(searcher: Searcher, pos: Position) -> int:
     """The exact value of a placing position for the side to move (1 win, 0 draw, -1 loss)."""
-    placements = sum(pos.hand)
-    res = searcher.compiled().search(pos, depth=max(1, placements))
-    if abs(res.score) < 1e-9:
-        return 0
-    if abs(res.score) > MATE_BOUND:
-        return 1 if res.score > 0 else -1
-    raise ValueError(f"{pos.text()!r}: the search to the last placement scored {res.score:+.2f}, not exact")
+    res = searcher.compiled().search(pos, depth=max(1, sum(pos.hand)))
+    value = proven_value(res.score)
+    if value is None:
+        raise ValueError(
+            f"{pos.text()!r}: the search to the last placement scored {res.score:+.2f}, not exact"
+        )
+    return VALUES[value]
 
 
 def check(job: Job) -> dict[str, Any]:

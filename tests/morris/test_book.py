@@ -346,7 +346,7 @@ def test_the_exact_ply_needs_the_tables_of_every_moving_position(
     with pytest.raises(ParamsError, match=r"needs tables of every moving position .* cover K <= 3"):
         build_book([3, 17], tablebase=tablebase_3v3)
     # tables taken as full: a search to depth 2 ends in static scores, which the job refuses to book
-    monkeypatch.setattr(build, "_full_tables", lambda folder: Tablebase.open(folder))
+    monkeypatch.setattr(build, "full_tables", lambda folder: Tablebase.open(folder))
     job = build.BookJob("W....................... b 8 9", 2, "base", tablebase=str(tablebase_3v3))
     with pytest.raises(BookError, match="not a proven value"):
         build.search_position(job)

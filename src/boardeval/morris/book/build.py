@@ -33,7 +33,16 @@ from boardeval.morris.book.store import SEARCH_KEY, Book, BookEntry, BookError, 
 from boardeval.morris.rules import Position, Turn
 from boardeval.morris.tablebase.probe import Tablebase
 
-__all__ = ["BookBuild", "BookJob", "back_up", "book_positions", "build_book", "search_position"]
+__all__ = [
+    "BookBuild",
+    "BookJob",
+    "back_up",
+    "book_positions",
+    "build_book",
+    "full_tables",
+    "proven_value",
+    "search_position",
+]
 
 MAX_DEPTH = 40
 """Deepest search a book position may ask for (depth 20 from the start takes ~100 s of one core, and each
@@ -125,8 +134,9 @@ def _stale_checkpoints(folder: Path, wanted: set[tuple[str, int]], key: str) -> 
 
 
 @cache
-def _full_tables(folder: str) -> Tablebase:
-    """The tables in ``folder``, opened once per worker process; they must cover every moving position."""
+def full_tables(folder: str) -> Tablebase:
+    """The tables in ``folder``, opened once per process; they must cover every moving position (else a
+    :class:`ParamsError` naming the folder and what it covers)."""
     tables = Tablebase.open(folder)
     if tables.max_men < MEN_PER_SIDE:
         raise ParamsError(
@@ -136,10 +146,22 @@ def _full_tables(folder: str) -> Tablebase:
     return tables
 
 
+def proven_value(score: float) -> str | None:
+    """The value a search to the last placement with :func:`full_tables` proves for the side to move:
+    every line ends in the tables' value or a game end, so a draw scores 0 and a win or loss lies past the
+    mate bound (faster wins higher); any other score is a static one, and None says the search was not
+    exact."""
+    if abs(score) < 1e-9:
+        return "draw"
+    if abs(score) > MATE_BOUND:
+        return "win" if score > 0 else "loss"
+    return None
+
+
 def search_position(job: BookJob) -> dict[str, Any]:
     """Search one book position to its fixed depth (a fresh engine, every default technique, one thread,
-    no tablebase: nothing of the machine's) and return the entry as a dict; the checkpoint is written
-    first when a folder is given (a killed build keeps it)."""
+    no tablebase unless the job is the exact ply: nothing of the machine's) and return the entry as a
+    dict; the checkpoint is written first when a folder is given (a killed build keeps it)."""
     from boardeval.morris._evaluate import Evaluator, load_weights
     from boardeval.morris._search.compiled.options import EngineOptions
     from boardeval.morris._search.searcher import Searcher
@@ -151,25 +173,18 @@ def search_position(job: BookJob) -> dict[str, Any]:
         )
     pos = Position.parse(job.text)
     cpu = time.process_time()
-    tables = None if job.tablebase is None else _full_tables(job.tablebase)
+    tables = None if job.tablebase is None else full_tables(job.tablebase)
     searcher = Searcher(
         Evaluator(load_weights(job.profile)), tablebase=tables, options=EngineOptions(threads=1)
     )
     res = searcher.compiled().search(pos, depth=job.depth)
     assert res.move is not None
-    value = None
-    if tables is not None:
-        # every line ends in the tables' value or a game end: a draw scores 0, a win or loss past the mate
-        # bound (faster wins higher); anything else is a static score, i.e. the search was not exact
-        if abs(res.score) < 1e-9:
-            value = "draw"
-        elif abs(res.score) > MATE_BOUND:
-            value = "win" if res.score > 0 else "loss"
-        else:
-            raise BookError(
-                f"book position {job.text!r}: the search to depth {job.depth} with the tables scored "
-                f"{res.score:+.2f}, not a proven value (does the depth reach the last placement?)"
-            )
+    value = None if tables is None else proven_value(res.score)
+    if tables is not None and value is None:
+        raise BookError(
+            f"book position {job.text!r}: the search to depth {job.depth} with the tables scored "
+            f"{res.score:+.2f}, not a proven value (does the depth reach the last placement?)"
+        )
     row = {
         "text": job.text,
         "move": str(res.move),
@@ -253,7 +268,7 @@ def build_book(
                 f"--depths {','.join(map(str, depths))} with --tablebase: the last ply ({exact_ply}) is "
                 f"searched exactly and needs depth >= {placements} (to the last placement), got {depths[-1]}"
             )
-        _full_tables(str(tablebase))  # a clear error here, not in every worker
+        full_tables(str(tablebase))  # a clear error here, not in every worker
     start = time.perf_counter()
     folder = Path(checkpoint) if checkpoint is not None else None
     if folder is not None:
