@@ -381,3 +381,82 @@ def test_the_shipped_book_proves_the_game_a_draw_and_its_moves_keep_it() -> None
             assert VALUES[entry.value] == max(worth.values()), (ply, text)
             assert worth[entry.move] == VALUES[entry.value] and not entry.exact, (ply, text)
     assert all(book.entries[text].exact and book.entries[text].value for text in levels[3])
+
+
+def _fake_search(lost: frozenset[str] = frozenset()) -> object:
+    """A stand-in for the book's search (no tables, no depth): the first legal turn, "draw" unless the
+    position is in ``lost`` (then lost for the side to move), proven when the job is exact."""
+    from boardeval.morris.book.build import BookJob
+
+    def search(job: BookJob) -> dict[str, object]:
+        pos = Position.parse(job.text)
+        move = min(pos.legal_turns(), key=str)
+        row: dict[str, object] = {
+            "text": job.text, "move": str(move), "depth": job.depth, "score": 0.0, "nodes": 1,
+            "pv": [str(move)], "cpu_seconds": 0.0, "asked": job.depth, "key": job.key,
+        }  # fmt: skip
+        if job.tablebase is not None:
+            row |= {"value": "loss" if job.text in lost else "draw", "exact": True}
+        return row
+
+    return search
+
+
+def test_line_plies_follow_the_books_own_lines_and_are_checked(
+    tablebase_3v3: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``line_plies``: past the exact ply, the positions a side meets when it plays the book's moves (the
+    other side anything) are proven too, and each line ply's values are checked against the book's values
+    before it: a line value that disagrees is an error naming a position, not an entry."""
+    from boardeval.morris.book import build
+    from boardeval.morris.tablebase import Tablebase
+
+    monkeypatch.setattr(build, "full_tables", lambda folder: Tablebase.open(folder))
+    monkeypatch.setattr(build, "search_position", _fake_search())
+    result = build_book([1, 17], tablebase=tablebase_3v3, line_plies=2)
+    book = result.book
+    rows = {t: {"move": str(e.move), "value": e.value} for t, e in book.entries.items()}
+    white = build.book_line(2, rows)
+    black = build.book_line(3, rows)
+    assert result.lines == (len(white[1]), len(black[1])) and book.meta["line_plies"] == [2, 3]
+    assert len(book) == 1 + 4 + len(white[1]) + len(black[1]) == result.total
+    start = Position.start()
+    first = start.copy()
+    first.push(book.entries[canonical_text(start)[0]].move)
+    # White's line at ply 2: every reply to White's book move; Black's at ply 3: every White turn after
+    # Black's book move to each of White's first placements
+    assert set(white[0]) == {canonical_text(first)[0]}
+    assert set(white[1]) == {canonical_text(c)[0] for c in _children(first)}
+    black_parents = set()
+    for one in _children(start):
+        two = one.copy()
+        two.push(book.probe(one).move)  # type: ignore[union-attr]
+        black_parents.add(canonical_text(two)[0])
+    assert set(black[0]) == black_parents
+    assert set(black[1]) == {
+        canonical_text(c)[0] for p in black_parents for c in _children(Position.parse(p))
+    }
+    assert all(book.entries[t].exact and book.entries[t].value == "draw" for t in [*white[1], *black[1]])
+    # a ply-3 position lost for Black below a drawn ply-2 one: the line's proofs and the book disagree
+    lost = sorted(black[1])[0]
+    monkeypatch.setattr(build, "search_position", _fake_search(frozenset({lost})))
+    with pytest.raises(BookError, match=r"value by the exact searches of ply 3 \(\+1\) is not the one"):
+        build_book([1, 17], tablebase=tablebase_3v3, line_plies=2)
+    with pytest.raises(Exception, match="--line-plies needs --tablebase"):
+        build_book([1], line_plies=2)
+    from boardeval.cli.main import app
+
+    bad = CliRunner().invoke(app, ["morris", "book", "build", "--depths", "2", "--line-plies", "9"])
+    assert bad.exit_code == 2 and "--line-plies" in bad.output
+    from boardeval.cli import morris_book
+
+    assert morris_book.MAX_LINE_PLIES == build.MAX_LINE_PLIES  # the CLI's reader and the build agree
+
+
+def _children(pos: Position) -> list[Position]:
+    out = []
+    for turn in pos.legal_turns():
+        child = pos.copy()
+        child.push(turn)
+        out.append(child)
+    return out
