@@ -361,14 +361,18 @@ def test_the_exact_ply_needs_the_tables_of_every_moving_position(
 def test_the_shipped_book_proves_the_game_a_draw_and_its_moves_keep_it() -> None:
     """The shipped book was made with the K <= 9 tables (``--tablebase``): the start is a draw, as Gasser
     (1996) proved when he solved the game, each earlier ply's value is the best of its children's (the
-    minimax the build did), and every book move keeps its position's value; ply 3 is the exact ply."""
+    minimax the build did), and every book move keeps its position's value; ply 3 is the exact ply, and
+    plies 4 and 5 are proven along the book's own lines."""
     from boardeval.morris.book import default_book
-    from boardeval.morris.book.build import VALUES
+    from boardeval.morris.book.build import VALUES, book_line, check_line
 
     book = default_book()
-    assert book is not None and book.meta.get("exact_ply") == 3
+    assert book is not None and book.meta.get("exact_ply") == 3 and book.meta.get("line_plies") == [4, 5]
     levels = book_positions(4)
-    assert sorted(book.entries) == sorted(text for level in levels for text in level)
+    rows = {text: {"move": str(e.move), "value": e.value} for text, e in book.entries.items()}
+    lines = {ply: book_line(ply, rows)[1] for ply in (4, 5)}
+    everything = [text for level in levels for text in level] + [t for line in lines.values() for t in line]
+    assert sorted(book.entries) == sorted(everything)
     assert book.entries[levels[0][0]].value == "draw"
     for ply, level in enumerate(levels[:3]):
         for text in level:
@@ -381,6 +385,12 @@ def test_the_shipped_book_proves_the_game_a_draw_and_its_moves_keep_it() -> None
             assert VALUES[entry.value] == max(worth.values()), (ply, text)
             assert worth[entry.move] == VALUES[entry.value] and not entry.exact, (ply, text)
     assert all(book.entries[text].exact and book.entries[text].value for text in levels[3])
+    # the line plies (White's ply 4, Black's ply 5, on the book's own lines): proven, and their values
+    # agree with the exact ply's, searched apart (ply 4's parents are ply-3 positions, ply 5's the
+    # positions after Black's ply-3 book moves, worth the negated ply-3 values)
+    for ply, line in lines.items():
+        assert all(book.entries[text].exact and book.entries[text].value for text in line), ply
+        check_line(ply, rows)
 
 
 def _fake_search(lost: frozenset[str] = frozenset()) -> object:
