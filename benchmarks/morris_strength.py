@@ -74,6 +74,7 @@ import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -105,6 +106,7 @@ class Job:
     sims: int
     profile: str
     engine: str = "compiled"
+    tablebase: str | None = None  # our AI's tables ("DEFAULT": the default folder); MCTS has none
 
 
 @dataclass(frozen=True)
@@ -124,6 +126,17 @@ def _actions(turn: Turn) -> list[int]:
     return [first] if turn.remove is None else [first, turn.remove]
 
 
+@cache
+def _tables(folder: str | None) -> Any:
+    """The tables in ``folder`` (None: none), opened once per worker process. Under OpenSpiel's rules the
+    search scores a tablebase win whose end lies past the 200-turn limit as the draw the limit makes of it."""
+    if folder is None:
+        return None
+    from boardeval.morris import Tablebase, default_tablebase_dir
+
+    return Tablebase.open(default_tablebase_dir() if folder == "DEFAULT" else folder)
+
+
 def play(job: Job) -> GameOutcome:
     game = pyspiel.load_game("nine_mens_morris")
     state = game.new_initial_state()
@@ -135,7 +148,9 @@ def play(job: Job) -> GameOutcome:
         if job.opponent == "mcts"
         else None
     )
-    searcher = Searcher(Evaluator(load_weights(job.profile)), engine=job.engine)
+    searcher = Searcher(
+        Evaluator(load_weights(job.profile)), engine=job.engine, tablebase=_tables(job.tablebase)
+    )
     ai_side = 0 if job.ai_white else 1
     ai_t = opp_t = 0.0
     ai_n = opp_n = 0
@@ -793,7 +808,10 @@ def main() -> None:
     ap.add_argument(
         "--tablebase",
         default=None,
-        help="tablebase folder: both sides use every built sub-database (--tb-check samples K <= 5 ones)",
+        help=(
+            "tablebase folder: every built sub-database, for both sides with --versus-old and for our AI "
+            "against MCTS or random play (--tb-check samples K <= 5 ones)"
+        ),
     )
     args = ap.parse_args()
     if args.tuned:
@@ -819,7 +837,8 @@ def main() -> None:
     depth = None if args.time is not None else args.depth
     budget = f"time {args.time} s/move" if args.time is not None else f"depth {depth}"
     print(
-        f"our AI ({args.engine}): {budget}, profile {args.profile}; "
+        f"our AI ({args.engine}): {budget}, profile {args.profile}"
+        f"{'' if args.tablebase is None else ', tablebase ' + args.tablebase}; "
         "OpenSpiel rules (200 turns, no repetition)",
         flush=True,
     )
@@ -830,7 +849,7 @@ def main() -> None:
     for opp in opponents:
         seeds = spawn_seeds(args.seed + (1 if opp == "mcts" else 0), args.games)
         jobs = [
-            Job(opp, i % 2 == 0, s, depth, args.time, args.sims, args.profile, args.engine)
+            Job(opp, i % 2 == 0, s, depth, args.time, args.sims, args.profile, args.engine, args.tablebase)
             for i, s in enumerate(seeds)
         ]
         done = run_jobs(play, jobs, workers=args.workers, label=opp, every=1)
