@@ -11,6 +11,11 @@ from the book when the book given holds it as proven (``--book``, default the sh
 same exact search.
 
     python benchmarks/morris_placing_errors.py --tablebase DIR --ply 3 --sample 60 --time 0.1,1 [--nodes N]
+    python benchmarks/morris_placing_errors.py --tablebase DIR --ply 6 --lines --sample 100 --nodes ...
+
+``--lines`` samples instead the ply's positions on the book's own lines (the side to move has played the
+book's moves, the other side anything: the positions a player that follows the book meets), and may go
+past ply 5 as far as the book's moves reach.
 
 What it answers: which plies an exact book pays at (issue 25 §1, "knowledge past the horizon"), and how
 far the search at a budget is from exact there. Each exact search of a ply-4 position takes ~10 s of one
@@ -29,7 +34,7 @@ from boardeval.core import make_rng
 from boardeval.core.stats import wilson_interval
 from boardeval.morris import Evaluator, Position, Searcher, load_weights
 from boardeval.morris.book import Book, book_positions, default_book
-from boardeval.morris.book.build import VALUES, full_tables, proven_value
+from boardeval.morris.book.build import VALUES, book_line, full_tables, proven_value
 
 _SEARCHERS: dict[tuple[str, str, str], Searcher] = {}
 
@@ -118,17 +123,36 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--nodes", default="", help="node budgets, comma-separated")
     ap.add_argument("--seed", type=int, default=1, help="the sample's and the searches' seed")
     ap.add_argument("--book", help="a book whose proven values to use (default: the shipped one)")
+    ap.add_argument(
+        "--lines",
+        action="store_true",
+        help="sample the ply's positions on the book's own lines (boardeval.morris.book.build.book_line: "
+        "the side to move has played the book's moves), the ones a player that follows the book meets",
+    )
     ap.add_argument("--profile", default="base")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--json", help="write the rows there")
     args = ap.parse_args(argv)
-    if not 0 <= args.ply <= 5:
+    if not 0 <= args.ply <= (17 if args.lines else 5):
         raise SystemExit(
-            f"error: --ply must be 0..5 (placing positions whose classes are listed), got {args.ply}"
+            f"error: --ply must be 0..5 (placing positions whose classes are listed; 0..17 with --lines), "
+            f"got {args.ply}"
         )
     budgets = tuple(_budgets(args.time, args.nodes))
     book: Book | None = Book.read(args.book) if args.book else default_book()
-    level = book_positions(args.ply + 1)[args.ply]
+    if args.lines:
+        if book is None:
+            raise SystemExit("error: --lines follows a book's moves: give one with --book")
+        moves = {t: {"move": str(e.move)} for t, e in book.entries.items()}
+        try:
+            level = sorted(book_line(args.ply, moves)[1])
+        except KeyError as exc:
+            raise SystemExit(
+                f"error: --lines --ply {args.ply}: the book has no move for {exc.args[0]!r} (its side's "
+                "earlier plies must be in the book)"
+            ) from None
+    else:
+        level = book_positions(args.ply + 1)[args.ply]
     sample = sorted(random.Random(args.seed).sample(level, min(args.sample, len(level))))
     jobs = []
     for text in sample:
@@ -142,7 +166,8 @@ def main(argv: list[str] | None = None) -> None:
     rows = done.results
     values = {v: sum(r["value"] == v for r in rows) for v in (1, 0, -1)}
     print(
-        f"ply {args.ply}: {len(rows)} of {len(level)} positions{done.note} (seed {args.seed}; proven values: "
+        f"ply {args.ply}{' (the book lines)' if args.lines else ''}: {len(rows)} of {len(level)} "
+        f"positions{done.note} (seed {args.seed}; proven values: "
         f"{values[1]} won, {values[0]} drawn, {values[-1]} lost for the side to move; {done.seconds:.0f} s, "
         f"{load_text()})"
     )
