@@ -362,15 +362,15 @@ def test_the_shipped_book_proves_the_game_a_draw_and_its_moves_keep_it() -> None
     """The shipped book was made with the K <= 9 tables (``--tablebase``): the start is a draw, as Gasser
     (1996) proved when he solved the game, each earlier ply's value is the best of its children's (the
     minimax the build did), and every book move keeps its position's value; ply 3 is the exact ply, and
-    plies 4 and 5 are proven along the book's own lines."""
+    plies 4-6 are proven along the book's own lines."""
     from boardeval.morris.book import default_book
     from boardeval.morris.book.build import VALUES, book_line, check_line
 
     book = default_book()
-    assert book is not None and book.meta.get("exact_ply") == 3 and book.meta.get("line_plies") == [4, 5]
+    assert book is not None and book.meta.get("exact_ply") == 3 and book.meta.get("line_plies") == [4, 5, 6]
     levels = book_positions(4)
     rows = {text: {"move": str(e.move), "value": e.value} for text, e in book.entries.items()}
-    lines = {ply: book_line(ply, rows)[1] for ply in (4, 5)}
+    lines = {ply: book_line(ply, rows)[1] for ply in (4, 5, 6)}
     everything = [text for level in levels for text in level] + [t for line in lines.values() for t in line]
     assert sorted(book.entries) == sorted(everything)
     assert book.entries[levels[0][0]].value == "draw"
@@ -385,9 +385,10 @@ def test_the_shipped_book_proves_the_game_a_draw_and_its_moves_keep_it() -> None
             assert VALUES[entry.value] == max(worth.values()), (ply, text)
             assert worth[entry.move] == VALUES[entry.value] and not entry.exact, (ply, text)
     assert all(book.entries[text].exact and book.entries[text].value for text in levels[3])
-    # the line plies (White's ply 4, Black's ply 5, on the book's own lines): proven, and their values
-    # agree with the exact ply's, searched apart (ply 4's parents are ply-3 positions, ply 5's the
-    # positions after Black's ply-3 book moves, worth the negated ply-3 values)
+    # the line plies (White's plies 4 and 6, Black's ply 5, on the book's own lines): proven, and their
+    # values agree with the earlier plies', searched apart (ply 4's parents are ply-3 positions, ply 5's
+    # the positions after Black's ply-3 book moves, worth the negated ply-3 values, ply 6's those after
+    # White's ply-4 line moves)
     for ply, line in lines.items():
         assert all(book.entries[text].exact and book.entries[text].value for text in line), ply
         check_line(ply, rows)

@@ -62,8 +62,8 @@ def build_command(
         "--line-plies",
         parser=int_option("--line-plies", 0, MAX_LINE_PLIES),
         help="With --tablebase: this many plies more, proven the same way, along the book's own lines only "
-        "(the side to move has played the book's moves, the other side anything): --line-plies 2 adds "
-        "ply 4's 93 positions for White and ply 5's 619 for Black.",
+        "(the side to move has played the book's moves, the other side anything): --line-plies 3 adds "
+        "ply 4's 93 positions for White, ply 5's 619 for Black and ply 6's 666 for White.",
     ),
 ) -> None:
     """Search the first plies' positions to fixed depths and write the opening book (resumable)."""

@@ -75,7 +75,7 @@ def book_line(ply: int, rows: dict[str, dict[str, Any]]) -> tuple[dict[str, str]
     legal turn. Returns the canonical texts of ply ``ply - 1`` (the other side to move; each mapped to a
     position it came from) and of ply ``ply`` (each mapped to a parent at ``ply - 1``). A book whose side
     plays its moves meets only these positions of that ply: 93 of the 4,200 at ply 4 for White, 619 at
-    ply 5 for Black (the shipped book's moves)."""
+    ply 5 for Black, 666 at ply 6 for White (the shipped book's moves)."""
     start = canonical_text(Position.start())[0]
     levels: list[dict[str, str]] = [{start: ""}]
     side = ply % 2
@@ -127,8 +127,8 @@ class BookJob:
     """The builder's :func:`search_key` (a worker running other code refuses the job); an exact job's ends
     in :data:`EXACT_TAG`."""
     tablebase: str | None = None
-    """A folder of tables of every moving position (K <= 9): the job is the book's exact ply, searched to
-    the last placement, where every line ends in the tables' value (see :func:`build_book`)."""
+    """A folder of tables of every moving position (K <= 9): the job is of the book's exact ply or a line
+    ply, searched to the last placement, where every line ends in the tables' value (:func:`build_book`)."""
 
 
 @cache
@@ -156,7 +156,8 @@ LAST_PLACEMENT = 2 * MEN_PER_SIDE
 the last placement."""
 
 MAX_LINE_PLIES = 4
-"""Most line plies a build may ask for (ply 6's lines hold ~1,700 positions for White, ply 7's ~10,000)."""
+"""Most line plies a build may ask for (with the shipped book's moves, ply 6's lines hold 666 positions for
+White, ply 7's 5,087 for Black)."""
 
 EXACT_TAG = "+K9"
 """Appended to :func:`search_key` in the checkpoints of the exact ply: searched with the K <= 9 tables."""
@@ -335,9 +336,9 @@ def build_book(
     ``line_plies``: that many plies more past the exact one, also proven with the tables, but only along
     the book's own lines (:func:`book_line`: the side to move there has played the book's moves, the
     other side anything), which is all a player that follows the book meets: ply 4's 93 positions for
-    White and ply 5's 619 for Black instead of every class (4,200 at ply 4). Each line ply is checked
-    against the values before it (:func:`check_line`). Two line plies are searched at a time (a side's
-    line ply needs its moves two plies earlier)."""
+    White, ply 5's 619 for Black and ply 6's 666 for White instead of every class (4,200 at ply 4). Each
+    line ply is checked against the values before it (:func:`check_line`). Two line plies are searched at
+    a time (a side's line ply needs its moves two plies earlier)."""
     depths = _check_depths(depths)
     if line_plies and tablebase is None:
         raise ParamsError("--line-plies needs --tablebase (the line plies are proven with the tables)")
