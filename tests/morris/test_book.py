@@ -397,7 +397,7 @@ def test_the_shipped_book_proves_the_game_a_draw_and_its_moves_keep_it() -> None
 def _fake_search(lost: frozenset[str] = frozenset()) -> object:
     """A stand-in for the book's search (no tables, no depth): the first legal turn, "draw" unless the
     position is in ``lost`` (then lost for the side to move), proven when the job is exact."""
-    from boardeval.morris.book.build import BookJob
+    from boardeval.morris.book.build import BookJob, _checkpoint_file
 
     def search(job: BookJob) -> dict[str, object]:
         pos = Position.parse(job.text)
@@ -408,13 +408,16 @@ def _fake_search(lost: frozenset[str] = frozenset()) -> object:
         }  # fmt: skip
         if job.tablebase is not None:
             row |= {"value": "loss" if job.text in lost else "draw", "exact": True}
+        if job.checkpoint is not None:
+            path = _checkpoint_file(Path(job.checkpoint), job.text, job.depth, job.key)
+            path.write_text(json.dumps(row), encoding="utf-8")
         return row
 
     return search
 
 
 def test_line_plies_follow_the_books_own_lines_and_are_checked(
-    tablebase_3v3: Path, monkeypatch: pytest.MonkeyPatch
+    tablebase_3v3: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     """``line_plies``: past the exact ply, the positions a side meets when it plays the book's moves (the
     other side anything) are proven too, and each line ply's values are checked against the book's values
@@ -448,6 +451,15 @@ def test_line_plies_follow_the_books_own_lines_and_are_checked(
         canonical_text(c)[0] for p in black_parents for c in _children(Position.parse(p))
     }
     assert all(book.entries[t].exact and book.entries[t].value == "draw" for t in [*white[1], *black[1]])
+    # checkpoints: a second build takes every line position from them; one of another search, none
+    folder = tmp_path / "ck"
+    first = build_book([1, 17], tablebase=tablebase_3v3, line_plies=2, checkpoint=folder)
+    again = build_book([1, 17], tablebase=tablebase_3v3, line_plies=2, checkpoint=folder)
+    assert first.searched == result.total and again.searched == 0 and again.resumed == result.total
+    assert again.book.entries == book.entries
+    monkeypatch.setattr(build, "search_key", lambda profile: "another")
+    other = build_book([1, 17], tablebase=tablebase_3v3, line_plies=2, checkpoint=folder)
+    assert other.searched == result.total and other.stale == result.total
     # a ply-3 position lost for Black below a drawn ply-2 one: the line's proofs and the book disagree
     lost = sorted(black[1])[0]
     monkeypatch.setattr(build, "search_position", _fake_search(frozenset({lost})))

@@ -409,6 +409,8 @@ def build_book(
                     resumed += 1
                 else:
                     line_jobs.append(job)
+        if folder is not None and line_jobs:
+            stale += _stale_checkpoints(folder, {(j.text, j.depth) for j in line_jobs}, exact_key)
         line_jobs.sort(key=lambda j: (-j.depth, -j.text.count(".")))
         try:
             more = map_jobs(
