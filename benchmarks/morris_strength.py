@@ -76,7 +76,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pyspiel
@@ -94,6 +94,9 @@ from boardeval.morris import (
     load_weights,
     random_position,
 )
+
+if TYPE_CHECKING:
+    from boardeval.morris import Tablebase
 
 
 @dataclass(frozen=True)
@@ -127,9 +130,10 @@ def _actions(turn: Turn) -> list[int]:
 
 
 @cache
-def _tables(folder: str | None) -> Any:
-    """The tables in ``folder`` (None: none), opened once per worker process. Under OpenSpiel's rules the
-    search scores a tablebase win whose end lies past the 200-turn limit as the draw the limit makes of it."""
+def _tables(folder: str | None) -> Tablebase | None:
+    """The tables in ``folder`` ("DEFAULT": the default folder; None: none), opened once per process, for
+    every mode of this script. Under OpenSpiel's rules the search scores a tablebase win whose end lies
+    past the 200-turn limit as the draw the limit makes of it."""
     if folder is None:
         return None
     from boardeval.morris import Tablebase, default_tablebase_dir
@@ -417,11 +421,7 @@ def play_versus_old(job: OldJob) -> tuple[Any, ...]:
     pos = random_position(job.seed, 2 * job.openings_plies)  # random placements per side
     ev = Evaluator(load_weights(job.profile))
     old_ev = ev if job.old_profile in (None, job.profile) else Evaluator(load_weights(job.old_profile))
-    tb = None
-    if job.tablebase is not None:
-        from boardeval.morris import Tablebase, default_tablebase_dir
-
-        tb = Tablebase.open(default_tablebase_dir() if job.tablebase == "DEFAULT" else job.tablebase)
+    tb = _tables(job.tablebase)
     new = _Side(
         "new",
         ev,
@@ -503,9 +503,8 @@ def _warm_tablebase(folder: str) -> None:
     (``boardeval.morris.tablebase.packed``, docs/morris-search.md). Prints the seconds and gigabytes read."""
     import time
 
-    from boardeval.morris import Tablebase, default_tablebase_dir
-
-    tb = Tablebase.open(default_tablebase_dir() if folder == "DEFAULT" else folder)
+    tb = _tables(folder)
+    assert tb is not None
     tb.packed()  # packs once if needed
     t0 = time.perf_counter()
     size = 0
