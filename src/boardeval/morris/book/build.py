@@ -187,6 +187,40 @@ def _resume(job: BookJob, rows: dict[str, dict[str, Any]]) -> bool:
     return True
 
 
+def _stale_jobs(folder: Path | None, jobs: Sequence[BookJob]) -> int:
+    """How many of ``jobs`` have a checkpoint in ``folder`` from another search (each job's own key)."""
+    if folder is None:
+        return 0
+    return sum(
+        _stale_checkpoints(folder, {(j.text, j.depth) for j in jobs if j.key == key}, key)
+        for key in {j.key for j in jobs}
+    )
+
+
+def _search_all(
+    jobs: Sequence[BookJob],
+    rows: dict[str, dict[str, Any]],
+    *,
+    workers: int,
+    address: str | None,
+    progress: Progress | None,
+) -> tuple[int, bool]:
+    """Search ``jobs`` into ``rows``, the deepest first (they take longest, so the pool's last jobs are
+    short); returns how many finished and whether the run was interrupted (the finished ones are kept)."""
+    ordered = sorted(jobs, key=lambda j: (-j.depth, -j.text.count(".")))
+    try:
+        done = map_jobs(
+            search_position, ordered, workers=workers, address=address, progress=progress, label="book"
+        )
+        interrupted = False
+    except JobsInterrupted as exc:
+        done = [exc.done[i] for i in sorted(exc.done)]
+        interrupted = True
+    for row in done:
+        rows[row["text"]] = row
+    return len(done), interrupted
+
+
 def _stale_checkpoints(folder: Path, wanted: set[tuple[str, int]], key: str) -> int:
     """Checkpoints in ``folder`` of a wanted (position, depth) searched by another :func:`search_key`
     (or written before checkpoints carried one): the build does not use them."""
@@ -373,22 +407,8 @@ def build_book(
             if not _resume(job, rows):
                 jobs.append(job)
     resumed = len(rows)
-    stale = 0
-    if folder is not None:
-        for ply_key in {j.key for j in jobs}:
-            wanted = {(j.text, j.depth) for j in jobs if j.key == ply_key}
-            stale += _stale_checkpoints(folder, wanted, ply_key)
-    jobs.sort(key=lambda j: (-j.depth, -j.text.count(".")))
-    interrupted = False
-    try:
-        done = map_jobs(
-            search_position, jobs, workers=workers, address=address, progress=progress, label="book"
-        )
-    except JobsInterrupted as exc:
-        done = [exc.done[i] for i in sorted(exc.done)]
-        interrupted = True
-    for row in done:
-        rows[row["text"]] = row
+    stale = _stale_jobs(folder, jobs)
+    searched, interrupted = _search_all(jobs, rows, workers=workers, address=address, progress=progress)
     complete = not interrupted and len(rows) == sum(len(t) for t in levels)
     changed: list[str] = []
     if exact_ply is not None and complete:
@@ -409,19 +429,10 @@ def build_book(
                     resumed += 1
                 else:
                     line_jobs.append(job)
-        if folder is not None and line_jobs:
-            stale += _stale_checkpoints(folder, {(j.text, j.depth) for j in line_jobs}, exact_key)
-        line_jobs.sort(key=lambda j: (-j.depth, -j.text.count(".")))
-        try:
-            more = map_jobs(
-                search_position, line_jobs, workers=workers, address=address, progress=progress, label="book"
-            )
-        except JobsInterrupted as exc:
-            more = [exc.done[i] for i in sorted(exc.done)]
-            interrupted, complete = True, False
-        done = [*done, *more]
-        for row in more:
-            rows[row["text"]] = row
+        stale += _stale_jobs(folder, line_jobs)
+        more, interrupted = _search_all(line_jobs, rows, workers=workers, address=address, progress=progress)
+        searched += more
+        complete = not interrupted
         if complete:
             for ply in plies:
                 check_line(ply, rows)
@@ -455,7 +466,7 @@ def build_book(
     book = Book(entries, meta)
     return BookBuild(
         book,
-        len(done),
+        searched,
         resumed,
         sum(len(t) for t in levels) + sum(line_sizes),
         interrupted,
