@@ -7,6 +7,8 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from boardeval.morris import AlphaBetaPlayer, Position, Searcher, Turn, Variant, why_panel
@@ -46,6 +48,23 @@ def test_canonical_form_is_the_same_for_every_image() -> None:
         men = [map_mask(h, pos.men[0]), map_mask(h, pos.men[1])]
         image = Position(men, pos.hand, pos.side, validate=False)
         assert canonical_text(image)[0] == key
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, 2), min_size=24, max_size=24))
+def test_map_mask_and_canonical_agree_with_the_point_permutations(cells: list[int]) -> None:
+    """The byte tables behind ``map_mask`` against the permutations point by point, and ``canonical``
+    against the smallest of the 16 images as pairs."""
+    white = sum(1 << p for p, c in enumerate(cells) if c == 1)
+    black = sum(1 << p for p, c in enumerate(cells) if c == 2)
+
+    def image(g: int, mask: int) -> int:
+        return sum(1 << SYMMETRIES[g][p] for p in range(24) if mask >> p & 1)
+
+    pairs = [(image(g, white), image(g, black)) for g in range(16)]
+    assert [map_mask(g, white) for g in range(16)] == [w for w, _ in pairs]
+    best = min(pairs)
+    assert canonical(white, black) == (best, pairs.index(best))
 
 
 def test_book_positions_count_the_symmetry_classes() -> None:
@@ -137,6 +156,39 @@ def test_bad_book_files(tmp_path: Path, tiny: tuple[Book, Path]) -> None:
         bad.write_text(json.dumps(data))
         with pytest.raises(BookError, match=f"entry 1: .*{words}"):
             Book.read(bad)
+
+
+def test_the_shipped_book_is_read_trusted_and_passes_every_check() -> None:
+    """``default_book`` reads the package's book without checking each position (``check=False``, the
+    start-up cost of every search); read checked, the same file gives the same entries and meta."""
+    from boardeval.morris.book import DEFAULT_BOOK, default_book
+
+    shipped = default_book()
+    assert shipped is not None
+    checked = Book.read(DEFAULT_BOOK)
+    assert checked.entries == shipped.entries and checked.meta == shipped.meta
+
+
+def test_an_unchecked_read_still_refuses_a_bad_shape_and_probe_a_bad_move(
+    tmp_path: Path, tiny: tuple[Book, Path]
+) -> None:
+    data = json.loads(tiny[1].read_text())
+    bad = tmp_path / "bad.json"
+    for damage, words in [((1, "z9"), "cannot read turn"), ((0, 7), "must be text"), ((3, "x"), "could not")]:
+        rows = json.loads(json.dumps(data))
+        rows["entries"][0][damage[0]] = damage[1]
+        bad.write_text(json.dumps(rows))
+        with pytest.raises(BookError, match=f"entry 0: .*{words}"):
+            Book.read(bad, check=False)
+    rows = json.loads(json.dumps(data))
+    start = Position.start()
+    key = canonical_text(start)[0]
+    (row,) = [r for r in rows["entries"] if r[0] == key]
+    row[1] = "a1-a4"  # a move while placing: refused by a checked read; an unchecked one never plays it
+    bad.write_text(json.dumps(rows))
+    with pytest.raises(BookError, match="not legal there"):
+        Book.read(bad)
+    assert Book.read(bad, check=False).probe(start) is None
 
 
 def test_search_and_player_take_the_book_move(tiny: tuple[Book, Path]) -> None:
