@@ -535,3 +535,33 @@ def _children(pos: Position) -> list[Position]:
         child.push(turn)
         out.append(child)
     return out
+
+
+def test_the_why_panel_never_calls_another_turn_best_than_the_book_move() -> None:
+    """A book position's panel: its shallower search may rank another turn first (here depth 8 ranks
+    d2, f4 and d6 above the book's b4), but the book's move is the one played, so it is always a candidate
+    (last when it is not in the top n), tagged "book move", and no turn is called "best"."""
+    from boardeval.morris.book import default_book
+
+    book = default_book()
+    pos = Position.parse("W.......B............... w 8 8")
+    entry = book.probe(pos) if book is not None else None
+    assert entry is not None
+    sizes = []
+    for n, depth in [(3, 8), (3, 4), (1, 4)]:
+        panel = why_panel(pos, n, depth, book=book)
+        sizes.append(len(panel["candidates"]) - n)
+        cands = panel["candidates"]
+        assert [c["book"] for c in cands].count(True) == 1
+        (mine,) = [c for c in cands if c["book"]]
+        assert mine["move"] == str(entry.move) and len(cands) in (n, n + 1)
+        assert len(cands) == n or cands[-1] is mine  # added after the top n only when it is not one of them
+        words = panel["explanation"]
+        assert not any("(best)" in s for s in words)
+        assert f"{entry.move} (book move): " in words[len(words) - len(cands) + cands.index(mine)]
+        rank = f"ranks #{cands.index(mine) + 1} of them" if cands.index(mine) < n else "is not among"
+        assert any(f"to depth {depth}; the book's move {entry.move} {rank}" in s for s in words)
+    assert sorted(set(sizes)) == [0, 1]  # both cases met: the book's move in the top n, and added after them
+    plain = why_panel(pos, 2, 4)
+    assert plain["book"] is None and [c["book"] for c in plain["candidates"]] == [False, False]
+    assert any("(best)" in s for s in plain["explanation"])

@@ -361,6 +361,10 @@ def test_morris_playing_black_lets_the_ai_open(page: Any, live_server: str) -> N
     page.wait_for_function(YOUR_TURN_BLACK)
     assert page.locator("#moves .mv").count() == 2  # start and the AI's opening
     assert page.locator(".man.white").count() == 1 and "colour=black" in page.url
+    # the opening is the shipped book's move: its candidate row says so, with the glossary's definition
+    chosen = page.locator("#why table.why-candidates tr.chosen")
+    chosen.wait_for()
+    assert chosen.locator('[data-gloss="book move"]').count() == 1 and "(book)" in chosen.inner_text()
     target = page.locator(".pt.target").first.get_attribute("data-point")
     page.click(f'[data-point="{target}"]')
     page.wait_for_function("() => document.querySelectorAll('.man.white').length === 2")

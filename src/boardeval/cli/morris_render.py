@@ -72,7 +72,8 @@ def print_why(panel: dict[str, Any]) -> None:
             line = " ".join(c["pv"]) + (
                 f" ({escape(c['outlook'])})" if c["outlook"] and not c["verdict"] else ""
             )
-            cand.add_row(c["move"], score, line, escape(c["summary"]))
+            move = c["move"] + (" (book)" if c.get("book") else "")
+            cand.add_row(move, score, line, escape(c["summary"]))
         console.print(cand)
     # the per-candidate sentences repeat the table above; print the general ones only
     general = panel["explanation"][: len(panel["explanation"]) - len(panel["candidates"])]

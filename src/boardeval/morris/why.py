@@ -265,7 +265,9 @@ def why_panel(
     finished), ``features`` (raw values of both sides), ``candidates`` (best first: ``move``, ``score`` (side
     to move's view), ``white_score`` (White's view), ``verdict`` (see :func:`turn_verdict`; None while
     undecided), ``outlook`` (the verdict's text, else the men won or lost along the line, else None), ``pv``,
-    ``features_after``, ``change`` = raw after - before per side, ``summary``), ``verdict`` (the best
+    ``features_after``, ``change`` = raw after - before per side, ``summary``, ``book``: True for the opening
+    book's move, which is always among them, last when the panel's search does not rank it in the top
+    ``n``), ``verdict`` (the best
     candidate's), ``nodes`` (visited by the candidates' searches), ``ranking`` (feature names, most
     important first) and ``explanation`` (sentences: a decided best line is said first, in words, and
     then the features are not ranked in words, since they decide nothing). With a ``tablebase`` that covers
@@ -314,7 +316,11 @@ def why_panel(
 
     table = tablebase if tablebase is not None else searcher.tablebase
     probe = table.probe(pos) if table is not None and searcher.tb_covers(pos) else None
-    candidates, importance = _candidates(searcher, pos, n, depth, before, probe, fresh)
+    if book is None:
+        book = searcher.book
+    entry = book.probe(pos) if book is not None else None
+    keep = entry.move if entry is not None else None
+    candidates, importance = _candidates(searcher, pos, n, depth, before, probe, fresh, keep)
     active = [f for f in FEATURES if ev.weights[f] != 0.0]
     ranking = sorted(
         (f for f in active if importance[f] > 1e-12), key=lambda f: (-importance[f], FEATURES.index(f))
@@ -329,14 +335,25 @@ def why_panel(
         )
     else:
         explanation = [f"{verdict['headline']} ({candidates[0]['move']})."]
+    if keep is not None:
+        # the book's move is the one played: the panel's shallower search ranks the candidates, and where it
+        # ranks another turn first that turn is not called best (the book searched deeper, or proved it)
+        rank = next(i for i, c in enumerate(candidates) if c["move"] == str(keep))
+        where = f"ranks #{rank + 1} of them" if rank < n else f"is not among their top {n} (shown last)"
+        explanation.append(
+            f"The candidates are scored by this panel's search to depth {depth}; the book's move "
+            f"{keep} {where}."
+        )
     for i, cand in enumerate(candidates):
-        tag = "best" if i == 0 else f"#{i + 1}"
+        if keep is not None:
+            tag = "book move" if cand["move"] == str(keep) else f"#{i + 1} here"
+        else:
+            tag = "best" if i == 0 else f"#{i + 1}"
+        cand["book"] = keep is not None and cand["move"] == str(keep)
         words = cand["summary"] if cand["verdict"] is None else cand["verdict"]["text"]
         if cand["verdict"] is None and cand["outlook"] is not None:
             words = f"{cand['outlook']} on its line; {words}"
         explanation.append(f"{cand['move']} ({tag}): {words}.")
-    if book is None:
-        book = searcher.book
     if probe is not None:
         text = "tablebase: " + probe.summary()[:1].upper() + probe.summary()[1:]
         panel["tablebase"] = {
@@ -352,7 +369,6 @@ def why_panel(
                 cand["tablebase"] = "draw" if t.value == "draw" else f"{t.value} in {t.distance}"
         if verdict is None or verdict["source"] != "tablebase":
             explanation.insert(0, text + ".")
-    entry = book.probe(pos) if book is not None else None
     if entry is not None:
         panel["book"] = {
             "move": str(entry.move),
@@ -397,14 +413,20 @@ def _candidates(
     before: dict[str, dict[str, float]],
     probe: Probe | None,
     fresh: bool = True,
+    keep: Turn | None = None,
 ) -> tuple[list[dict[str, Any]], dict[str, float]]:
-    """The top ``n`` turns as panel entries, and each feature's importance (see the module docstring)."""
+    """The top ``n`` turns as panel entries (and ``keep``, the book's move, after them when it is not one
+    of them), and each feature's importance (see the module docstring)."""
     ev = searcher.evaluator
     me = pos.side
     base_terms = _terms(ev, pos, me)
     importance = {f: abs(base_terms[f]) for f in FEATURES}
     candidates: list[dict[str, Any]] = []
-    tops = searcher.top_moves(pos, n, depth, fresh=fresh)
+    if keep is None:
+        tops = searcher.top_moves(pos, n, depth, fresh=fresh)
+    else:  # every turn scored (a fresh search scores them all anyway), so the book's move has its score too
+        every = searcher.top_moves(pos, len(pos.legal_turns()), depth, fresh=fresh)
+        tops = every[:n] + [m for m in every[n:] if m.move == keep]
     for ms in tops:
         pos.push(ms.move)
         try:

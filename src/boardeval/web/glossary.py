@@ -48,6 +48,10 @@ _MORRIS: Final[dict[str, str]] = {
     "nodes": "Positions the search visited to find its move.",
     "line": "The principal variation: the best play for both sides that the search expects after the move.",
     "candidates": "The best few turns at the AI's depth, each with its score and line (best first).",
+    "book move": (
+        "The opening book's move, searched deeply offline (or proven with the endgame tables): the AI plays "
+        "it, and it is always among the candidates, even where their shallower search ranks it lower."
+    ),
     "tie": "Two turns with exactly the same score: the search's move ordering picked one of them.",
     "phase": (
         "The phase of the side to move: placing (men in hand), moving (sliding to a neighbour), "

@@ -39,7 +39,7 @@ const MorrisWhy = (() => {
         const mine = c.move === ans.move;
         const score = c.verdict ? `<span class="verdict">${BE.esc(c.verdict.text)}</span>` : signed(c.white_score);
         const outlook = !c.verdict && c.outlook ? `<span class="outlook">${BE.esc(c.outlook)}</span>` : "";
-        h += `<tr${mine ? ' class="chosen"' : ""}><td class="mono">${BE.esc(c.move)}${mine ? " ◀" : ""}</td>` +
+        h += `<tr${mine ? ' class="chosen"' : ""}><td class="mono">${BE.esc(c.move)}${mine ? " ◀" : ""}${c.book ? ` (${term("book move", "book")})` : ""}</td>` +
           `<td class="${c.verdict ? "verdict-cell" : "num"}">${score}</td><td class="line"><span class="mono">${(c.pv || []).map(BE.esc).join(" ")}</span>${outlook}</td></tr>`;
       }
       h += `</tbody></table>`;
