@@ -54,6 +54,8 @@ class Stopped:
     err: str
     seconds: float
     cpu_seconds: float
+    expected: int = 130
+    """The exit code the signal sent asks for: 130 after Ctrl-C, 143 after SIGTERM."""
 
     def json(self) -> Any:
         """stdout parsed as JSON (one document)."""
@@ -64,7 +66,7 @@ class Stopped:
         that): exit 130 after less than :data:`EXIT_LIMIT` CPU seconds of work, a yellow ``interrupted``
         line, no traceback."""
         assert "Traceback" not in self.err, self.err
-        assert self.code == INTERRUPTED_EXIT, (self.code, self.out[-2000:], self.err[-2000:])
+        assert self.code == self.expected, (self.code, self.out[-2000:], self.err[-2000:])
         assert self.cpu_seconds < EXIT_LIMIT, (
             f"{self.cpu_seconds:.2f} CPU-s of work after Ctrl-C ({self.seconds:.2f} s wall)"
         )
@@ -79,12 +81,15 @@ def interrupt(
     ready: str,
     limit: float = 300.0,
     env: dict[str, str] | None = None,
+    sig: signal.Signals = signal.SIGINT,
 ) -> Stopped:
-    """Start ``boardeval ARGS``, wait until ``ready`` (a regex) appears on its stderr, press Ctrl-C, and
-    wait for the end. Fails if the command ends on its own first (then it was too small to interrupt);
-    ``limit`` seconds without the signal is a failure guard, not part of the verdict. ``env`` adds to or
-    overrides the environment (e.g. ``HOME``: a cold cache of the diplomacy engine). The test process's
-    garbage collector does not pause between the "working" line and the signal (:mod:`tests.quiet_heap`)."""
+    """Start ``boardeval ARGS``, wait until ``ready`` (a regex) appears on its stderr, press Ctrl-C, and wait
+    for the end. ``sig=signal.SIGTERM`` sends SIGTERM to the command's process only instead, as ``kill PID``
+    does (its pool workers are the command's to stop). Fails if the command ends on its own first (then it was
+    too small to interrupt); ``limit`` seconds without the signal is a failure guard, not part of the verdict.
+    ``env`` adds to or overrides the environment (e.g. ``HOME``: a cold cache of the diplomacy engine). The
+    test process's garbage collector does not pause between the "working" line and the signal
+    (:mod:`tests.quiet_heap`)."""
     env = {
         **os.environ,
         "FORCE_COLOR": "1",
@@ -128,7 +133,10 @@ def interrupt(
                 break
             time.sleep(0.05)  # polling the collected output; the signal decides, not this pause
         assert proc.poll() is None, "the command ended before Ctrl-C (make it bigger)"
-        os.killpg(proc.pid, signal.SIGINT)
+        if sig == signal.SIGINT:
+            os.killpg(proc.pid, signal.SIGINT)
+        else:
+            os.kill(proc.pid, sig)
         sent = time.monotonic()
         # read right after the signal, not before it: a test process that lost the CPU between a reading
         # and the signal charged the command's work before the Ctrl-C to it (clean-clone CI, 2026-11-26:
@@ -150,7 +158,8 @@ def interrupt(
         r.join(timeout=5)
     _check_group_gone(proc.pid)
     cpu = max(0.0, cpu_after - cpu_before)
-    return Stopped(proc.returncode, _text(chunks["out"]), _text(chunks["err"]), seconds, cpu)
+    expected = INTERRUPTED_EXIT if sig == signal.SIGINT else 128 + sig
+    return Stopped(proc.returncode, _text(chunks["out"]), _text(chunks["err"]), seconds, cpu, expected)
 
 
 def _stacks_of_hung(proc: subprocess.Popen[bytes], readers: list[threading.Thread], err: list[bytes]) -> str:

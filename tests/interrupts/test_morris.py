@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import re
+import signal
 from pathlib import Path
 
 import pytest
@@ -43,6 +44,18 @@ def test_match_on_two_workers_stops_at_once(tmp_path: Path) -> None:
     assert data["interrupted"] is True and 1 <= data["games"] < GAMES
     assert data["wins"] + data["draws"] + data["losses"] == data["games"]
     assert_same_fields("morris match", data)
+
+
+def test_sigterm_stops_a_match_on_two_workers_as_ctrl_c_does(tmp_path: Path) -> None:
+    """``kill PID`` (SIGTERM to the command only) on a match: the finished games kept and printed,
+    flagged, exit 143, the workers gone (a background job started with ``&`` ignores Ctrl-C, and SIGTERM
+    used to end it at once, printing nothing)."""
+    args = [*MATCH, "--games", str(GAMES), "--workers", "2", "--json"]
+    r = interrupt(args, cwd=tmp_path, ready=rf"\b[1-9]\d*/{GAMES}\b", sig=signal.SIGTERM)
+    r.check()
+    data = r.json()
+    assert data["interrupted"] is True and 1 <= data["games"] < GAMES
+    assert f"kept the {data['games']} finished game(s) of {GAMES}" in r.err
 
 
 def test_perft_prints_the_finished_first_turns(tmp_path: Path) -> None:

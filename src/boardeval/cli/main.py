@@ -170,7 +170,7 @@ class _LazyRootGroup(TyperGroup):
                 watch.ensure_document()
                 what = str(exc) if isinstance(exc, JobsInterrupted) else "interrupted: nothing to keep"
                 err_console.print(f"[yellow]{escape(what)}[/yellow]")
-                raise typer.Exit(INTERRUPTED_EXIT) from None
+                raise typer.Exit(_stop_exit(seen)) from None
             except typer.Exit as exc:  # a command that exits 0 or 130 itself after keeping partial results
                 if exc.exit_code == INTERRUPTED_EXIT or (exc.exit_code == 0 and seen):
                     watch.ensure_document()
@@ -203,38 +203,54 @@ class _JsonWatch:
 INTERRUPTED_EXIT = 130
 """Exit code of a command stopped by Ctrl-C (128 + SIGINT), also when it printed its partial result
 (flagged ``"interrupted": true`` / a yellow ``interrupted:`` line): one rule for every command."""
+TERMINATED_EXIT = 143
+"""Exit code of a command stopped by SIGTERM (128 + SIGTERM: ``kill PID``, ``timeout``), which it takes as
+it takes Ctrl-C (partial result printed and flagged, checkpoints kept)."""
+_STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+_EXIT_OF = {signal.SIGINT: INTERRUPTED_EXIT, signal.SIGTERM: TERMINATED_EXIT}
 
 
 @contextmanager
-def _watch_sigint() -> Iterator[list[bool]]:
+def _watch_sigint() -> Iterator[list[int]]:
     """While a command runs, Ctrl-C raises KeyboardInterrupt as usual and is also remembered (the yielded
-    list gets a True), so that a command that caught it and printed its partial result still exits
-    :data:`INTERRUPTED_EXIT`. Not installed off the main thread or when SIGINT is ignored (``nohup``)."""
-    seen: list[bool] = []
+    list gets the signal), so that a command that caught it and printed its partial result still exits
+    :data:`INTERRUPTED_EXIT`. SIGTERM does the same and exits :data:`TERMINATED_EXIT`: a long job run in
+    the background, where the shell starts it with SIGINT ignored (``cmd &``), is stopped with ``kill``
+    and keeps its work (it used to die at once, silently, its finished jobs not printed). Not installed off
+    the main thread, nor for a signal that is ignored (SIGINT under ``cmd &``)."""
+    seen: list[int] = []
 
-    def on_sigint(signum: int, frame: FrameType | None) -> None:
-        seen.append(True)
+    def on_signal(signum: int, frame: FrameType | None) -> None:
+        seen.append(signum)
         raise KeyboardInterrupt
 
     if threading.current_thread() is not threading.main_thread():
         yield seen
         return
-    previous = signal.getsignal(signal.SIGINT)
-    if previous is signal.SIG_IGN:
-        yield seen
-        return
-    signal.signal(signal.SIGINT, on_sigint)
+    installed = {}
+    for sig in _STOP_SIGNALS:
+        previous = signal.getsignal(sig)
+        if previous is not signal.SIG_IGN:
+            installed[sig] = previous
+            signal.signal(sig, on_signal)
     try:
         yield seen
     finally:
-        signal.signal(signal.SIGINT, previous)
+        for sig, previous in installed.items():
+            signal.signal(sig, previous)
 
 
-def _interrupt_exit(value: Any, seen: list[bool], failures_before: int) -> Any:
-    """After a command returned: exit 130 if Ctrl-C stopped it, 1 if a pool worker died under it (its
-    partial result is printed and flagged; the failure gets one red line here), else ``value``."""
+def _stop_exit(seen: list[int]) -> int:
+    """The exit code after the signals in ``seen``: the first one's (130 for Ctrl-C, 143 for SIGTERM)."""
+    return _EXIT_OF.get(seen[0], INTERRUPTED_EXIT) if seen else INTERRUPTED_EXIT
+
+
+def _interrupt_exit(value: Any, seen: list[int], failures_before: int) -> Any:
+    """After a command returned: exit 130 (143) if Ctrl-C (SIGTERM) stopped it, 1 if a pool worker died
+    under it (its partial result is printed and flagged; the failure gets one red line here), else
+    ``value``."""
     if seen:
-        raise typer.Exit(INTERRUPTED_EXIT)
+        raise typer.Exit(_stop_exit(seen))
     failures = worker_failures()[failures_before:]
     if failures:
         err_console.print(f"[red]error: {escape(failures[-1])}[/red]", soft_wrap=True)
@@ -287,8 +303,8 @@ def main() -> None:
     try:
         app()
     except SystemExit as exc:
-        if exc.code == INTERRUPTED_EXIT:
-            _exit_now(INTERRUPTED_EXIT)
+        if exc.code in (INTERRUPTED_EXIT, TERMINATED_EXIT):
+            _exit_now(exc.code)
         raise
 
 

@@ -29,7 +29,7 @@ from __future__ import annotations
 import contextlib
 import signal
 from collections.abc import Callable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 from boardeval.core.errors import ParamsError
 from boardeval.core.progress import Progress, report
@@ -124,14 +124,21 @@ def _ignore_sigint() -> None:
     this line stays pending, and ignoring the signal discards it; then the mask is restored, so processes
     a job starts get the usual mask."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # SIGTERM ends a worker (the pool's terminate()), whatever handler the parent had (the CLI's turns it
+    # into a KeyboardInterrupt, which a forked worker inherits)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     if hasattr(signal, "pthread_sigmask"):
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)
+
+
+_HELD: Final[frozenset[signal.Signals]] = frozenset({signal.SIGINT, signal.SIGTERM})
+"""The stop signals :func:`sigint_held` holds back (SIGTERM: the CLI takes it as it takes Ctrl-C)."""
 
 
 @contextlib.contextmanager
 def sigint_held() -> Iterator[None]:
-    """Hold SIGINT (Ctrl-C) back in this thread while the block runs; a Ctrl-C that came meanwhile is
-    delivered at its end, as a ``KeyboardInterrupt`` the caller handles like any other. The CLI writes a
+    """Hold SIGINT (Ctrl-C) and SIGTERM back in this thread while the block runs; a signal that came meanwhile
+    is delivered at its end, as a ``KeyboardInterrupt`` the caller handles like any other. The CLI writes a
     JSON document whole under it; the pool forks its workers under it:
 
     a fork returns at once, but the child runs Python's after-fork hooks and the initializer only when it
@@ -141,7 +148,7 @@ def sigint_held() -> Iterator[None]:
     if not hasattr(signal, "pthread_sigmask"):  # pragma: no cover - not POSIX
         yield
         return
-    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
     try:
         yield
     finally:
