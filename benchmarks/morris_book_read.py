@@ -1,8 +1,8 @@
 """What reading the opening book costs a process, and what a bigger book would cost (issue 25 section 3).
 
 Every ``boardeval morris`` process that searches reads the shipped book once (``default_book``: trusted,
-``Book.read(..., check=False)``); ``boardeval morris book show FILE`` and the test suite read a book
-checked (each position parsed, its canonical form and its move's legality checked). This script times
+``Book.read(..., check=False)``); ``boardeval morris book probe POS --book FILE`` and the test suite read a
+book checked (each position parsed, its canonical form and its move's legality checked). This script times
 both reads of the shipped book and of a made-up bigger one: ``--entries N`` real placing positions (the
 symmetry classes of plies 0-5 in order, as many as asked) each with a legal move and a line as long as the
 shipped book's mean, the size a book with another line ply would have (ply 7 of Black's lines: 6,944
