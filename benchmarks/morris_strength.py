@@ -829,6 +829,12 @@ def main() -> None:
             )
         if args.boundary_nodes and (args.boundary_nodes < 0 or args.nodes is None or args.old_nodes is None):
             ap.error("--boundary-nodes needs a positive factor and node budgets (--nodes and --old-nodes)")
+        if args.old_nodes is not None and args.old_depth is None and args.old_engine == "python":
+            # the Python search has no node budget: without a depth it searched on forever (no game in
+            # 600 s, noticed in issue 25's twenty-seventh session)
+            ap.error(
+                "--old-nodes needs a compiled opponent (--old-engine compiled, today or new) or --old-depth"
+            )
         if args.old_set and args.old_engine != "new":
             ap.error("--old-set sets the opponent's EngineOptions: it needs --old-engine new")
         versus_old(args)
