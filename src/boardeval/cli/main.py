@@ -207,7 +207,7 @@ TERMINATED_EXIT = 143
 """Exit code of a command stopped by SIGTERM (128 + SIGTERM: ``kill PID``, ``timeout``), which it takes as
 it takes Ctrl-C (partial result printed and flagged, checkpoints kept)."""
 _STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
-_EXIT_OF = {signal.SIGINT: INTERRUPTED_EXIT, signal.SIGTERM: TERMINATED_EXIT}
+_EXIT_OF: dict[int, int] = {signal.SIGINT: INTERRUPTED_EXIT, signal.SIGTERM: TERMINATED_EXIT}
 
 
 @contextmanager
