@@ -228,6 +228,26 @@ def test_cli_build_and_probe(tmp_path: Path) -> None:
     assert json.loads(probe.output)["book"]["depth"] == 2
     bad = CliRunner().invoke(app, ["morris", "book", "build", "--depths", "2,0x"])
     assert bad.exit_code == 2 and "--depths" in bad.output
+    # --from-book: the start taken from the book just written, its 4 replies searched
+    more = tmp_path / "c.json"
+    args = [
+        "morris",
+        "book",
+        "build",
+        "--depths",
+        "2,1",
+        "--out",
+        str(more),
+        "--checkpoint",
+        str(tmp_path / "c"),
+    ]
+    other = CliRunner().invoke(app, [*args, "--from-book", str(out)])
+    assert other.exit_code == 2 and "built with --depths [2]" in other.output  # other depths: refused
+    (tmp_path / "one.json").write_text(json.dumps({**json.loads(out.read_text()), "depths": [2, 1]}))
+    res = CliRunner().invoke(app, [*args, "--from-book", str(tmp_path / "one.json")])
+    assert res.exit_code == 0, res.output
+    said = " ".join(res.output.split())
+    assert "book of 5 positions" in said and "4 searched now, 0 from checkpoints, 1 from" in said
 
 
 def test_entry_json() -> None:
@@ -526,6 +546,45 @@ def test_line_plies_follow_the_books_own_lines_and_are_checked(
     from boardeval.cli import morris_book
 
     assert morris_book.MAX_LINE_PLIES == build.MAX_LINE_PLIES  # the CLI's reader and the build agree
+
+
+def test_a_build_takes_what_a_book_of_the_same_search_holds(
+    tablebase_3v3: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """``from_book``: one more line ply searches only its own positions, the rest comes from the book
+    given (the same entries as a build from scratch); a book of another search, other depths or another
+    exact ply is refused, naming what differs."""
+    from boardeval.core import ParamsError
+    from boardeval.morris.book import build
+    from boardeval.morris.tablebase import Tablebase
+
+    monkeypatch.setattr(build, "full_tables", lambda folder: Tablebase.open(folder))
+    monkeypatch.setattr(build, "search_position", _fake_search())
+    two = build_book([1, 17], tablebase=tablebase_3v3, line_plies=2)
+    three = build_book([1, 17], tablebase=tablebase_3v3, line_plies=3)
+    asked: list[str] = []
+    fake = _fake_search()
+
+    def counted(job: build.BookJob) -> object:
+        asked.append(job.text)
+        return fake(job)  # type: ignore[operator]
+
+    monkeypatch.setattr(build, "search_position", counted)
+    seeded = build_book(
+        [1, 17], tablebase=tablebase_3v3, line_plies=3, from_book=two.book, checkpoint=tmp_path
+    )
+    assert seeded.book.entries == three.book.entries
+    assert seeded.from_book == len(two.book) and seeded.searched == three.lines[2] == len(asked)
+    assert set(asked) == set(three.book.entries) - set(two.book.entries)
+    assert seeded.resumed == len(two.book) and len(list(tmp_path.glob("*.json"))) == len(three.book)
+    for book, words in [
+        (Book(two.book.entries, {**two.book.meta, "search_key": "other"}), "made by another search"),
+        (Book(two.book.entries, {**two.book.meta, "depths": [2, 17]}), r"built with --depths \[2, 17\]"),
+    ]:
+        with pytest.raises(ParamsError, match=words):
+            build_book([1, 17], tablebase=tablebase_3v3, line_plies=3, from_book=book)
+    with pytest.raises(ParamsError, match="exact ply None"):
+        build_book([1, 17], from_book=two.book)  # no tables: the book's exact ply 1 cannot stand in
 
 
 def _children(pos: Position) -> list[Position]:

@@ -65,13 +65,21 @@ def build_command(
         "(the side to move has played the book's moves, the other side anything): --line-plies 3 adds "
         "ply 4's 93 positions for White, ply 5's 619 for Black and ply 6's 666 for White.",
     ),
+    from_book: Path | None = typer.Option(
+        None,
+        "--from-book",
+        help="A book made by this same search with the same --depths and --tablebase use (e.g. the shipped "
+        "one): the positions it holds are taken from it instead of searched, so one more line ply costs "
+        "only its own positions (the entries are the same as a build from scratch).",
+    ),
 ) -> None:
     """Search the first plies' positions to fixed depths and write the opening book (resumable)."""
     import platformdirs
 
-    from boardeval.morris import DEFAULT_BOOK, build_book
+    from boardeval.morris import DEFAULT_BOOK, Book, build_book
 
     plan = _depths(depths)
+    seed = None if from_book is None else Book.read(from_book)
     target = out if out is not None else DEFAULT_BOOK
     folder = checkpoint
     if folder is None:
@@ -95,6 +103,7 @@ def build_command(
             command=command,
             tablebase=tablebase,
             line_plies=line_plies,
+            from_book=seed,
         )
     if result.interrupted:
         note_interrupted(
@@ -121,7 +130,9 @@ def build_command(
     result.book.write(target)
     console.print(
         f"book of {len(result.book)} positions written to {escape(str(target))}: {result.searched} searched "
-        f"now, {result.resumed} from checkpoints; {result.cpu_seconds:.0f} s of CPU in all, "
+        f"now, {result.resumed - result.from_book} from checkpoints"
+        + (f", {result.from_book} from {escape(str(from_book))}" if result.from_book else "")
+        + f"; {result.cpu_seconds:.0f} s of CPU in all, "
         f"{result.seconds:.0f} s this run"
     )
 

@@ -187,6 +187,44 @@ def _resume(job: BookJob, rows: dict[str, dict[str, Any]]) -> bool:
     return True
 
 
+def _check_seed(book: Book, depths: list[int], exact_ply: int | None, key: str) -> None:
+    """A book whose entries may stand in for this build's searches: made by the same search (its
+    ``search_key``), with the same depths and the same exact ply (else a :class:`ParamsError` saying
+    which differs)."""
+    theirs = book.meta.get("search_key")
+    if theirs != key:
+        raise ParamsError(
+            f"--from-book: the book was made by another search (search key {theirs!r}, this search's "
+            f"{key!r}): its entries cannot stand in for this build's searches"
+        )
+    if list(book.meta.get("depths") or []) != depths or book.meta.get("exact_ply") != exact_ply:
+        raise ParamsError(
+            f"--from-book: the book was built with --depths {book.meta.get('depths')} and exact ply "
+            f"{book.meta.get('exact_ply')}, this build asks for {depths} and exact ply {exact_ply}"
+        )
+
+
+def _take_from_book(job: BookJob, book: Book | None, rows: dict[str, dict[str, Any]]) -> bool:
+    """Take ``job``'s entry from ``book`` (checked by :func:`_check_seed`) into ``rows`` and its checkpoint
+    (True), or say the book does not hold it (an exact job needs an exact entry)."""
+    entry = None if book is None else book.entries.get(job.text)
+    exact = job.tablebase is not None
+    if entry is None or entry.exact != exact or (exact and not entry.value):
+        return False
+    row: dict[str, Any] = {
+        "text": job.text, "move": str(entry.move), "depth": entry.depth, "score": entry.score,
+        "nodes": entry.nodes, "pv": [str(t) for t in entry.pv], "cpu_seconds": 0.0, "asked": job.depth,
+        "key": job.key, "from_book": True,
+    }  # fmt: skip
+    if exact:
+        row |= {"value": entry.value, "exact": True}
+    rows[job.text] = row
+    if job.checkpoint is not None:
+        path = _checkpoint_file(Path(job.checkpoint), job.text, job.depth, job.key)
+        write_atomic(path, json.dumps(row).encode())
+    return True
+
+
 def _stale_jobs(folder: Path | None, jobs: Sequence[BookJob]) -> int:
     """How many of ``jobs`` have a checkpoint in ``folder`` from another search (each job's own key)."""
     if folder is None:
@@ -329,6 +367,8 @@ class BookBuild:
     among the turns that do: :func:`back_up`)."""
     lines: tuple[int, ...] = ()
     """Positions of each line ply (:func:`book_line`), in order."""
+    from_book: int = 0
+    """Positions taken from the ``from_book`` book instead of a search (counted in ``resumed`` too)."""
 
 
 def _check_depths(depths: Sequence[int]) -> list[int]:
@@ -352,6 +392,7 @@ def build_book(
     command: str = "",
     tablebase: str | Path | None = None,
     line_plies: int = 0,
+    from_book: Book | None = None,
 ) -> BookBuild:
     """Search the first ``len(depths)`` plies (ply ``i`` to depth ``depths[i]``) and return the book.
 
@@ -372,7 +413,13 @@ def build_book(
     other side anything), which is all a player that follows the book meets: ply 4's 93 positions for
     White, ply 5's 619 for Black and ply 6's 666 for White instead of every class (4,200 at ply 4). Each
     line ply is checked against the values before it (:func:`check_line`). Two line plies are searched at
-    a time (a side's line ply needs its moves two plies earlier)."""
+    a time (a side's line ply needs its moves two plies earlier).
+
+    ``from_book``: a book made by this same search with the same depths and exact ply (else a
+    :class:`ParamsError`), e.g. the shipped one: each position it holds is taken from it instead of
+    searched (an exact or line position only from a proven entry), as from a checkpoint; so one more line
+    ply costs only its own searches. The fixed-depth searches are deterministic, so the entries are the
+    ones a build from scratch writes; the book's ``cpu_seconds`` then adds the given book's."""
     depths = _check_depths(depths)
     if line_plies and tablebase is None:
         raise ParamsError("--line-plies needs --tablebase (the line plies are proven with the tables)")
@@ -395,16 +442,23 @@ def build_book(
     levels = book_positions(len(depths))
     key = search_key(profile)
     exact_key = key + EXACT_TAG
+    if from_book is not None:
+        _check_seed(from_book, depths, exact_ply, key)
     where = None if folder is None else str(folder)
     rows: dict[str, dict[str, Any]] = {}
     jobs: list[BookJob] = []
+    seeded = 0
     for ply, texts in enumerate(levels):
         exact = ply == exact_ply
         ply_key = exact_key if exact else key
         tables = str(tablebase) if exact else None
         for text in texts:
             job = BookJob(text, depths[ply], profile, where, ply_key, tables)
-            if not _resume(job, rows):
+            if _resume(job, rows):
+                continue
+            if _take_from_book(job, from_book, rows):
+                seeded += 1
+            else:
                 jobs.append(job)
     resumed = len(rows)
     stale = _stale_jobs(folder, jobs)
@@ -427,6 +481,9 @@ def build_book(
                 job = BookJob(text, LAST_PLACEMENT - ply, profile, where, exact_key, str(tablebase))
                 if _resume(job, rows):
                     resumed += 1
+                elif _take_from_book(job, from_book, rows):
+                    resumed += 1
+                    seeded += 1
                 else:
                     line_jobs.append(job)
         stale += _stale_jobs(folder, line_jobs)
@@ -443,7 +500,10 @@ def build_book(
         )
         for text, r in rows.items()
     }  # fmt: skip
-    cpu = round(sum(float(r.get("cpu_seconds", 0.0)) for r in rows.values()), 1)
+    cpu = sum(float(r.get("cpu_seconds", 0.0)) for r in rows.values())
+    if seeded and from_book is not None:
+        cpu += float(from_book.meta.get("cpu_seconds") or 0.0)  # what the taken entries cost to search
+    cpu = round(cpu, 1)
     from boardeval.morris._search.compiled.options import EngineOptions
 
     meta = {
@@ -475,6 +535,7 @@ def build_book(
         stale,
         tuple(changed),
         tuple(line_sizes),
+        seeded,
     )
 
 
