@@ -103,3 +103,62 @@ def test_non_text_is_refused_with_our_error(value: object) -> None:
             assert str(exc)
         else:  # pragma: no cover - the test fails
             raise AssertionError(f"{reader.__qualname__} accepted {value!r}")
+
+
+_JSON_LEAF = st.one_of(
+    st.none(), st.booleans(), st.integers(-(10**12), 10**12), st.floats(allow_nan=False), st.text(max_size=30)
+)
+_JSON = st.recursive(
+    _JSON_LEAF,
+    lambda inner: st.lists(inner, max_size=8) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=20,
+)
+
+
+def _a_book_row() -> list[object]:
+    """One real entry of the shipped book (a proven line-ply entry: all seven fields)."""
+    import json
+
+    from boardeval.morris.book import DEFAULT_BOOK
+
+    rows = json.loads(DEFAULT_BOOK.read_text(encoding="utf-8"))["entries"]
+    return list(rows[-1])
+
+
+_ODD = st.sampled_from([True, False, 12.7, 12.0, "12", -1, 0, 1e308, float("inf"), [], {}, "d2", ["d2"]])
+
+
+@given(st.integers(0, 6), st.one_of(_ODD, _JSON), st.booleans())
+def test_a_damaged_book_entry_reads_or_raises_ours(field: int, value: object, check: bool) -> None:
+    """A book file (``--book FILE``, ``--from-book FILE``) with one field of an entry replaced by any JSON
+    value: read (checked or trusted) into a book whose probe answers legal turns only, or a ``BookError``
+    naming the file and the entry; never another exception."""
+    import json
+    import tempfile
+    from pathlib import Path
+
+    from boardeval.morris.book import Book, BookError
+
+    row = _a_book_row()
+    row[field] = value
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "book.json"
+        path.write_text(json.dumps({"format": "boardeval-morris-book/2", "entries": [row]}), encoding="utf-8")
+        try:
+            book = Book.read(path, check=check)
+        except BookError as exc:
+            assert str(path) in str(exc) and "entry 0" in str(exc)
+            return
+    (text,) = book.entries
+    (entry,) = book.entries.values()
+    # what was read is what the file says: no number rounded or converted from text or a boolean
+    assert [entry.depth, entry.score, entry.nodes] == row[2:5] and str(entry.move) == row[1]
+    assert [str(t) for t in entry.pv] == row[5]
+    assert type(row[2]) is int and type(row[4]) is int and type(row[3]) in (int, float), row[2:5]
+    try:
+        pos = Position.parse(text)
+    except MorrisError:
+        assert not check  # a checked read parses every position
+        return
+    entry = book.probe(pos)
+    assert entry is None or entry.move in pos.legal_turns()

@@ -174,7 +174,11 @@ def test_an_unchecked_read_still_refuses_a_bad_shape_and_probe_a_bad_move(
 ) -> None:
     data = json.loads(tiny[1].read_text())
     bad = tmp_path / "bad.json"
-    for damage, words in [((1, "z9"), "cannot read turn"), ((0, 7), "must be text"), ((3, "x"), "could not")]:
+    for damage, words in [
+        ((1, "z9"), "cannot read turn"),
+        ((0, 7), "must be text"),
+        ((3, "x"), "score must be a finite number"),
+    ]:
         rows = json.loads(json.dumps(data))
         rows["entries"][0][damage[0]] = damage[1]
         bad.write_text(json.dumps(rows))

@@ -18,6 +18,7 @@ settings writes the same file.
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
@@ -211,9 +212,11 @@ class Book:
                     text = pos.text()
                 elif not isinstance(text, str):
                     raise ValueError(f"the position must be text, got {text!r}")
+                if not isinstance(pv, list):
+                    raise ValueError(f"the line must be a list of turns, got {pv!r}")
                 entries[text] = BookEntry(
-                    turn, int(depth), float(score), int(nodes), tuple(turn_of(t) for t in pv),
-                    value=value, exact=exact,
+                    turn, _count(depth, "depth"), _score(score), _count(nodes, "nodes"),
+                    tuple(turn_of(t) for t in pv), value=value, exact=exact,
                 )  # fmt: skip
             except (ValueError, TypeError, MorrisError) as exc:
                 raise BookError(f"opening book {str(path)!r}, entry {i}: {exc}") from None
@@ -235,6 +238,21 @@ class Book:
         path = Path(path)
         text = json.dumps(self.to_json(), indent=None, separators=(",", ":"))
         write_atomic(path, (text + "\n").encode())
+
+
+def _count(value: Any, name: str) -> int:
+    """An entry's depth or node count as the file says it: a whole number >= 0 (not ``true``, ``12.7``
+    or ``"12"``, which a conversion would silently turn into one)."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ValueError(f"the {name} must be a whole number >= 0, got {value!r}")
+    return value
+
+
+def _score(value: Any) -> float:
+    """An entry's score: a finite number (JSON's ``1e400`` reads as infinity)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise ValueError(f"the score must be a finite number, got {value!r}")
+    return float(value)
 
 
 def _proof(extra: list[Any]) -> tuple[str, bool]:
