@@ -197,7 +197,7 @@ def _check_seed(book: Book, depths: list[int], exact_ply: int | None, key: str) 
             f"--from-book: the book was made by another search (search key {theirs!r}, this search's "
             f"{key!r}): its entries cannot stand in for this build's searches"
         )
-    if list(book.meta.get("depths") or []) != depths or book.meta.get("exact_ply") != exact_ply:
+    if book.meta.get("depths") != depths or book.meta.get("exact_ply") != exact_ply:
         raise ParamsError(
             f"--from-book: the book was built with --depths {book.meta.get('depths')} and exact ply "
             f"{book.meta.get('exact_ply')}, this build asks for {depths} and exact ply {exact_ply}"
