@@ -622,9 +622,21 @@ def test_the_why_panel_never_calls_another_turn_best_than_the_book_move() -> Non
         words = panel["explanation"]
         assert not any("(best)" in s for s in words)
         assert f"{entry.move} (book move): " in words[len(words) - len(cands) + cands.index(mine)]
-        rank = f"ranks #{cands.index(mine) + 1} of them" if cands.index(mine) < n else "is not among"
+        better = sum(1 for c in cands if c["score"] > mine["score"])
+        rank = (
+            "is not among"
+            if better >= n
+            else "has their best score"
+            if better == 0
+            else f"ranks #{better + 1}"
+        )
         assert any(f"to depth {depth}; the book's move {entry.move} {rank}" in s for s in words)
     assert sorted(set(sizes)) == [0, 1]  # both cases met: the book's move in the top n, and added after them
+    # at the start the book's first placement has symmetric images that score exactly the same
+    start = why_panel(Position.start(), 3, 6, book=book)
+    (said,) = [s for s in start["explanation"] if "the book's move" in s]
+    ties = [c["move"] for c in start["candidates"] if not c["book"]]
+    assert said.endswith(f"has their best score, tied with {' and '.join(ties)}.")
     plain = why_panel(pos, 2, 4)
     assert plain["book"] is None and [c["book"] for c in plain["candidates"]] == [False, False]
     assert any("(best)" in s for s in plain["explanation"])

@@ -365,6 +365,8 @@ def test_morris_playing_black_lets_the_ai_open(page: Any, live_server: str) -> N
     chosen = page.locator("#why table.why-candidates tr.chosen")
     chosen.wait_for()
     assert chosen.locator('[data-gloss="book move"]').count() == 1 and "(book)" in chosen.inner_text()
+    # its symmetric images score exactly the same in the panel's search: the book chose, not move ordering
+    assert "the opening book's deeper search picked" in page.inner_text("#why .tie-note")
     target = page.locator(".pt.target").first.get_attribute("data-point")
     page.click(f'[data-point="{target}"]')
     page.wait_for_function("() => document.querySelectorAll('.man.white').length === 2")

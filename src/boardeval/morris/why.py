@@ -338,8 +338,15 @@ def why_panel(
     if keep is not None:
         # the book's move is the one played: the panel's shallower search ranks the candidates, and where it
         # ranks another turn first that turn is not called best (the book searched deeper, or proved it)
-        rank = next(i for i, c in enumerate(candidates) if c["move"] == str(keep))
-        where = f"ranks #{rank + 1} of them" if rank < n else f"is not among their top {n} (shown last)"
+        mine = next(c for c in candidates if c["move"] == str(keep))
+        better = sum(1 for c in candidates if c["score"] > mine["score"])  # scores rounded alike
+        ties = [c["move"] for c in candidates if c is not mine and c["score"] == mine["score"]]
+        if better >= n:
+            where = f"is not among their top {n} (shown last)"
+        else:
+            where = "has their best score" if better == 0 else f"ranks #{better + 1} of them"
+            if ties:
+                where += f", tied with {' and '.join(ties)}"
         explanation.append(
             f"The candidates are scored by this panel's search to depth {depth}; the book's move "
             f"{keep} {where}."

@@ -47,7 +47,7 @@ const MorrisWhy = (() => {
       else {
         const ties = cands.filter(c => c !== played && r4(c.score) === r4(played.score)).map(c => c.move);
         if (ties.length) h += `<p class="hint tie-note">${term("tie", "A tie")}: ${BE.esc(ans.move)} scores exactly the same as ` +
-          `${ties.map(BE.esc).join(" and ")} (${played.verdict ? BE.esc(played.verdict.text) : BE.fmt(played.white_score, 4)}); the search's move ordering picked ${BE.esc(ans.move)}.</p>`;
+          `${ties.map(BE.esc).join(" and ")} (${played.verdict ? BE.esc(played.verdict.text) : BE.fmt(played.white_score, 4)}); ${played.book ? "the opening book's deeper search" : "the search's move ordering"} picked ${BE.esc(ans.move)}.</p>`;
       }
     }
     const feats = w.features || {};
