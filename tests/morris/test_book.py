@@ -185,6 +185,14 @@ def test_an_unchecked_read_still_refuses_a_bad_shape_and_probe_a_bad_move(
         with pytest.raises(BookError, match=f"entry 0: .*{words}"):
             Book.read(bad, check=False)
     rows = json.loads(json.dumps(data))
+    rows["entries"].append(rows["entries"][0])  # the same position twice: which one to play?
+    bad.write_text(json.dumps(rows))
+    for check in (True, False):
+        with pytest.raises(
+            BookError, match=f"entry {len(rows['entries']) - 1}: position .* has an entry already"
+        ):
+            Book.read(bad, check=check)
+    rows = json.loads(json.dumps(data))
     start = Position.start()
     key = canonical_text(start)[0]
     (row,) = [r for r in rows["entries"] if r[0] == key]

@@ -214,6 +214,8 @@ class Book:
                     raise ValueError(f"the position must be text, got {text!r}")
                 if not isinstance(pv, list):
                     raise ValueError(f"the line must be a list of turns, got {pv!r}")
+                if text in entries:  # a second row of a position would silently replace the first
+                    raise ValueError(f"position {text!r} has an entry already")
                 entries[text] = BookEntry(
                     turn, _count(depth, "depth"), _score(score), _count(nodes, "nodes"),
                     tuple(turn_of(t) for t in pv), value=value, exact=exact,
