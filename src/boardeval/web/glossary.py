@@ -36,7 +36,8 @@ _MORRIS: Final[dict[str, str]] = {
     "analysis": (
         "The search behind the evaluation graph and Hint: every position searched 6 turns deep with White "
         "to move and 7 with Black to move, so that the search always stops at a position with White to move "
-        "(a fixed depth makes the graph zig-zag every turn); the hint's best move scores the graph's value."
+        "(a fixed depth makes the graph zig-zag every turn); the hint's best move scores the graph's value. "
+        "It does not use the opening book, so in the opening the hint may differ from the AI's book move."
     ),
     "verdict": (
         "A decided line in words: the game ends right after the move ('wins: Black has no legal move after "
