@@ -640,6 +640,17 @@ def test_the_why_panel_never_calls_another_turn_best_than_the_book_move() -> Non
         )
         assert any(f"to depth {depth}; the book's move {entry.move} {rank}" in s for s in words)
     assert sorted(set(sizes)) == [0, 1]  # both cases met: the book's move in the top n, and added after them
+    # after the AI's own answer (its table kept: the top n screened first, every turn scored only when
+    # the book's move is not among them) the book's move is there too, with the nodes of both passes
+    ai = AlphaBetaPlayer.at_strength("expert", shuffle_ties=False, manage_time=False)
+    assert ai.search(pos).move == entry.move
+    panels = [ai.why(pos, n, 8) for n in (1, 3)]
+    # a searcher that has not searched here: its screening does not start with the book's move
+    panels += [why_panel(pos, n, 8, book=book, searcher=Searcher(), fresh=False) for n in (1, 2, 3)]
+    for n, panel in zip((1, 3, 1, 2, 3), panels, strict=True):
+        (mine,) = [c for c in panel["candidates"] if c["book"]]
+        assert mine["move"] == str(entry.move) and panel["nodes"] > 0
+        assert len(panel["candidates"]) == n or panel["candidates"][-1] is mine
     # at the start the book's first placement has symmetric images that score exactly the same
     start = why_panel(Position.start(), 3, 6, book=book)
     (said,) = [s for s in start["explanation"] if "the book's move" in s]
