@@ -164,3 +164,38 @@ def test_progress_bar_only_where_rich_draws_it(monkeypatch: pytest.MonkeyPatch, 
         with progress_bar("work") as cb:
             assert cb is not None
             cb(1, 2, "half")
+
+
+def test_a_long_build_in_the_background_says_how_far_it_is(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """``tablebase build`` and ``book build`` run for hours, often with stderr in a file: no bar is drawn
+    there, so plain lines say how far they are, at most one a minute (the clock is the test's)."""
+    import io
+
+    from boardeval.cli.common import PLAIN_EVERY, PlainProgress, progress_bar
+
+    now = [0.0]
+    out = io.StringIO()
+    plain = PlainProgress("tablebase K=9", 60.0, clock=lambda: now[0], stream=out)
+    for t, done, total, message in [
+        (0.0, 1, 49, "3v3 stored"),  # a short run says nothing
+        (59.9, 2, 49, ""),
+        (61.0, 3, 49, "4v4: level 3, 1,024 classes decided"),
+        (100.0, 4, 49, ""),  # within a minute of the last line
+        (3725.0, 5, 0, ""),
+    ]:
+        now[0] = t
+        plain(done, total, message)
+    assert out.getvalue().splitlines() == [
+        "tablebase K=9: 3/49 after 0:01:01 4v4: level 3, 1,024 classes decided",
+        "tablebase K=9: 5/? after 1:02:05",
+    ]
+    monkeypatch.delenv("FORCE_COLOR", raising=False)
+    monkeypatch.delenv("TTY_COMPATIBLE", raising=False)
+    with (tmp_path / "stderr").open("w") as err:
+        monkeypatch.setattr(sys, "stderr", err)  # a file: not a terminal
+        with progress_bar("book positions", plain_every=PLAIN_EVERY) as cb:
+            assert isinstance(cb, PlainProgress) and cb.every == PLAIN_EVERY
+        with progress_bar("book positions", plain_every=PLAIN_EVERY, enabled=False) as cb:
+            assert cb is None

@@ -12,7 +12,16 @@ from rich.console import Console
 if TYPE_CHECKING:
     from boardeval.core import Progress as ProgressCallback
 
-__all__ = ["console", "err_console", "json_documents", "note_interrupted", "print_json", "progress_bar"]
+__all__ = [
+    "PLAIN_EVERY",
+    "PlainProgress",
+    "console",
+    "err_console",
+    "json_documents",
+    "note_interrupted",
+    "print_json",
+    "progress_bar",
+]
 
 console = Console(highlight=False)
 err_console = Console(stderr=True, highlight=False)
@@ -52,8 +61,42 @@ def note_interrupted(kept: str) -> None:
     err_console.print(f"[yellow]interrupted: {escape(kept)}[/yellow]", soft_wrap=True)
 
 
+PLAIN_EVERY = 60.0
+"""Seconds between :class:`PlainProgress` lines of the long builds (``tablebase build``, ``book build``)."""
+
+
+class PlainProgress:
+    """Progress as plain lines on stderr for a long job whose stderr is not a terminal (a build run in the
+    background, ``cmd > log 2>&1 &``), where no bar is drawn: one line ``<description>: 12/49 after
+    0:14:02 <message>`` at most every ``every`` seconds of ``clock`` (injectable for tests), the first
+    once ``every`` seconds have passed, so a short run prints none."""
+
+    def __init__(self, description: str, every: float, clock: Any = None, stream: Any = None) -> None:
+        import time
+
+        self.description = description
+        self.every = every
+        self.clock = clock if clock is not None else time.monotonic
+        self.stream = stream
+        self.start = self.last = self.clock()
+
+    def __call__(self, done: int, total: int, message: str = "") -> None:
+        now = self.clock()
+        if now - self.last < self.every:
+            return
+        self.last = now
+        seconds = int(now - self.start)
+        elapsed = f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
+        of = f"{done}/{total}" if total > 0 else f"{done}/?"
+        stream = self.stream if self.stream is not None else sys.stderr
+        stream.write(f"{self.description}: {of} after {elapsed}" + (f" {message}" if message else "") + "\n")
+        stream.flush()
+
+
 @contextmanager
-def progress_bar(description: str, *, enabled: bool = True) -> Iterator[ProgressCallback | None]:
+def progress_bar(
+    description: str, *, enabled: bool = True, plain_every: float | None = None
+) -> Iterator[ProgressCallback | None]:
     """A Rich progress bar on stderr, exposed as a library progress callback ``(done, total, msg)``
     (``total`` 0: not known, shown as ``done/?``).
 
@@ -62,10 +105,15 @@ def progress_bar(description: str, *, enabled: bool = True) -> Iterator[Progress
     signal: the interrupt tests press Ctrl-C when it shows the first finished unit of work
     (tests/interrupts). ``enabled=False`` (a command too short for a bar) yields ``None``, and so does a
     stderr Rich would not draw on (not a terminal, no ``FORCE_COLOR``): no bar, no refresh thread, and
-    no ``rich.progress`` import (issue 25 section 3: the first answer's start-up).
+    no ``rich.progress`` import (issue 25 section 3: the first answer's start-up). ``plain_every``
+    (the builds that run for hours, often in the background): on such a stderr, :class:`PlainProgress`
+    lines instead, at most one every that many seconds.
     """
-    if not enabled or not err_console.is_terminal:
+    if not enabled:
         yield None
+        return
+    if not err_console.is_terminal:
+        yield None if plain_every is None else PlainProgress(description, plain_every)
         return
     # imported here: rich.progress costs ~15 ms, and most commands (and ``--help``) never draw a bar
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn

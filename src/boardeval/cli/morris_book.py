@@ -11,7 +11,7 @@ from typing import Any
 import typer
 from rich.markup import escape
 
-from boardeval.cli.common import console, note_interrupted, print_json, progress_bar
+from boardeval.cli.common import PLAIN_EVERY, console, note_interrupted, print_json, progress_bar
 from boardeval.cli.options import WORKERS, int_option
 from boardeval.core import parse_int, quote
 
@@ -92,7 +92,7 @@ def build_command(
         command += " --tablebase DIR"  # the tables' folder is the machine's; the book says which tables
     if line_plies:
         command += f" --line-plies {line_plies}"
-    with progress_bar("book positions") as progress:
+    with progress_bar("book positions", plain_every=PLAIN_EVERY) as progress:
         result = build_book(
             plan,
             profile=profile,

@@ -12,7 +12,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from boardeval.cli.common import console, print_json, progress_bar
+from boardeval.cli.common import PLAIN_EVERY, console, print_json, progress_bar
 from boardeval.cli.options import WORKERS, int_option
 
 if TYPE_CHECKING:
@@ -54,7 +54,7 @@ def build_command(
     from boardeval.morris import build_tablebase
 
     path = _dir(directory)
-    with progress_bar(f"tablebase K={max_men}") as progress:
+    with progress_bar(f"tablebase K={max_men}", plain_every=PLAIN_EVERY) as progress:
         result = build_tablebase(max_men, path, progress=progress, workers=workers, force=force)
     built = ", ".join(result.built) or "nothing new"
     console.print(f"built {built} in {result.seconds:.1f} s into {escape(str(result.directory))}")
