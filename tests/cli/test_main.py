@@ -199,3 +199,6 @@ def test_a_long_build_in_the_background_says_how_far_it_is(
             assert isinstance(cb, PlainProgress) and cb.every == PLAIN_EVERY
         with progress_bar("book positions", plain_every=PLAIN_EVERY, enabled=False) as cb:
             assert cb is None
+    monkeypatch.setattr(sys, "stderr", io.StringIO())  # a test runner's capture: no line mixed into it
+    with progress_bar("book positions", plain_every=PLAIN_EVERY) as cb:
+        assert cb is None

@@ -31,7 +31,7 @@ from boardeval.catan import (
     write_tuned,
 )
 from boardeval.cli.catan import read_board
-from boardeval.cli.common import console, err_console, print_json, progress_bar
+from boardeval.cli.common import PLAIN_EVERY, console, err_console, print_json, progress_bar
 from boardeval.cli.options import SEED, WORKERS, int_option
 from boardeval.core import CatanError, parse_float, quote
 
@@ -109,7 +109,7 @@ def _playtest_command(
     """Play seeded catanatron games on a board: win rates per player and seat with 95% intervals."""
     b = read_board(board)
     advisor = None if params is None else load_named_params(params)
-    with progress_bar("playtest") as progress:
+    with progress_bar("playtest", plain_every=PLAIN_EVERY) as progress:
         result = run_playtest(
             b,
             players.split(","),
@@ -258,7 +258,7 @@ def _study_command(
 ) -> None:
     """Fairness versus play: game length and seat win spread over boards along the fairness dial."""
     levels = _levels(fairness)
-    with progress_bar("study") as progress:
+    with progress_bar("study", plain_every=PLAIN_EVERY) as progress:
         result = run_study(
             levels,
             boards=boards,
@@ -362,7 +362,7 @@ def _tune_command(
     json_out: JsonOpt = False,
 ) -> None:
     """Tune the advisor's spot weights by play (Optuna TPE vs three pips openers), check on fresh seeds."""
-    with progress_bar("tune-spots") as progress:
+    with progress_bar("tune-spots", plain_every=PLAIN_EVERY) as progress:
         result = tune_spots(
             trials=trials,
             games_per_trial=games_per_trial,

@@ -93,6 +93,16 @@ class PlainProgress:
         stream.flush()
 
 
+def _is_os_file(stream: Any) -> bool:
+    """True when ``stream`` is backed by a file descriptor (a file or a pipe a process writes to), not a
+    buffer in memory (a test runner's captured stderr, where a line would mix into the captured output)."""
+    try:
+        stream.fileno()
+    except (AttributeError, OSError, ValueError):  # io.UnsupportedOperation is an OSError and a ValueError
+        return False
+    return True
+
+
 @contextmanager
 def progress_bar(
     description: str, *, enabled: bool = True, plain_every: float | None = None
@@ -106,14 +116,14 @@ def progress_bar(
     (tests/interrupts). ``enabled=False`` (a command too short for a bar) yields ``None``, and so does a
     stderr Rich would not draw on (not a terminal, no ``FORCE_COLOR``): no bar, no refresh thread, and
     no ``rich.progress`` import (issue 25 section 3: the first answer's start-up). ``plain_every``
-    (the builds that run for hours, often in the background): on such a stderr, :class:`PlainProgress`
-    lines instead, at most one every that many seconds.
+    (the jobs that run for minutes or hours, often in the background): on such a stderr, when it is a
+    file or a pipe, :class:`PlainProgress` lines instead, at most one every that many seconds.
     """
     if not enabled:
         yield None
         return
     if not err_console.is_terminal:
-        yield None if plain_every is None else PlainProgress(description, plain_every)
+        yield PlainProgress(description, plain_every) if plain_every and _is_os_file(sys.stderr) else None
         return
     # imported here: rich.progress costs ~15 ms, and most commands (and ``--help``) never draw a bar
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn

@@ -13,7 +13,7 @@ from pathlib import Path
 import typer
 from rich.table import Table
 
-from boardeval.cli.common import console, err_console, print_json, progress_bar
+from boardeval.cli.common import PLAIN_EVERY, console, err_console, print_json, progress_bar
 from boardeval.cli.options import MAX_YEAR, SEED, WORKERS, int_option
 
 __all__ = ["register"]
@@ -104,7 +104,7 @@ def tournament_cmd(
 
     if out.exists() and not out.is_dir():
         raise TournamentError(f"--out {str(out)!r} is a file, not a folder")
-    with progress_bar("bot games") as progress:
+    with progress_bar("bot games", plain_every=PLAIN_EVERY) as progress:
         result = run_tournament(
             bots,
             games,

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 import typer
 from rich.table import Table
 
-from boardeval.cli.common import console, err_console, print_json, progress_bar
+from boardeval.cli.common import PLAIN_EVERY, console, err_console, print_json, progress_bar
 from boardeval.cli.diplomacy import phase_option, pick_game
 from boardeval.cli.options import GAME_INDEX, MAX_SEED, MAX_YEAR, SEED, WORKERS, float_option, int_option
 
@@ -57,7 +57,7 @@ def corpus_cmd(
 
     if out.exists() and not out.is_dir():
         raise CorpusError(f"--out {str(out)!r} is a file, not a folder")
-    with progress_bar("corpus games") as progress:
+    with progress_bar("corpus games", plain_every=PLAIN_EVERY) as progress:
         result = generate_corpus(
             out, games, seed, max_year=max_year, workers=workers, address=dask, progress=progress
         )
@@ -111,7 +111,7 @@ def fit_cmd(
 
     manifest = read_manifest(corpus)
     total = sum(int(m.get("games", 0)) for m in manifest["mixes"])
-    with progress_bar("measuring games") as progress:
+    with progress_bar("measuring games", plain_every=PLAIN_EVERY) as progress:
         data = build_dataset(((g.key, g.record) for g in iter_corpus(corpus)), progress=progress, total=total)
     test = split_games(len(data.games), test_fraction, split_seed)
     info = {

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import typer
 from rich.markup import escape
 
-from boardeval.cli.common import console, note_interrupted, print_json, progress_bar
+from boardeval.cli.common import PLAIN_EVERY, console, note_interrupted, print_json, progress_bar
 from boardeval.cli.morris import position_from
 from boardeval.cli.morris_game import COLOURS, TerminalSession
 from boardeval.cli.morris_render import print_board, print_evaluation, print_why
@@ -301,7 +301,7 @@ def match_cmd(
     if folder is not None:
         _tablebase(folder)  # fail before any game on a folder without a tablebase
         specs = [replace(p, tablebase=folder) if p.kind == "ai" and p.tablebase is None else p for p in specs]
-    with progress_bar("games") as cb:
+    with progress_bar("games", plain_every=PLAIN_EVERY) as cb:
         result = play_match(
             specs[0], specs[1], games, seed, alternate=alternate, variant=var, workers=workers,
             address=address, progress=cb,

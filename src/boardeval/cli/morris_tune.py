@@ -11,7 +11,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from boardeval.cli.common import console, note_interrupted, print_json, progress_bar
+from boardeval.cli.common import PLAIN_EVERY, console, note_interrupted, print_json, progress_bar
 from boardeval.cli.options import SEED, WORKERS, float_option, int_option
 from boardeval.morris import MAX_DEPTH
 
@@ -53,7 +53,7 @@ def tune_command(
     from boardeval.morris import default_tablebase_dir, tune_weights, write_weights
 
     folder = directory if directory is not None else default_tablebase_dir()
-    with progress_bar("tuning") as cb:
+    with progress_bar("tuning", plain_every=PLAIN_EVERY) as cb:
         report = tune_weights(
             folder,
             per_subdatabase=positions,
@@ -151,7 +151,7 @@ def tune_play_command(
         final_time = 0.02
     weights = load_weights(Path(start) if Path(start).suffix else start)
     log = None if as_json else (lambda msg: console.print(escape(msg)))
-    with progress_bar("tuning by play") as cb:
+    with progress_bar("tuning by play", plain_every=PLAIN_EVERY) as cb:
         report = tune_by_play(
             dict(weights), rounds=rounds, games=games, seed=seed, depth=depth, workers=workers, progress=cb,
             log=log,
