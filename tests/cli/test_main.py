@@ -183,7 +183,7 @@ def test_a_long_build_in_the_background_says_how_far_it_is(
         (59.9, 2, 49, ""),
         (61.0, 3, 49, "4v4: level 3, 1,024 classes decided"),
         (100.0, 4, 49, ""),  # within a minute of the last line
-        (3725.0, 5, 0, ""),
+        (3725.0, 5, 0, "tablebase K=9"),  # the job's label, as map_jobs passes it: not said twice
     ]:
         now[0] = t
         plain(done, total, message)

@@ -89,7 +89,8 @@ class PlainProgress:
         elapsed = f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
         of = f"{done}/{total}" if total > 0 else f"{done}/?"
         stream = self.stream if self.stream is not None else sys.stderr
-        stream.write(f"{self.description}: {of} after {elapsed}" + (f" {message}" if message else "") + "\n")
+        said = f" {message}" if message and message != self.description else ""  # a job's label repeats it
+        stream.write(f"{self.description}: {of} after {elapsed}{said}\n")
         stream.flush()
 
 
