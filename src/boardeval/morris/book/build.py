@@ -219,10 +219,23 @@ def _take_from_book(job: BookJob, book: Book | None, rows: dict[str, dict[str, A
     if exact:
         row |= {"value": entry.value, "exact": True}
     rows[job.text] = row
+    _save(job, row)
+    return True
+
+
+def _known(job: BookJob, book: Book | None, rows: dict[str, dict[str, Any]]) -> str | None:
+    """Where ``job``'s row came from without a search, now in ``rows``: ``"checkpoint"`` or ``"book"``
+    (``from_book``); None when it is still to search."""
+    if _resume(job, rows):
+        return "checkpoint"
+    return "book" if _take_from_book(job, book, rows) else None
+
+
+def _save(job: BookJob, row: dict[str, Any]) -> None:
+    """Write ``row`` as ``job``'s checkpoint when the build has a folder (a killed build keeps it)."""
     if job.checkpoint is not None:
         path = _checkpoint_file(Path(job.checkpoint), job.text, job.depth, job.key)
         write_atomic(path, json.dumps(row).encode())
-    return True
 
 
 def _stale_jobs(folder: Path | None, jobs: Sequence[BookJob]) -> int:
@@ -342,10 +355,7 @@ def search_position(job: BookJob) -> dict[str, Any]:
     if value is not None:
         row["value"] = value
         row["exact"] = True
-    if job.checkpoint is not None:
-        folder = Path(job.checkpoint)
-        path = _checkpoint_file(folder, job.text, job.depth, job.key)
-        write_atomic(path, json.dumps(row).encode())
+    _save(job, row)
     return row
 
 
@@ -454,12 +464,10 @@ def build_book(
         tables = str(tablebase) if exact else None
         for text in texts:
             job = BookJob(text, depths[ply], profile, where, ply_key, tables)
-            if _resume(job, rows):
-                continue
-            if _take_from_book(job, from_book, rows):
-                seeded += 1
-            else:
+            how = _known(job, from_book, rows)
+            if how is None:
                 jobs.append(job)
+            seeded += how == "book"
     resumed = len(rows)
     stale = _stale_jobs(folder, jobs)
     searched, interrupted = _search_all(jobs, rows, workers=workers, address=address, progress=progress)
@@ -479,13 +487,12 @@ def build_book(
             line_sizes.append(len(texts))
             for text in texts:
                 job = BookJob(text, LAST_PLACEMENT - ply, profile, where, exact_key, str(tablebase))
-                if _resume(job, rows):
-                    resumed += 1
-                elif _take_from_book(job, from_book, rows):
-                    resumed += 1
-                    seeded += 1
-                else:
+                how = _known(job, from_book, rows)
+                if how is None:
                     line_jobs.append(job)
+                else:
+                    resumed += 1
+                    seeded += how == "book"
         stale += _stale_jobs(folder, line_jobs)
         more, interrupted = _search_all(line_jobs, rows, workers=workers, address=address, progress=progress)
         searched += more
