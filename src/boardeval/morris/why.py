@@ -338,7 +338,7 @@ def why_panel(
     if keep is not None:
         # the book's move is the one played: the panel's shallower search ranks the candidates, and where it
         # ranks another turn first that turn is not called best (the book searched deeper, or proved it)
-        mine = next(c for c in candidates if c["move"] == str(keep))
+        mine = next(c for c in candidates if c["book"])
         better = sum(1 for c in candidates if c["score"] > mine["score"])  # scores rounded alike
         ties = [c["move"] for c in candidates if c is not mine and c["score"] == mine["score"]]
         if better >= n:
@@ -353,10 +353,9 @@ def why_panel(
         )
     for i, cand in enumerate(candidates):
         if keep is not None:
-            tag = "book move" if cand["move"] == str(keep) else f"#{i + 1} here"
+            tag = "book move" if cand["book"] else f"#{i + 1} here"
         else:
             tag = "best" if i == 0 else f"#{i + 1}"
-        cand["book"] = keep is not None and cand["move"] == str(keep)
         words = cand["summary"] if cand["verdict"] is None else cand["verdict"]["text"]
         if cand["verdict"] is None and cand["outlook"] is not None:
             words = f"{cand['outlook']} on its line; {words}"
@@ -465,6 +464,7 @@ def _candidates(
                 "features_after": after,
                 "change": change,
                 "summary": _move_summary(_COLOUR[me], _COLOUR[1 - me], change, ev.weights),
+                "book": ms.move == keep,
             }
         )
     return candidates, importance, nodes
