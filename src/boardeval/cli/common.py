@@ -62,7 +62,7 @@ def note_interrupted(kept: str) -> None:
 
 
 PLAIN_EVERY = 60.0
-"""Seconds between :class:`PlainProgress` lines of the long builds (``tablebase build``, ``book build``)."""
+"""Seconds between :class:`PlainProgress` lines of the long jobs (builds, matches, tuning, play-tests)."""
 
 
 class PlainProgress:
