@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from boardeval.morris import AlphaBetaPlayer, Position, Searcher, Turn, Variant, why_panel
 from boardeval.morris.board import ADJ_MASK, MILL_MASKS
 from boardeval.morris.book import Book, BookEntry, BookError, book_positions, build_book
-from boardeval.morris.book.build import search_key
+from boardeval.morris.book.build import code_text, search_key
 from boardeval.morris.book.store import canonical_text
 from boardeval.morris.symmetry import INVERSE, SYMMETRIES, canonical, map_mask, map_turn
 
@@ -348,6 +348,100 @@ def test_a_book_of_another_search_says_so(tiny: tuple[Book, Path], tmp_path: Pat
         assert "by another version of the search (`test` makes the book again)" in panel["explanation"][0]
     shipped = default_book()
     assert shipped is not None and len(str(shipped.meta["search_key"])) == 16
+
+
+_MODULE = '''"""A module."""
+
+import math  # the one import
+
+LIMIT = 3
+"""How many."""
+
+
+def f(x: int) -> float:
+    """Twice ``x``, über."""
+    # a comment on its own line
+    y = x * 2  # and one after code
+    return math.sqrt(y) if y > LIMIT else f"{y}#"  # the '#' in the string stays
+'''
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("# the one import", "# imports"),  # a comment
+        ('"""Twice ``x``, über."""', '"""Twice x.\n\n    More words.\n    """'),  # a docstring
+        ('"""How many."""', ""),  # a constant's string
+        ("LIMIT = 3\n", "LIMIT = 3   \n\n\n"),  # trailing spaces, blank lines
+        ("    # a comment on its own line\n", ""),
+    ],
+)
+def test_the_search_key_ignores_comments_and_docstrings(old: str, new: str) -> None:
+    """Issue 25, twenty-ninth session: the search key hashed the keyed files' raw bytes, so a docstring
+    edit in the search's code made the shipped book stale (~6 h of CPU to search again). It hashes each
+    file's :func:`code_text` now: comments, string statements and blank lines left out, code kept."""
+    assert old in _MODULE
+    assert code_text(_MODULE.replace(old, new)) == code_text(_MODULE)
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("LIMIT = 3", "LIMIT = 4"),  # a number
+        ("x * 2", "x*2"),  # spacing inside a line is code text too (a reformat makes the book stale)
+        ('f"{y}#"', 'f"{y}%"'),  # a '#' inside a string is not a comment
+        ("    return", "    return -1\n    return"),  # a statement
+        ("import math  #", "import cmath as math  #"),
+    ],
+)
+def test_the_search_key_sees_every_code_change(old: str, new: str) -> None:
+    assert old in _MODULE
+    assert code_text(_MODULE.replace(old, new)) != code_text(_MODULE)
+
+
+def test_code_text_keeps_the_code_of_the_keyed_files() -> None:
+    """Of every file the key covers, what :func:`code_text` keeps parses to the same statements as the
+    file, its docstrings and string statements aside (they are the only thing it drops but comments)."""
+    import ast
+
+    from boardeval.morris._search import searcher
+    from boardeval.morris._search.compiled import engine, options
+    from boardeval.morris._search.compiled.sources import CACHE_SOURCES
+
+    def code(tree: ast.AST) -> str:
+        for node in ast.walk(tree):
+            for name in ("body", "orelse", "finalbody"):
+                body = getattr(node, name, None)
+                if isinstance(body, list):
+                    kept = [s for s in body if not (isinstance(s, ast.Expr) and _string(s.value))]
+                    setattr(node, name, kept or [ast.Pass()])
+        return ast.dump(tree)
+
+    for path in (*CACHE_SOURCES, *(Path(m.__file__ or "") for m in (engine, options, searcher))):
+        text = path.read_text(encoding="utf-8")
+        kept = code_text(text)
+        assert "\n\n" not in kept
+        # a function whose body was only its docstring has no body left: give it one to parse
+        fixed = "\n".join(
+            line + (" pass" if line.rstrip().endswith(":") and not _more_indented(kept, i) else "")
+            for i, line in enumerate(kept.splitlines())
+        )
+        assert code(ast.parse(fixed)) == code(ast.parse(text)), path.name
+
+
+def _string(node: object) -> bool:
+    import ast
+
+    return isinstance(node, ast.Constant) and isinstance(node.value, str)
+
+
+def _more_indented(text: str, i: int) -> bool:
+    """Whether the line after line ``i`` of ``text`` is indented deeper than line ``i``."""
+    lines = text.splitlines()
+    if i + 1 >= len(lines):
+        return False
+    depth = len(lines[i]) - len(lines[i].lstrip())
+    return len(lines[i + 1]) - len(lines[i + 1].lstrip()) > depth
 
 
 def test_proven_entries_say_so_and_round_trip(tmp_path: Path) -> None:

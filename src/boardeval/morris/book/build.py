@@ -10,8 +10,9 @@ worker that searched it), so an interrupted or killed build resumes where it sto
 the same settings skips the positions already searched. Ctrl-C keeps the finished ones and says so.
 
 A checkpoint is keyed by its position, its depth and :func:`search_key` (the weights' values, the engine
-options and the search's source code): after a change of the evaluation or the engine, a resumed build
-searches again instead of silently reusing entries of the old search, and says how many it passed over.
+options and the search's source code, comments and docstrings left out): after a change of the evaluation
+or the engine, a resumed build searches again instead of silently reusing entries of the old search, and
+says how many it passed over.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ __all__ = [
     "book_positions",
     "build_book",
     "check_line",
+    "code_text",
     "full_tables",
     "proven_value",
     "search_position",
@@ -135,20 +137,70 @@ class BookJob:
 def search_key(profile: str) -> str:
     """What a book entry depends on besides its position and depth, as a short digest: the weights'
     values (not the profile's name: an edited profile is another search), the engine options of
-    :func:`search_position`, and the search's code -- the compiled sources' digest (which covers the
-    evaluation's phase and norm tables and the features) plus the engine driver, its options and the
-    ``Searcher``."""
+    :func:`search_position`, and the search's code -- the compiled sources (which cover the evaluation's
+    phase and norm tables and the features, :data:`~boardeval.morris._search.compiled.sources.CACHE_SOURCES`)
+    plus the engine driver, its options and the ``Searcher`` -- each as :func:`code_text`, so an edit of a
+    comment or a docstring leaves the book current (since issue 25's twenty-ninth session: the key hashed
+    the files' raw bytes before, and a docstring edit made the shipped book say "by another version of the
+    search" until ~6 h of CPU searched it again)."""
     from boardeval.morris._evaluate import load_weights
     from boardeval.morris._search import searcher
     from boardeval.morris._search.compiled import engine, options
-    from boardeval.morris._search.compiled.sources import digest
+    from boardeval.morris._search.compiled.sources import CACHE_SOURCES
 
     what = {
         "weights": {k: float(v) for k, v in sorted(load_weights(profile).items())},
         "options": asdict(options.EngineOptions(threads=1)),
     }
-    code = b"".join(Path(m.__file__ or "").read_bytes() for m in (engine, options, searcher))
-    return digest(json.dumps(what, sort_keys=True).encode() + code)[:16]
+    files = (*CACHE_SOURCES, *(Path(m.__file__ or "") for m in (engine, options, searcher)))
+    h = hashlib.sha256(KEY_FORMAT.encode() + json.dumps(what, sort_keys=True).encode())
+    for path in files:
+        h.update(b"\0" + code_text(path.read_text(encoding="utf-8")).encode())
+    return h.hexdigest()[:16]
+
+
+KEY_FORMAT = "boardeval-morris-search-key/2\n"
+"""The first bytes :func:`search_key` hashes: a key of another definition never equals one of this."""
+
+
+def code_text(source: str) -> str:
+    """``source`` (a Python module's text) without what cannot change what it does: comments, string
+    statements (docstrings, the strings documenting a constant), trailing spaces and blank lines.
+
+    The statements are found by :mod:`ast` (an expression statement whose value is a string constant is a
+    no-op wherever it stands), the comments by :mod:`tokenize`; every other character, indentation
+    included, stays where it was, so two texts are equal only where their code is."""
+    import ast
+    import io
+    import tokenize
+
+    lines = io.StringIO(source).readlines()  # rows end at "\n" only, as for ast and tokenize
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line))
+
+    def offset(row: int, col: int) -> int:  # ast and tokenize: 1-based rows; ast's columns count UTF-8 bytes
+        return starts[row - 1] + len(lines[row - 1].encode("utf-8")[:col].decode("utf-8"))
+
+    cut: list[tuple[int, int]] = []
+    for node in ast.walk(ast.parse(source)):
+        if (
+            isinstance(node, ast.Expr)
+            and isinstance(node.value, ast.Constant)
+            and isinstance(node.value.value, str)
+        ):
+            assert node.end_lineno is not None and node.end_col_offset is not None
+            cut.append((offset(node.lineno, node.col_offset), offset(node.end_lineno, node.end_col_offset)))
+    for tok in tokenize.generate_tokens(io.StringIO(source).readline):
+        if tok.type == tokenize.COMMENT:  # tokenize's columns count characters
+            cut.append((starts[tok.start[0] - 1] + tok.start[1], starts[tok.end[0] - 1] + tok.end[1]))
+    kept, at = [], 0
+    for a, b in sorted(cut):
+        if a >= at:
+            kept.append(source[at:a])
+            at = b
+    kept.append(source[at:])
+    return "\n".join(line.rstrip() for line in "".join(kept).splitlines() if line.strip()) + "\n"
 
 
 LAST_PLACEMENT = 2 * MEN_PER_SIDE
