@@ -157,16 +157,29 @@ def test_evals_are_the_analysis_in_white_view(client: TestClient) -> None:
 
 def test_the_hint_is_the_analysis_and_scores_the_graphs_value(client: TestClient) -> None:
     """With ``analysis`` the hint explains the analysis' best turn: its score is the graph's value there,
-    in the side to move's view (``score``) and White's (``white_score``), whatever the strength."""
-    moves = ["d2", "a7", "f4"]  # Black to move: the two views differ in sign
-    graph = client.post("/api/morris/evals", json={"moves": moves}).json()
-    hint = client.post("/api/morris/why", json={"moves": moves, "strength": "easy", "analysis": True}).json()
-    assert hint["analysis"] is True and hint["depth"] == 7 and hint["verdict"] is None
-    assert hint["white_score"] == pytest.approx(graph["scores"][3], abs=1e-4)
-    assert hint["score"] == pytest.approx(-hint["white_score"], abs=1e-4)
-    first = hint["why"]["candidates"][0]
-    assert hint["move"] == first["move"] and first["white_score"] == hint["white_score"]
-    assert hint["nodes"] > 0 and hint["pv"] == first["pv"]
+    in the side to move's view (``score``) and White's (``white_score``), whatever the strength. Where the
+    opening book holds the position, the turn is the book's (the AI's), among the analysis' candidates."""
+    off_book = ["d2", "a7", "f4", "g7", "b4", "a1", "d6", "g1"]  # ply 8 (White to move): past the book
+    moves = ["d2", "a7", "f4"]  # ply 3, in the book; Black to move: the two views differ in sign
+    graph = client.post("/api/morris/evals", json={"moves": off_book}).json()
+    for turns in (moves, off_book):
+        ask = {"moves": turns, "strength": "easy", "analysis": True}
+        hint = client.post("/api/morris/why", json=ask).json()
+        black = len(turns) % 2 == 1
+        assert hint["analysis"] is True and hint["depth"] == (7 if black else 6) and hint["verdict"] is None
+        assert hint["white_score"] == pytest.approx(graph["scores"][len(turns)], abs=1e-4)
+        assert hint["score"] == pytest.approx(hint["white_score"] * (-1 if black else 1), abs=1e-4)
+        first = hint["why"]["candidates"][0]
+        assert first["white_score"] == hint["white_score"] and hint["nodes"] > 0
+        book = hint["why"]["book"]
+        if turns is off_book:
+            assert book is None and hint["move"] == first["move"] and hint["pv"] == first["pv"]
+            continue
+        # the book's move, with its proven value in words, whatever rank the depth-7 analysis gives it
+        (tagged,) = [c for c in hint["why"]["candidates"] if c["book"]]
+        assert hint["move"] == book["move"] == tagged["move"] and hint["pv"] == tagged["pv"]
+        assert book["exact"] is True and hint["why"]["explanation"][0].startswith("Book move: ")
+        assert tagged["score"] <= first["score"] == hint["score"]  # side to move's view
     # strict: a boolean, on /why only
     for bad in ({"analysis": "true"}, {"analysis": 1}):
         r = client.post("/api/morris/why", json={"moves": moves, **bad})

@@ -590,6 +590,15 @@ def test_the_graph_and_the_why_panel_agree(page: Any, live_server: str) -> None:
         page.click("#hint-btn")
         page.wait_for_function(HINT_SHOWN)
         assert "White's view" in page.inner_text("#why")
+        # both positions are the opening book's: the hint names the book's move (the AI's) and says so,
+        # its row tagged among the analysis' candidates; the evaluation stays the graph's
+        assert "(opening book)" in page.inner_text("#why-title")
+        assert page.locator('#why-title [data-gloss="book move"]').count() == 1
+        assert "(book)" in page.locator("#why tr.chosen").inner_text()
+        # where the analysis ranks another turn first, the header's line is said to be the book move's
+        first = page.locator("#why .why-candidates tbody tr").first.inner_text().split()[0]
+        move, header = page.inner_text("#ai-move"), page.inner_text("#why .why-eval")
+        assert (f"{move}'s line" in header) == (first != move) and " line " in header
         assert _hint_value(page) == pytest.approx(got[ply], abs=0.005)
         assert _graph_value(page) == pytest.approx(got[ply], abs=0.005)
         assert page.inner_text("#why .why-eval").startswith(f"evaluation {got[ply]:+.2f}")

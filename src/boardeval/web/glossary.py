@@ -36,8 +36,9 @@ _MORRIS: Final[dict[str, str]] = {
     "analysis": (
         "The search behind the evaluation graph and Hint: every position searched 6 turns deep with White "
         "to move and 7 with Black to move, so that the search always stops at a position with White to move "
-        "(a fixed depth makes the graph zig-zag every turn); the hint's best move scores the graph's value. "
-        "It does not use the opening book, so in the opening the hint may differ from the AI's book move."
+        "(a fixed depth makes the graph zig-zag every turn); the hint's evaluation is the graph's value. "
+        "Where the opening book holds the position, the hint's move is the book's (the AI's), listed among "
+        "the analysis' candidates even where this shallower search ranks it lower."
     ),
     "verdict": (
         "A decided line in words: the game ends right after the move ('wins: Black has no legal move after "

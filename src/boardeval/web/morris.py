@@ -17,7 +17,10 @@ Black to move. A fixed depth for every position puts the horizon on White's turn
 at the next, and the static evaluation's side-to-move bias then makes the graph zig-zag every ply (it did
 at depth 2, and still does at a fixed depth 6); a fixed horizon parity does not. The hint's best candidate
 is, by construction, the graph's value at the same position (the same search: each root turn searched
-from a fresh table).
+from a fresh table). Where the opening book holds the position, the hint's move is the book's (the one the
+AI plays; issue 25, twenty-ninth session: the hint named the analysis' depth-6 choice, which on the book's
+lines can miss a proven win), tagged among the candidates with the book's words; the evaluation stays the
+analysis' value of the position, the graph's.
 
 The endgame tablebase (issue 13 section 2): when one is built -- in the folder named by the environment
 variable ``BOARDEVAL_TABLEBASE``, else the default folder (``boardeval.morris.default_tablebase_dir``) --
@@ -61,7 +64,7 @@ from boardeval.web.common import StrictModel, api_router, templates, text_int
 from boardeval.web.glossary import morris_terms
 
 if TYPE_CHECKING:
-    from boardeval.morris import Tablebase
+    from boardeval.morris import Book, Tablebase
 
 __all__ = ["router", "tablebase_folder"]
 
@@ -106,7 +109,8 @@ class AiIn(GameIn):
     analysis: bool = Field(
         False,
         description="(why only) explain the analysis' best turn instead of the AI's at this strength: the "
-        "evaluation graph's search (the page's Hint), so its score is the graph's at this position",
+        "evaluation graph's search (the page's Hint), so its score is the graph's at this position; where "
+        "the opening book holds the position, the turn is the book's (the AI's), scored by the analysis",
     )
 
 
@@ -333,11 +337,20 @@ def analysis_depth(pos: Position) -> int:
     return ANALYSIS_DEPTH if pos.side == WHITE else ANALYSIS_DEPTH + 1
 
 
+def _analysis_book() -> Book | None:
+    """The opening book the hint names its move from: the AI's (the shipped one; it holds standard-rules
+    positions only, so in another variant no position is found)."""
+    from boardeval.morris import default_book  # the book's file is read on first use
+
+    return default_book()
+
+
 def _think(game: AiIn, play: bool, tb_folder: Path | None) -> AiAnswer:
     """Search the position after the game's turns, explain the best turn, and play it if ``play``.
 
-    With ``game.analysis`` (a hint) the turn is the analysis' best: the why-panel at :func:`analysis_depth`,
-    whose first candidate is the evaluation graph's value here (the same search). Runs in a search worker
+    With ``game.analysis`` (a hint) the turn is the analysis' best, or the opening book's where the book
+    holds the position: the why-panel at :func:`analysis_depth`, whose first candidate is the evaluation
+    graph's value here (the same search), and the answer's score is that value. Runs in a search worker
     process (the compiled search holds the GIL for its whole second); the tablebase folder is resolved by
     the server when the request comes (``BOARDEVAL_TABLEBASE`` now)."""
     pos, played = _replay(game)
@@ -348,10 +361,13 @@ def _think(game: AiIn, play: bool, tb_folder: Path | None) -> AiAnswer:
     t0 = time.perf_counter()
     if game.analysis:
         depth = analysis_depth(pos)
-        why = why_panel(pos, game.candidates, depth, tablebase=tb)
+        why = why_panel(pos, game.candidates, depth, tablebase=tb, book=_analysis_book())
         seconds = time.perf_counter() - t0
         best = why["candidates"][0]
-        move, score, pv, nodes = best["move"], float(best["score"]), list(best["pv"]), int(why["nodes"])
+        # the position's value is the analysis' (the graph's); the move is the book's where the book holds
+        # the position (the AI plays it: deeper, or proven), else the analysis' best
+        chosen = next(c for c in why["candidates"] if c["book"]) if why["book"] is not None else best
+        move, score, pv, nodes = chosen["move"], float(best["score"]), list(chosen["pv"]), int(why["nodes"])
         verdict = best["verdict"]
     else:
         # one answer per request, no game clock kept between them: every move gets the strength's time

@@ -371,8 +371,10 @@
       return;
     }
     const mover = w.ans.why && w.ans.why.side ? w.ans.why.side : "";
+    const fromBook = w.ans.why && w.ans.why.book && w.ans.why.book.move === w.ans.move;
     $("why-title").innerHTML = w.kind === "hint"
-      ? `Best move here: <span id="ai-move" class="mono">${BE.esc(w.ans.move)}</span>`
+      ? `Best move here: <span id="ai-move" class="mono">${BE.esc(w.ans.move)}</span>` +
+        (fromBook ? ` <span class="muted">(${BE.term("book move", "opening book")})</span>` : "")
       : `Why ${BE.esc(mover)} played <span id="ai-move" class="mono">${BE.esc(w.ans.move)}</span>`;
     $("why").innerHTML = MorrisWhy.render(w.ans, w.kind);
   }

@@ -19,11 +19,16 @@ const MorrisWhy = (() => {
       : `${signed(ans.white_score)} (${view})`;
     const search = kind === "hint" || ans.analysis ? `the ${term("analysis", "analysis")}, the graph's search`
       : "the AI's search";
+    // a hint in a book position names the book's move; the evaluation stays the position's (the analysis'
+    // best, the graph's value), so the line shown is said to be that move's, not the evaluation's
+    const first = (w.candidates || [])[0];
+    const lineOf = kind === "hint" && first && first.move !== ans.move
+      ? `${BE.esc(ans.move)}'s ${term("line", "line")}` : term("line", "line");
     let h = `<p class="muted why-eval" style="margin:.2rem 0"${ans.verdict ? "" : ` data-eval="${r4(ans.white_score)}"`}>` +
       `${term("score", "evaluation")} ${value} · ${BE.esc(me)} to move, ${term("phase", BE.esc(w.phase || ""))} phase · ` +
       `${search}: ${term("depth", "depth")} ${ans.depth} · ${ans.nodes.toLocaleString()} ${term("nodes", "nodes")} · ` +
       `${BE.fmt(ans.seconds * 1000, 0)} ms` +
-      (ans.pv && ans.pv.length ? ` · ${term("line", "line")} <span class="mono">${ans.pv.map(BE.esc).join(" ")}</span>` : "") + `</p>`;
+      (ans.pv && ans.pv.length ? ` · ${lineOf} <span class="mono">${ans.pv.map(BE.esc).join(" ")}</span>` : "") + `</p>`;
     const tb = ans.tablebase;  // the endgame tablebase: its verdict, what it covers, or how to build one
     if (tb && tb.verdict) h += `<p class="tb-verdict" id="tb-verdict"><strong>${BE.esc(tb.verdict)}</strong></p>`;
     else if (tb && tb.note) h += `<p class="muted tb-note" id="tb-note">${BE.esc(tb.note).replace(/`([^`]+)`/g, "<code>$1</code>")}</p>`;

@@ -1,0 +1,88 @@
+"""How often the web's Hint, before it read the opening book, named another move than the book's (issue 25).
+
+The page's Hint is the analysis search (the evaluation graph's: depth 6 with White to move, 7 with Black,
+every root turn from a fresh table). Until issue 25's twenty-ninth session it named the analysis' best turn
+even where the opening book holds the position, i.e. where the AI itself plays the book's move, searched
+to depth 15-20 or proven with the K <= 9 tables. This script takes book positions (all, or a seeded
+sample), runs the hint's why-panel there and sorts each into: the analysis' first turn *is* the book's
+move; it is another turn that scores exactly the same (a tie, e.g. the symmetric first placements); or
+the analysis scores the book's move strictly lower, so the old hint named a turn the book had searched
+deeper and rejected. Per ply of the book, with Wilson intervals; where the book's entry holds a proven
+value (plies 3-6), the value is counted too.
+
+    python benchmarks/morris_hint_book.py [--sample 200] [--seed 1] [--workers 2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+from collections import Counter, defaultdict
+
+from _harness import add_common_options, load_text, print_table, run_jobs
+from boardeval.core import wilson_interval
+from boardeval.morris import Position, default_book, why_panel
+from boardeval.web.morris import analysis_depth
+
+
+def classify(text: str) -> tuple[int, str, str]:
+    """(ply, kind, proven value or "") of one book position: kind is "same", "tie" or "lower"."""
+    book = default_book()
+    assert book is not None
+    pos = Position.parse(text)
+    panel = why_panel(pos, 1, analysis_depth(pos), book=book)
+    first = panel["candidates"][0]
+    (mine,) = [c for c in panel["candidates"] if c["book"]]
+    kind = "same" if mine is first else "tie" if mine["score"] == first["score"] else "lower"
+    ply = 18 - sum(pos.hand)
+    return ply, kind, str(panel["book"]["value"] or "")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sample", type=int, default=200, help="book positions to take (0: every one)")
+    add_common_options(parser, seed=1, workers=2)
+    args = parser.parse_args()
+    book = default_book()
+    assert book is not None
+    texts = sorted(book.entries)
+    if args.sample and args.sample < len(texts):
+        texts = sorted(random.Random(args.seed).sample(texts, args.sample))
+    print(f"{len(texts)} of the shipped book's {len(book)} positions (seed {args.seed}); {load_text()}")
+    done = run_jobs(classify, texts, workers=args.workers, label="positions", every=20, show_load=True)
+    by_ply: dict[int, Counter[str]] = defaultdict(Counter)
+    values: Counter[tuple[str, str]] = Counter()
+    for ply, kind, value in done.results:
+        by_ply[ply][kind] += 1
+        if value:
+            values[(value, kind)] += 1
+    rows = []
+    for ply in sorted(by_ply):
+        c = by_ply[ply]
+        n = sum(c.values())
+        iv = wilson_interval(c["lower"], n)
+        rows.append([ply, n, c["same"], c["tie"], c["lower"], f"{iv.value:.3f} [{iv.lo:.3f}, {iv.hi:.3f}]"])
+    total = Counter[str]()
+    for c in by_ply.values():
+        total.update(c)
+    n = sum(total.values())
+    iv = wilson_interval(total["lower"], n)
+    rows.append(
+        ["all", n, total["same"], total["tie"], total["lower"], f"{iv.value:.3f} [{iv.lo:.3f}, {iv.hi:.3f}]"]
+    )
+    print(f"\nThe analysis' first turn against the book's move{done.note} ({done.seconds:.0f} s):")
+    print_table(["ply", "positions", "same", "tie", "book's scored lower", "share lower [95%]"], rows)
+    if values:
+        print("\nBy the book's proven value of the position (side to move):")
+        print_table(
+            ["value", "same", "tie", "lower"],
+            [
+                [v, values[(v, "same")], values[(v, "tie")], values[(v, "lower")]]
+                for v in ("win", "draw", "loss")
+            ],
+        )
+    print(f"\n{load_text()}")
+
+
+if __name__ == "__main__":
+    main()
