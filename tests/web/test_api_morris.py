@@ -179,7 +179,11 @@ def test_the_hint_is_the_analysis_and_scores_the_graphs_value(client: TestClient
         (tagged,) = [c for c in hint["why"]["candidates"] if c["book"]]
         assert hint["move"] == book["move"] == tagged["move"] and hint["pv"] == tagged["pv"]
         assert book["exact"] is True and hint["why"]["explanation"][0].startswith("Book move: ")
+        # the graph's answer carries what the book proves of each position it holds, in words
+        assert book["value"] == "draw" and graph["book"][3] == "a draw with best play"
         assert tagged["score"] <= first["score"] == hint["score"]  # side to move's view
+    assert graph["book"][0] == "a draw with best play"  # Gasser's result, which the book reproduces
+    assert all(graph["book"][:4]) and graph["book"][8] is None  # every position of plies 0-3; ply 8: none
     # strict: a boolean, on /why only
     for bad in ({"analysis": "true"}, {"analysis": 1}):
         r = client.post("/api/morris/why", json={"moves": moves, **bad})

@@ -219,6 +219,8 @@ def test_analysis_board_both_humans_keys_graph_hint_share(page: Any, live_server
     page.mouse.move(box["x"] + 2, box["y"] + box["height"] / 2)  # hover: the readout follows the mouse
     readout = "t => document.getElementById('graph-readout').textContent.startsWith(t)"
     page.wait_for_function(readout, arg="after 0 turns")
+    # the analysis' number beside what the opening book proves of the position
+    assert page.inner_text("#graph-readout").endswith(" · opening book: a draw with best play")
     page.mouse.click(box["x"] + box["width"] / 3, box["y"] + box["height"] / 2)  # click: jump there
     _status(page, "Viewing the position after 1 of 3")
     page.keyboard.press("End")

@@ -195,6 +195,10 @@ class EvalsAnswer(BaseModel):
     verdicts: list[Verdict | None] = Field(
         description="each position's best line when decided, in words (shown instead of its score)"
     )
+    book: list[str | None] = Field(
+        description="each position's value with best play as the opening book proves it, in words ('a draw "
+        "with best play', 'White wins with best play'), where the book holds the position; else null"
+    )
 
 
 def _replay(game: GameIn) -> tuple[Position, list[str]]:
@@ -472,8 +476,11 @@ def _evals(game: EvalsIn, tb_folder: Path | None) -> EvalsAnswer:
     scores: list[float] = []
     depths: list[int] = []
     verdicts: list[Verdict | None] = []
+    values: list[str | None] = []
+    book = _analysis_book()
     ply = game.from_ply
     while ply < total and len(scores) < MAX_EVALS:
+        values.append(_book_value(book, pos))
         verdict: Verdict | None
         if pos.outcome() is not None:
             white, verdict = _over(pos)
@@ -497,4 +504,16 @@ def _evals(game: EvalsIn, tb_folder: Path | None) -> EvalsAnswer:
         depths=depths,
         scores=scores,
         verdicts=verdicts,
+        book=values,
     )
+
+
+def _book_value(book: Book | None, pos: Position) -> str | None:
+    """The value of ``pos`` with best play that the opening book proves, in words naming the winner; None
+    where the book does not hold it (or holds no value: a book searched without the tables)."""
+    entry = book.probe(pos) if book is not None else None
+    if entry is None or not entry.value:
+        return None
+    mover, other = ("White", "Black") if pos.side == WHITE else ("Black", "White")
+    winner = {"win": mover, "loss": other}.get(entry.value)
+    return "a draw with best play" if winner is None else f"{winner} wins with best play"

@@ -409,7 +409,7 @@
     try {
       const ans = await post("/api/morris/evals", { ...gameBody(game.moves), from_ply: evals.length }, ctl.signal, true);
       if (id !== gameId || ctl.signal.aborted || ans.from_ply !== evals.length) return;
-      evals = evals.concat(ans.scores.map((v, i) => ({ v, verdict: ans.verdicts[i], depth: ans.depths[i] })));
+      evals = evals.concat(ans.scores.map((v, i) => ({ v, verdict: ans.verdicts[i], depth: ans.depths[i], book: ans.book[i] })));
       evalCtl = null;
       drawGraph();
       if (evals.length < total) refreshGraph();
@@ -434,7 +434,7 @@
     if (evals.length) {
       s += `<polyline fill="none" stroke="#c8553d" stroke-width="2" points="${evals.map((e, i) => `${x(i).toFixed(1)},${y(e).toFixed(1)}`).join(" ")}"/>`;
       evals.forEach((e, i) => {
-        s += `<circle class="ev${i === cursor ? " current" : ""}" data-ply="${i}" cx="${x(i).toFixed(1)}" cy="${y(e).toFixed(1)}" r="${i === cursor ? 4.5 : 3}"><title>after ${turns(i)}: ${BE.esc(evalWords(e.v, e.verdict))}</title></circle>`;
+        s += `<circle class="ev${i === cursor ? " current" : ""}" data-ply="${i}" cx="${x(i).toFixed(1)}" cy="${y(e).toFixed(1)}" r="${i === cursor ? 4.5 : 3}"><title>after ${turns(i)}: ${BE.esc(evalWords(e.v, e.verdict) + bookWords(e))}</title></circle>`;
       });
     }
     s += `<line x1="${x(cursor).toFixed(1)}" y1="0" x2="${x(cursor).toFixed(1)}" y2="${H}" stroke="#2f6fde" stroke-width="1" stroke-dasharray="3 3"/>`;
@@ -443,12 +443,15 @@
     readout(cursor);
   }
 
+  /* What the opening book proves of a position the analysis scored (its value with best play), if any: the
+     analysis' number is a 6-7 turn search's, the book's value a proof to the last placement. */
+  const bookWords = e => e.book ? ` · opening book: ${e.book}` : "";
   /* The graph's readout line: the analysis after `ply` turns (the position shown, or the one hovered). */
   function readout(ply) {
     const e = evals[ply];
-    $("graph-readout").textContent = e === undefined ? "" : e.verdict
+    $("graph-readout").textContent = e === undefined ? "" : (e.verdict
       ? `after ${turns(ply)}: ${e.verdict.headline}`
-      : `after ${turns(ply)}: ${BE.signed(e.v, 2)} (White's view, depth ${e.depth})`;
+      : `after ${turns(ply)}: ${BE.signed(e.v, 2)} (White's view, depth ${e.depth})`) + bookWords(e);
   }
   function graphPly(evt) {
     const r = $("graph").getBoundingClientRect(), n = game.moves.length;
