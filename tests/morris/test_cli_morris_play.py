@@ -200,6 +200,7 @@ def test_play_as_black_until_end_of_input() -> None:
     proc = _cli(["play", "--colour", "black", "--depth", "1"], "")
     assert proc.returncode == 0, proc.stderr
     assert "AI plays" in proc.stdout  # the AI (white) moved first
+    assert "White's view; opening book)" in proc.stdout  # the start is a book position: said, not searched
     assert "end of input" in proc.stdout
 
 

@@ -97,6 +97,8 @@ class TerminalSession:
             if words is not None
             else f"{white_view(result.score, self.pos.side):+.2f}, White's view"
         )
+        if result.book:  # played without a search: say so (`why` shows the book's words and its line)
+            value += "; opening book"
         self.pos.play(result.move)
         console.print(f"AI plays [bold]{result.move}[/bold] ({escape(value)})")
 
