@@ -8,7 +8,9 @@ sample), runs the hint's why-panel there and sorts each into: the analysis' firs
 move; it is another turn that scores exactly the same (a tie, e.g. the symmetric first placements); or
 the analysis scores the book's move strictly lower, so the old hint named a turn the book had searched
 deeper and rejected. Per ply of the book, with Wilson intervals; where the book's entry holds a proven
-value (plies 3-6), the value is counted too.
+value, the value is counted too; and where the book also holds the value of every position a turn leads to
+(e.g. Black's replies at ply 3 on White's book lines), whether the analysis' first turn keeps the proven
+value or gives it away.
 
     python benchmarks/morris_hint_book.py [--sample 200] [--seed 1] [--workers 2]
 """
@@ -24,9 +26,13 @@ from boardeval.core import wilson_interval
 from boardeval.morris import Position, default_book, why_panel
 from boardeval.web.morris import analysis_depth
 
+VALUE = {"win": 1, "draw": 0, "loss": -1}
 
-def classify(text: str) -> tuple[int, str, str]:
-    """(ply, kind, proven value or "") of one book position: kind is "same", "tie" or "lower"."""
+
+def classify(text: str) -> tuple[int, str, str, str]:
+    """(ply, kind, proven value or "", kept) of one book position: kind is "same", "tie" or "lower"; kept
+    says whether the analysis' first turn keeps the position's proven value ("kept" / "lost"), where the
+    book holds the value of every position a turn leads to (else "")."""
     book = default_book()
     assert book is not None
     pos = Position.parse(text)
@@ -35,7 +41,18 @@ def classify(text: str) -> tuple[int, str, str]:
     (mine,) = [c for c in panel["candidates"] if c["book"]]
     kind = "same" if mine is first else "tie" if mine["score"] == first["score"] else "lower"
     ply = 18 - sum(pos.hand)
-    return ply, kind, str(panel["book"]["value"] or "")
+    value = str(panel["book"]["value"] or "")
+    kept = ""
+    children = {}
+    for turn in pos.legal_turns():
+        pos.push(turn)
+        entry = book.probe(pos)
+        pos.pop()
+        children[str(turn)] = entry.value if entry is not None else ""
+    if value and all(children.values()):
+        # the turn's value for the side to move is its child's, negated
+        kept = "kept" if -VALUE[children[first["move"]]] == VALUE[value] else "lost"
+    return ply, kind, value, kept
 
 
 def main() -> None:
@@ -52,10 +69,13 @@ def main() -> None:
     done = run_jobs(classify, texts, workers=args.workers, label="positions", every=20, show_load=True)
     by_ply: dict[int, Counter[str]] = defaultdict(Counter)
     values: Counter[tuple[str, str]] = Counter()
-    for ply, kind, value in done.results:
+    kept: dict[int, Counter[str]] = defaultdict(Counter)
+    for ply, kind, value, keeps in done.results:
         by_ply[ply][kind] += 1
         if value:
             values[(value, kind)] += 1
+        if keeps:
+            kept[ply][keeps] += 1
     rows = []
     for ply in sorted(by_ply):
         c = by_ply[ply]
@@ -81,6 +101,18 @@ def main() -> None:
                 for v in ("win", "draw", "loss")
             ],
         )
+    if kept:
+        print(
+            "\nWhere the book holds the value of every position a turn leads to: does the analysis'"
+            "\nfirst turn (the old hint) keep the position's proven value?"
+        )
+        rows = []
+        for ply in sorted(kept):
+            c = kept[ply]
+            n = c["kept"] + c["lost"]
+            iv = wilson_interval(c["lost"], n)
+            rows.append([ply, n, c["kept"], c["lost"], f"{iv.value:.3f} [{iv.lo:.3f}, {iv.hi:.3f}]"])
+        print_table(["ply", "positions", "kept", "lost", "share lost [95%]"], rows)
     print(f"\n{load_text()}")
 
 
