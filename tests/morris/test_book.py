@@ -462,6 +462,42 @@ def _more_indented(text: str, i: int) -> bool:
     return len(lines[i + 1]) - len(lines[i + 1].lstrip()) > depth
 
 
+def test_the_why_panel_says_what_the_book_proves_of_each_candidate() -> None:
+    """Issue 25, twenty-ninth session: where the book holds the position a candidate turn leads to, the
+    candidate carries its proven value for the mover (every first placement leads to a position of ply 3,
+    all of which the book holds). Of this drawn position's turns some keep the draw and d6 loses: the
+    analysis' depth-6 search put d6 first, and the panel now says it loses with best play."""
+    from boardeval.morris.book import default_book
+
+    book = default_book()
+    assert book is not None
+    pos = Position.parse(".W........B............. w 8 8")  # ply 2, White to move, a proven draw
+    entry = book.probe(pos)
+    assert entry is not None and entry.value == "draw"
+    panel = why_panel(pos, len(pos.legal_turns()), 2, book=book)
+    negated = {"win": "loss", "draw": "draw", "loss": "win"}
+    seen = set()
+    for cand in panel["candidates"]:
+        child = pos.copy()
+        child.play(cand["move"])
+        after = book.probe(child)
+        assert after is not None and cand["proven"]["value"] == negated[after.value]
+        seen.add(cand["proven"]["value"])
+    assert seen == {"draw", "loss"}  # a drawn position: no turn wins; the book's keeps the draw
+    (mine,) = [c for c in panel["candidates"] if c["book"]]
+    assert mine["proven"] == {"value": "draw", "text": "draws with best play (opening book)"}
+    (d6,) = [c for c in panel["candidates"] if c["move"] == "d6"]
+    assert d6["proven"]["value"] == "loss"
+    said = [s for s in panel["explanation"] if s.startswith("d6 (")]
+    assert len(said) == 1 and "loses with best play (opening book)" in said[0]
+    # past the book (and without one): no claim
+    off = Position.start()
+    for turn in ("d2", "a7", "f4", "g7", "b4", "a1", "d6", "g1"):  # ply 8: past the book's plies
+        off.play(turn)
+    assert all(c["proven"] is None for c in why_panel(off, 3, 2, book=book)["candidates"])
+    assert all(c["proven"] is None for c in why_panel(pos, 3, 2)["candidates"])
+
+
 def test_proven_entries_say_so_and_round_trip(tmp_path: Path) -> None:
     """An entry with a proven value (a book made with the K <= 9 tables) says what is proven; the value and
     the exact flag survive the file."""

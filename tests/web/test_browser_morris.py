@@ -601,6 +601,11 @@ def test_the_graph_and_the_why_panel_agree(page: Any, live_server: str) -> None:
         first = page.locator("#why .why-candidates tbody tr").first.inner_text().split()[0]
         move, header = page.inner_text("#ai-move"), page.inner_text("#why .why-eval")
         assert (f"{move}'s line" in header) == (first != move) and " line " in header
+        if ply == 0:  # every first placement leads to a position the book holds: each row says its value
+            rows = page.locator("#why .why-candidates tbody tr")
+            assert rows.count() >= 3
+            for i in range(rows.count()):
+                assert "with best play (opening book)" in rows.nth(i).locator("td.line").inner_text()
         assert _hint_value(page) == pytest.approx(got[ply], abs=0.005)
         assert _graph_value(page) == pytest.approx(got[ply], abs=0.005)
         assert page.inner_text("#why .why-eval").startswith(f"evaluation {got[ply]:+.2f}")

@@ -69,11 +69,11 @@ def print_why(panel: dict[str, Any]) -> None:
         for c in panel["candidates"]:
             # a decided line in words, never its win score (issue 23 section 2)
             score = escape(c["verdict"]["text"]) if c["verdict"] else f"{c['white_score']:+.2f}"
-            line = " ".join(c["pv"]) + (
-                f" ({escape(c['outlook'])})" if c["outlook"] and not c["verdict"] else ""
-            )
+            line = " ".join(c["pv"]) + (f" ({c['outlook']})" if c["outlook"] and not c["verdict"] else "")
+            if c.get("proven"):  # the opening book proves the position after it: a fact, not a line
+                line += f"; {c['proven']['text']}"
             move = c["move"] + (" (book)" if c.get("book") else "")
-            cand.add_row(move, score, line, escape(c["summary"]))
+            cand.add_row(move, score, escape(line), escape(c["summary"]))
         console.print(cand)
     # the per-candidate sentences repeat the table above; print the general ones only
     general = panel["explanation"][: len(panel["explanation"]) - len(panel["candidates"])]

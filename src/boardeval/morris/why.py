@@ -94,6 +94,16 @@ _NUMBER_WORDS: Final[tuple[str, ...]] = ("no", "one", "two", "three", "four")
 _COLOUR = ("white", "black")
 
 
+_PROVEN_WORDS: dict[str, str] = {
+    "win": "wins with best play",
+    "draw": "draws with best play",
+    "loss": "loses with best play",
+}
+"""A candidate turn's value with best play, as the opening book proves it, in words."""
+
+_NEGATED = {"win": "loss", "draw": "draw", "loss": "win"}
+
+
 def white_view(score: float, side: int) -> float:
     """A score from ``side``'s view (the search's convention) seen from White's: + is good for White."""
     return score if side == WHITE else -score
@@ -267,8 +277,9 @@ def why_panel(
     undecided), ``outlook`` (the verdict's text, else the men won or lost along the line, else None), ``pv``,
     ``features_after``, ``change`` = raw after - before per side, ``summary``, ``book``: True for the opening
     book's move, which is always among them, last when the panel's search does not rank it in the top
-    ``n``), ``verdict`` (the best
-    candidate's), ``nodes`` (visited by the candidates' searches), ``ranking`` (feature names, most
+    ``n``; ``proven``: where the book holds the position after the turn, its value with best play for the
+    mover, ``{"value": "loss", "text": "loses with best play (opening book)"}``, else None), ``verdict``
+    (the best candidate's), ``nodes`` (visited by the candidates' searches), ``ranking`` (feature names, most
     important first) and ``explanation`` (sentences: a decided best line is said first, in words, and
     then the features are not ranked in words, since they decide nothing). With a ``tablebase`` that covers
     ``pos``:
@@ -320,7 +331,7 @@ def why_panel(
         book = searcher.book
     entry = book.probe(pos) if book is not None else None
     keep = entry.move if entry is not None else None
-    candidates, importance, nodes = _candidates(searcher, pos, n, depth, before, probe, fresh, keep)
+    candidates, importance, nodes = _candidates(searcher, pos, n, depth, before, probe, fresh, keep, book)
     active = [f for f in FEATURES if ev.weights[f] != 0.0]
     ranking = sorted(
         (f for f in active if importance[f] > 1e-12), key=lambda f: (-importance[f], FEATURES.index(f))
@@ -359,6 +370,8 @@ def why_panel(
         words = cand["summary"] if cand["verdict"] is None else cand["verdict"]["text"]
         if cand["verdict"] is None and cand["outlook"] is not None:
             words = f"{cand['outlook']} on its line; {words}"
+        if cand["proven"] is not None:
+            words = f"{cand['proven']['text']}; {words}"
         explanation.append(f"{cand['move']} ({tag}): {words}.")
     if probe is not None:
         text = "tablebase: " + probe.summary()[:1].upper() + probe.summary()[1:]
@@ -420,9 +433,12 @@ def _candidates(
     probe: Probe | None,
     fresh: bool = True,
     keep: Turn | None = None,
+    book: OpeningBook | None = None,
 ) -> tuple[list[dict[str, Any]], dict[str, float], int]:
     """The top ``n`` turns as panel entries (and ``keep``, the book's move, after them when it is not one
-    of them), each feature's importance (see the module docstring) and the nodes searched."""
+    of them), each feature's importance (see the module docstring) and the nodes searched. A turn into a
+    position whose value the ``book`` proves carries it: ``proven`` = ``{"value", "text"}`` (the mover's
+    view: "win", "draw" or "loss"; "loses with best play (opening book)"), else None."""
     ev = searcher.evaluator
     me = pos.side
     base_terms = _terms(ev, pos, me)
@@ -447,8 +463,12 @@ def _candidates(
         try:
             after = _side_dicts(pos)
             after_terms = _terms(ev, pos, me)
+            entry = book.probe(pos) if book is not None else None
         finally:
             pos.pop()
+        # the position after the turn, the opponent to move: its proven value, negated, is the turn's
+        value = _NEGATED.get(entry.value) if entry is not None and entry.value else None
+        proven = None if value is None else {"value": value, "text": f"{_PROVEN_WORDS[value]} (opening book)"}
         change = {c: _delta(before[c], after[c]) for c in _COLOUR}
         for f in FEATURES:
             importance[f] += abs(after_terms[f] - base_terms[f]) / len(tops)
@@ -465,6 +485,7 @@ def _candidates(
                 "change": change,
                 "summary": _move_summary(_COLOUR[me], _COLOUR[1 - me], change, ev.weights),
                 "book": ms.move == keep,
+                "proven": proven,
             }
         )
     return candidates, importance, nodes
