@@ -244,3 +244,39 @@ def test_a_pipe_closed_by_the_shutdown_mid_read_cancels_the_task() -> None:
         else:
             with pytest.raises(TypeError):
                 pool._drive(worker, b"", None, None, 60.0, 0.0, None)  # type: ignore[arg-type]
+
+
+def test_a_client_gone_mid_task_leaves_nothing_logged() -> None:
+    """A client that goes away stops its task (:class:`TaskCancelled` to the request), and the task's own
+    end, which nobody awaits any more, is not logged by asyncio with a traceback ("Future exception was
+    never retrieved": printed in the server's log each time a page was left mid-request)."""
+    import asyncio
+    import gc
+
+    from boardeval.web.workers import TaskRunner
+
+    pool = WorkerPool("test-gone", 1)
+    runner = TaskRunner(pool, max_waiting=1)
+    logged: list[str] = []
+
+    async def gone() -> bool:
+        return True
+
+    async def main() -> None:
+        asyncio.get_running_loop().set_exception_handler(lambda _loop, ctx: logged.append(str(ctx)))
+        with pytest.raises(TaskCancelled, match="client went away"):
+            await runner.run(_spin, time_limit=GUARD, disconnected=gone)
+        runner._threads.shutdown(wait=True)  # the task's thread has ended: its outcome is set
+        await asyncio.sleep(0)  # ... and handed to the event loop
+        gc.collect()  # an unretrieved exception is logged when its future is collected
+
+    try:
+        asyncio.run(main())
+    finally:
+        pool.shutdown()
+    assert logged == []
+
+
+def _spin() -> None:
+    while True:
+        pass

@@ -496,11 +496,20 @@ class TaskRunner:
         finally:
             if watcher is not None:
                 watcher.cancel()
+            if not future.done():  # left early (client gone, request cancelled): the task's end is not news
+                future.add_done_callback(_retrieve)
             self._in_flight -= 1
 
     def shutdown(self) -> None:
         self.pool.shutdown()
         self._threads.shutdown(wait=False, cancel_futures=True)
+
+
+def _retrieve(future: asyncio.Future[Any]) -> None:
+    """Take the outcome of a task nobody awaits any more (its client went away), so that asyncio does not
+    log it with a traceback ("Future exception was never retrieved": ``TaskCancelled``, which is expected)."""
+    if not future.cancelled():
+        future.exception()
 
 
 async def _watch(disconnected: Callable[[], Any]) -> None:
