@@ -524,16 +524,24 @@ def test_proven_entries_say_so_and_round_trip(tmp_path: Path) -> None:
     # the why-panel says what is proven, from the mover's side
     panel = why_panel(pos, 2, 2, book=again)
     assert panel["book"]["value"] == "draw" and panel["book"]["exact"] is False
-    assert panel["explanation"][0].startswith("Book move: searched to depth 20, +0.94 (White's view); the ")
-    assert (
-        "position is a draw with best play and the move keeps it (K <= 9 tables)" in panel["explanation"][0]
+    # a book without a search key is another search's: its score says so, its proven value does not need to
+    assert again.stale() and probed.text() == (
+        "book move: searched to depth 20, +0.94 (by another version of the search: `test` makes the book"
+        " again); keeps the draw, proven with the K <= 9 tables"
+    )
+    assert panel["explanation"][0].startswith(
+        "Book move: searched to depth 20, +0.94 (White's view) by another version of the search (`test` "
+        "makes the book again); the position is a draw with best play and the move keeps it (K <= 9 tables)"
     )
     won = Book({key: BookEntry(turn, 18, 9950.0, 10, (), value="win", exact=True)})
     panel = why_panel(pos, 2, 2, book=won)
-    assert panel["book"]["exact"] is True
-    assert panel["explanation"][0].startswith(
-        "Book move: White wins with best play, proven to the last placement with the K <= 9 tables"
+    assert won.stale() and panel["book"]["exact"] is True and panel["book"]["stale"] is True
+    # a proof stands whatever version of the search reads it: nothing about another search
+    assert panel["explanation"][0] == (
+        f"Book move: White wins with best play, proven to the last placement with the K <= 9 tables ({turn})."
     )
+    probe = won.probe(pos)
+    assert probe is not None and probe.stale and "another version" not in probe.text()
 
 
 def test_back_up_gives_earlier_plies_their_values_and_checks_their_moves() -> None:

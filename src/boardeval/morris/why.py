@@ -406,12 +406,12 @@ def why_panel(
         )
         who = _COLOUR[pos.side].capitalize()
         proven = {"win": f"{who} wins", "draw": "a draw", "loss": f"{who} loses"}.get(entry.value, "")
+        if entry.stale:  # the score is another search's; a proof is not (see BookEntry.text)
+            said += f" by another version of the search (`{entry.rebuild}` makes the book again)"
         if entry.exact:
             said = f"Book move: {proven} with best play, proven to the last placement with the K <= 9 tables"
         elif proven:
             said += f"; the position is {proven} with best play and the move keeps it (K <= 9 tables)"
-        if entry.stale:
-            said += f" by another version of the search (`{entry.rebuild}` makes the book again)"
         explanation.insert(0, f"{said} ({entry.move}).")
     panel.update(
         candidates=candidates,

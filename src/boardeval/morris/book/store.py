@@ -75,16 +75,18 @@ class BookEntry:
         return bool(self.rebuild)
 
     def text(self) -> str:
-        """In words, e.g. ``"book move: searched to depth 20, +0.40"`` (and, from a stale book, ``" (by
-        another version of the search: `boardeval morris book build ...` makes the book again)"``)."""
+        """In words, e.g. ``"book move: searched to depth 20, +0.40"``; from a stale book the score is said
+        to be another search's (``" (by another version of the search: `boardeval morris book build ...`
+        makes the book again)"``). What is proven is not: a proof stands whatever version of the search
+        reads it, so an exact entry says no more than its proof, and a checked one's value comes after the
+        note on its score."""
         if self.exact:
-            words = f"book move: {_PROVEN[self.value]}, proven to the last placement with the K <= 9 tables"
-        else:
-            words = f"book move: searched to depth {self.depth}, {self.score:+.2f}"
-            if self.value:
-                words += f"; keeps the {_KEEPS[self.value]}, proven with the K <= 9 tables"
+            return f"book move: {_PROVEN[self.value]}, proven to the last placement with the K <= 9 tables"
+        words = f"book move: searched to depth {self.depth}, {self.score:+.2f}"
         if self.rebuild:
             words += f" (by another version of the search: `{self.rebuild}` makes the book again)"
+        if self.value:
+            words += f"; keeps the {_KEEPS[self.value]}, proven with the K <= 9 tables"
         return words
 
     def to_dict(self) -> dict[str, Any]:
