@@ -498,6 +498,51 @@ def test_the_why_panel_says_what_the_book_proves_of_each_candidate() -> None:
     assert all(c["proven"] is None for c in why_panel(pos, 3, 2)["candidates"])
 
 
+def test_off_the_book_a_panel_keeps_the_proven_value_where_the_book_knows_every_turn() -> None:
+    """White leaves the book at once (a7), Black answers from it twice: White's ply-4 position is not in
+    the book, but every turn from it leads to a position of Black's book lines, so each turn's outcome is
+    proven. The panel keeps the analysis' best-ranked turn among those that keep the position's value
+    (``keeps``, ``proven``) and says which candidates would not; here the analysis ranks three losing
+    placements above it. The AI's own panel (after its search, ``fresh=False``) does not."""
+    from boardeval.morris.book import default_book
+
+    book = default_book()
+    assert book is not None
+    pos = Position.start()
+    for turn in ("a7", None, "g1", None):  # None: Black's book move
+        entry = book.probe(pos)
+        assert entry is not None
+        pos.play(turn or str(entry.move))
+    assert book.probe(pos) is None
+    panel = why_panel(pos, 3, 6, book=book)
+    proven = panel["proven"]
+    assert proven is not None and proven["value"] == "draw"
+    (mine,) = [c for c in panel["candidates"] if c["keeps"]]
+    assert mine["move"] == proven["move"] and mine["proven"]["value"] == "draw" and not mine["book"]
+    assert all(c["proven"] is not None for c in panel["candidates"])
+    # the best-ranked keeper: every turn the analysis scores higher loses with best play
+    ranked = Searcher().top_moves(pos, len(pos.legal_turns()), 6)
+    order = [str(m.move) for m in ranked]
+    for better in order[: order.index(mine["move"])]:
+        child = pos.copy()
+        child.play(better)
+        after = book.probe(child)
+        assert after is not None and after.value == "win"  # the opponent's: the turn loses
+    losers = [c["move"] for c in panel["candidates"] if c["proven"]["value"] == "loss"]
+    assert losers and f"{mine['move']} is this panel's best-ranked turn that keeps it" in " ".join(
+        panel["explanation"]
+    )
+    assert panel["explanation"][0].startswith("The opening book proves the outcome of every turn here: ")
+    assert book.proven_value(pos) == "draw" and book.probe(pos) is None  # from its turns' outcomes
+    assert book.proven_value(Position.start()) == "draw"  # its own entry
+    past = pos.copy()
+    for turn in ("d6", "b2", "f2", "b6xf2"):  # past the book's lines: it cannot tell
+        past.play(turn)
+    assert book.proven_value(past) is None
+    # after the AI's own search the panel explains the AI's move: no turn is picked for it
+    assert why_panel(pos, 3, 6, searcher=Searcher(book=book), fresh=False)["proven"] is None
+
+
 def test_proven_entries_say_so_and_round_trip(tmp_path: Path) -> None:
     """An entry with a proven value (a book made with the K <= 9 tables) says what is proven; the value and
     the exact flag survive the file."""

@@ -75,6 +75,12 @@ def _morris_decided(page: Any) -> None:
     page.wait_for_function("() => document.getElementById('why').textContent.includes('White wins')")
 
 
+def _morris_proven(page: Any) -> None:
+    """Off the book, where it proves every turn's outcome: the hint's kept turn and the losing candidates."""
+    _morris(page)
+    page.wait_for_function("() => document.getElementById('why').textContent.includes('keeps the value')")
+
+
 def _diplomacy(page: Any) -> None:
     page.wait_for_selector("#eval-breakdown table.dip-eval")
     page.wait_for_selector("#charts svg[data-measure]")
@@ -97,6 +103,7 @@ STATES: dict[str, tuple[str, Callable[[Any], None]]] = {
     "morris": ("/morris?strength=easy", _morris),
     "morris-ai": ("/morris?strength=easy&colour=none&moves=d2+a7", _morris_ai),
     "morris-decided": ("/morris?colour=both&start=......BW..WBW.WBBB..W...+w+0+0", _morris_decided),
+    "morris-proven": ("/morris?colour=both&moves=a7+b4+g1+d2", _morris_proven),
     "diplomacy": ("/diplomacy?game=1&phase=F1907M", _diplomacy),
     "error": ("/no-such-page", lambda page: page.wait_for_selector("h1")),
 }

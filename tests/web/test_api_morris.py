@@ -182,6 +182,16 @@ def test_the_hint_is_the_analysis_and_scores_the_graphs_value(client: TestClient
         # the graph's answer carries what the book proves of each position it holds, in words
         assert book["value"] == "draw" and graph["book"][3] == "a draw with best play"
         assert tagged["score"] <= first["score"] == hint["score"]  # side to move's view
+    # off the book (White's a7, then g1), where the book knows every turn's outcome: the hint keeps the draw
+    ask = {"moves": ["a7", "b4", "g1", "d2"], "strength": "easy", "analysis": True}
+    hint = client.post("/api/morris/why", json=ask).json()
+    assert hint["why"]["book"] is None and hint["why"]["proven"]["value"] == "draw"
+    (kept,) = [c for c in hint["why"]["candidates"] if c["keeps"]]
+    assert hint["move"] == kept["move"] == hint["why"]["proven"]["move"] and kept["proven"]["value"] == "draw"
+    assert hint["white_score"] == hint["why"]["candidates"][0]["white_score"]  # still the graph's value
+    # the graph knows the position's value too: not held by the book, but every turn's outcome is
+    off = client.post("/api/morris/evals", json={"moves": ask["moves"]}).json()["book"]
+    assert off[4] == "a draw with best play" and all(off)
     assert graph["book"][0] == "a draw with best play"  # Gasser's result, which the book reproduces
     assert all(graph["book"][:4]) and graph["book"][8] is None  # every position of plies 0-3; ply 8: none
     # strict: a boolean, on /why only

@@ -728,3 +728,25 @@ def test_touch_targets_are_at_least_24_px_on_a_phone(browser: Any, live_server: 
         assert len(pg.evaluate(TARGETS)) > 40  # the 24 points, the move list, the controls
     finally:
         context.close()
+
+
+def test_off_the_book_the_hint_keeps_the_proven_value(page: Any, live_server: str) -> None:
+    """White left the book (a7, g1) and Black answered from it: every White turn leads into the book, so
+    each one's outcome is proven. The hint names the analysis' best-ranked turn that keeps the draw, tagged
+    with its glossary term, and every candidate row says its proven outcome."""
+    moves = ["a7", "b4", "g1", "d2"]
+    page.goto(live_server + "/morris?colour=both&moves=" + quote(" ".join(moves)))
+    _status(page, "White to move")
+    page.click("#hint-btn")
+    page.wait_for_function(HINT_SHOWN)
+    hint = _post(live_server + "/api/morris/why", {"moves": moves, "candidates": 3, "analysis": True})
+    kept = hint["why"]["proven"]["move"]
+    assert page.inner_text("#ai-move") == kept and "(opening book)" in page.inner_text("#why-title")
+    chosen = page.locator("#why tr.chosen")
+    assert "keeps the value" in chosen.inner_text()
+    assert chosen.locator('[data-gloss="keeps the value"]').count() == 1
+    assert "draws with best play (opening book)" in chosen.inner_text()
+    rows = page.locator("#why .why-candidates tbody tr")
+    for i in range(rows.count()):
+        assert "with best play (opening book)" in rows.nth(i).inner_text()
+    _clean(page)

@@ -102,6 +102,24 @@ _PROVEN_WORDS: dict[str, str] = {
 """A candidate turn's value with best play, as the opening book proves it, in words."""
 
 _NEGATED = {"win": "loss", "draw": "draw", "loss": "win"}
+_VALUE_NAMES = {1: "win", 0: "draw", -1: "loss"}
+_POSITION_WORDS = {"win": "is won", "draw": "is a draw", "loss": "is lost"}
+
+
+def _turn_values(pos: Position, book: OpeningBook) -> dict[Turn, int] | None:
+    """Each turn's proven outcome for the mover (1 win, 0 draw, -1 loss) where the book holds the position
+    every turn leads to; None as soon as one is not held (or holds no value)."""
+    out: dict[Turn, int] = {}
+    for turn in pos.legal_turns():
+        pos.push(turn)
+        try:
+            entry = book.probe(pos)
+        finally:
+            pos.pop()
+        if entry is None or not entry.value:
+            return None
+        out[turn] = {"win": -1, "draw": 0, "loss": 1}[entry.value]  # the opponent's value, negated
+    return out or None
 
 
 def white_view(score: float, side: int) -> float:
@@ -317,6 +335,7 @@ def why_panel(
         "explanation": [],
         "tablebase": None,
         "book": None,
+        "proven": None,
         "seconds": 0.0,
     }
     outcome = pos.outcome()
@@ -331,7 +350,13 @@ def why_panel(
         book = searcher.book
     entry = book.probe(pos) if book is not None else None
     keep = entry.move if entry is not None else None
-    candidates, importance, nodes = _candidates(searcher, pos, n, depth, before, probe, fresh, keep, book)
+    # off the book, a fresh panel whose every turn leads into the book knows each turn's proven outcome:
+    # it keeps the best-ranked turn among those that keep the position's value (never a proven loser first)
+    known = _turn_values(pos, book) if entry is None and book is not None and fresh else None
+    keepers = None if known is None else frozenset(t for t, v in known.items() if v == max(known.values()))
+    candidates, importance, nodes = _candidates(
+        searcher, pos, n, depth, before, probe, fresh, keep, book, keepers
+    )
     active = [f for f in FEATURES if ev.weights[f] != 0.0]
     ranking = sorted(
         (f for f in active if importance[f] > 1e-12), key=lambda f: (-importance[f], FEATURES.index(f))
@@ -346,6 +371,18 @@ def why_panel(
         )
     else:
         explanation = [f"{verdict['headline']} ({candidates[0]['move']})."]
+    if known is not None:
+        mine = next(c for c in candidates if c["keeps"])
+        value = _VALUE_NAMES[max(known.values())]  # the position's: its best turn's, the mover's view
+        panel["proven"] = {"move": mine["move"], "value": value, "text": mine["proven"]["text"]}
+        worse = [c["move"] for c in candidates if c["proven"]["value"] != value]
+        explanation.insert(
+            0,
+            f"The opening book proves the outcome of every turn here: the position {_POSITION_WORDS[value]} "
+            f"with best play, and {mine['move']} is this panel's best-ranked turn that keeps it"
+            + (f" ({' and '.join(worse)} would not)" if worse else "")
+            + ".",
+        )
     if keep is not None:
         # the book's move is the one played: the panel's shallower search ranks the candidates, and where it
         # ranks another turn first that turn is not called best (the book searched deeper, or proved it)
@@ -363,8 +400,8 @@ def why_panel(
             f"{keep} {where}."
         )
     for i, cand in enumerate(candidates):
-        if keep is not None:
-            tag = "book move" if cand["book"] else f"#{i + 1} here"
+        if keep is not None or known is not None:
+            tag = "book move" if cand["book"] else "keeps the value" if cand["keeps"] else f"#{i + 1} here"
         else:
             tag = "best" if i == 0 else f"#{i + 1}"
         words = cand["summary"] if cand["verdict"] is None else cand["verdict"]["text"]
@@ -434,11 +471,14 @@ def _candidates(
     fresh: bool = True,
     keep: Turn | None = None,
     book: OpeningBook | None = None,
+    keepers: frozenset[Turn] | None = None,
 ) -> tuple[list[dict[str, Any]], dict[str, float], int]:
     """The top ``n`` turns as panel entries (and ``keep``, the book's move, after them when it is not one
     of them), each feature's importance (see the module docstring) and the nodes searched. A turn into a
     position whose value the ``book`` proves carries it: ``proven`` = ``{"value", "text"}`` (the mover's
-    view: "win", "draw" or "loss"; "loses with best play (opening book)"), else None."""
+    view: "win", "draw" or "loss"; "loses with best play (opening book)"), else None. ``keepers``: the
+    turns that keep the position's proven value (no ``keep``): the best-ranked of them is kept like the
+    book's move and flagged ``keeps``."""
     ev = searcher.evaluator
     me = pos.side
     base_terms = _terms(ev, pos, me)
@@ -449,8 +489,12 @@ def _candidates(
     # book's move is not among them are all turns scored, from the now warm table (over 40 book positions
     # of plies 0-3 at the AI's panel depth: 18.8 M nodes against 28.8 M scoring all at once; 9 of the 40
     # needed the second pass).
-    tops = searcher.top_moves(pos, len(pos.legal_turns()) if fresh and keep else n, depth, fresh=fresh)
+    every = fresh and (keep is not None or keepers is not None)
+    tops = searcher.top_moves(pos, len(pos.legal_turns()) if every else n, depth, fresh=fresh)
     nodes = searcher.nodes
+    kept = None
+    if keepers is not None:
+        kept = keep = next(m.move for m in tops if m.move in keepers)  # every turn is scored (fresh)
     if keep is not None and all(m.move != keep for m in tops[:n]):
         if not fresh:
             tops = searcher.top_moves(pos, len(pos.legal_turns()), depth, fresh=False)
@@ -484,7 +528,8 @@ def _candidates(
                 "features_after": after,
                 "change": change,
                 "summary": _move_summary(_COLOUR[me], _COLOUR[1 - me], change, ev.weights),
-                "book": ms.move == keep,
+                "book": ms.move == keep and kept is None,
+                "keeps": ms.move == kept,
                 "proven": proven,
             }
         )

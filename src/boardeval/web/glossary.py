@@ -50,6 +50,12 @@ _MORRIS: Final[dict[str, str]] = {
     "nodes": "Positions the search visited to find its move.",
     "line": "The principal variation: the best play for both sides that the search expects after the move.",
     "candidates": "The best few turns at the AI's depth, each with its score and line (best first).",
+    "keeps the value": (
+        "Off the opening book, where every move leads to a position the book holds, each move's outcome "
+        "with best play (win, draw or loss) is proven with the endgame tables: Hint then names the "
+        "analysis' best-ranked move among those that keep the position's value, even where the analysis "
+        "scores another move higher (that move is shown too, with its proven outcome)."
+    ),
     "book move": (
         "The opening book's move, searched deeply offline (or proven with the endgame tables): the AI plays "
         "it, and it is always among the candidates, even where their shallower search ranks it lower."

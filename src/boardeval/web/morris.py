@@ -370,8 +370,10 @@ def _think(game: AiIn, play: bool, tb_folder: Path | None) -> AiAnswer:
         seconds = time.perf_counter() - t0
         best = why["candidates"][0]
         # the position's value is the analysis' (the graph's); the move is the book's where the book holds
-        # the position (the AI plays it: deeper, or proven), else the analysis' best
-        chosen = next(c for c in why["candidates"] if c["book"]) if why["book"] is not None else best
+        # the position (the AI plays it: deeper, or proven), else the analysis' best among the turns that
+        # keep the proven value where the book holds every turn's outcome, else the analysis' best
+        flag = "book" if why["book"] is not None else "keeps" if why["proven"] is not None else None
+        chosen = best if flag is None else next(c for c in why["candidates"] if c[flag])
         move, score, pv, nodes = chosen["move"], float(best["score"]), list(chosen["pv"]), int(why["nodes"])
         verdict = best["verdict"]
     else:
@@ -510,11 +512,12 @@ def _evals(game: EvalsIn, tb_folder: Path | None) -> EvalsAnswer:
 
 
 def _book_value(book: Book | None, pos: Position) -> str | None:
-    """The value of ``pos`` with best play that the opening book proves, in words naming the winner; None
-    where the book does not hold it (or holds no value: a book searched without the tables)."""
-    entry = book.probe(pos) if book is not None else None
-    if entry is None or not entry.value:
+    """The value of ``pos`` with best play that the opening book proves (its entry's, or the best of every
+    turn's outcome where the book holds them all: ``Book.proven_value``), in words naming the winner; None
+    where the book cannot tell."""
+    value = book.proven_value(pos) if book is not None and pos.outcome() is None else None
+    if value is None:
         return None
     mover, other = ("White", "Black") if pos.side == WHITE else ("Black", "White")
-    winner = {"win": mover, "loss": other}.get(entry.value)
+    winner = {"win": mover, "loss": other}.get(value)
     return "a draw with best play" if winner is None else f"{winner} wins with best play"

@@ -110,6 +110,7 @@ _PROVEN: Final[dict[str, str]] = {
     "loss": "the position is lost; this move holds out longest",
 }
 _KEEPS: Final[dict[str, str]] = {"win": "win", "draw": "draw", "loss": "longest defence"}
+_VALUE: Final[dict[str, int]] = {"win": 1, "draw": 0, "loss": -1}
 
 
 def canonical_text(pos: Position) -> tuple[str, int]:
@@ -155,6 +156,26 @@ class Book:
         """The command that makes this book again when it is :meth:`stale` (empty when it is current): the
         one it was built with, as its file records it."""
         return str(self.meta.get("command") or "boardeval morris book build") if self.stale() else ""
+
+    def proven_value(self, position: Position) -> str | None:
+        """The value of ``position`` with best play for the side to move (``"win"``, ``"draw"``, ``"loss"``)
+        as this book proves it: its entry's, else, where the book holds every position a turn leads to,
+        the best of those turns' outcomes (each the opponent's value there, negated); None otherwise."""
+        entry = self.probe(position)
+        if entry is not None:
+            return entry.value or None
+        best = None
+        for turn in position.legal_turns():
+            position.push(turn)
+            try:
+                after = self.probe(position)
+            finally:
+                position.pop()
+            if after is None or not after.value:
+                return None
+            mine = -_VALUE[after.value]
+            best = mine if best is None else max(best, mine)
+        return None if best is None else {1: "win", 0: "draw", -1: "loss"}[best]
 
     def probe(self, position: Position) -> BookEntry | None:
         """The book move of ``position`` in its own frame, or None when the book does not hold it."""

@@ -371,7 +371,8 @@
       return;
     }
     const mover = w.ans.why && w.ans.why.side ? w.ans.why.side : "";
-    const fromBook = w.ans.why && w.ans.why.book && w.ans.why.book.move === w.ans.move;
+    const why = w.ans.why || {};  // the book's move, or the best-ranked turn that keeps the book's proven value
+    const fromBook = (why.book && why.book.move === w.ans.move) || (why.proven && why.proven.move === w.ans.move);
     $("why-title").innerHTML = w.kind === "hint"
       ? `Best move here: <span id="ai-move" class="mono">${BE.esc(w.ans.move)}</span>` +
         (fromBook ? ` <span class="muted">(${BE.term("book move", "opening book")})</span>` : "")

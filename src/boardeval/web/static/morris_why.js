@@ -45,7 +45,7 @@ const MorrisWhy = (() => {
         const score = c.verdict ? `<span class="verdict">${BE.esc(c.verdict.text)}</span>` : signed(c.white_score);
         const outlook = (!c.verdict && c.outlook ? `<span class="outlook">${BE.esc(c.outlook)}</span>` : "") +
           (c.proven ? `<span class="outlook proven">${BE.esc(c.proven.text)}</span>` : "");
-        h += `<tr${mine ? ' class="chosen"' : ""}><td class="mono">${BE.esc(c.move)}${mine ? " ◀" : ""}${c.book ? ` (${term("book move", "book")})` : ""}</td>` +
+        h += `<tr${mine ? ' class="chosen"' : ""}><td class="mono">${BE.esc(c.move)}${mine ? " ◀" : ""}${c.book ? ` (${term("book move", "book")})` : c.keeps ? ` (${term("keeps the value", "keeps the value")})` : ""}</td>` +
           `<td class="${c.verdict ? "verdict-cell" : "num"}">${score}</td><td class="line"><span class="mono">${(c.pv || []).map(BE.esc).join(" ")}</span>${outlook}</td></tr>`;
       }
       h += `</tbody></table>`;
