@@ -24,6 +24,7 @@ from collections import Counter, defaultdict
 from _harness import add_common_options, load_text, print_table, run_jobs
 from boardeval.core import wilson_interval
 from boardeval.morris import Position, default_book, why_panel
+from boardeval.morris.book import book_positions
 from boardeval.web.morris import analysis_depth
 
 VALUE = {"win": 1, "draw": 0, "loss": -1}
@@ -55,9 +56,45 @@ def classify(text: str) -> tuple[int, str, str, str]:
     return ply, kind, value, kept
 
 
+def off_book(text: str) -> tuple[int, str, str]:
+    """(ply, the position's proven value, "kept"/"lost") of a position the book does not hold but whose
+    every turn leads into it: does the analysis' first turn keep the value (what the hint named before)?"""
+    book = default_book()
+    assert book is not None
+    pos = Position.parse(text)
+    value = book.proven_value(pos)
+    assert value is not None and book.probe(pos) is None
+    first = why_panel(pos, 1, analysis_depth(pos))["candidates"][0]["move"]  # no book: the old hint
+    pos.play(first)
+    after = book.proven_value(pos)
+    assert after is not None
+    return 18 - sum(pos.hand) - 1, value, "kept" if -VALUE[after] == VALUE[value] else "lost"
+
+
+def off_book_positions(plies: tuple[int, ...]) -> list[str]:
+    """The symmetry classes of these plies that the book does not hold but whose every turn leads into it
+    (a player who left the book, against the book's moves)."""
+    book = default_book()
+    assert book is not None
+    levels = book_positions(max(plies) + 1)
+    out = []
+    for ply in plies:
+        for text in levels[ply]:
+            pos = Position.parse(text)
+            if book.probe(pos) is None and book.proven_value(pos) is not None:
+                out.append(text)
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sample", type=int, default=200, help="book positions to take (0: every one)")
+    parser.add_argument(
+        "--off-book",
+        default="",
+        help="also these plies' positions off the book whose every turn leads into it (e.g. 4,5): does the "
+        "analysis' first turn keep the proven value",
+    )
     add_common_options(parser, seed=1, workers=2)
     args = parser.parse_args()
     book = default_book()
@@ -113,6 +150,26 @@ def main() -> None:
             iv = wilson_interval(c["lost"], n)
             rows.append([ply, n, c["kept"], c["lost"], f"{iv.value:.3f} [{iv.lo:.3f}, {iv.hi:.3f}]"])
         print_table(["ply", "positions", "kept", "lost", "share lost [95%]"], rows)
+    if args.off_book:
+        plies = tuple(int(p) for p in args.off_book.split(","))
+        texts = off_book_positions(plies)
+        if args.sample and args.sample < len(texts):
+            texts = sorted(random.Random(args.seed).sample(texts, args.sample))
+        print(f"\nOff the book, plies {args.off_book}: {len(texts)} positions whose every turn leads into it")
+        more = run_jobs(off_book, texts, workers=args.workers, label="off the book", every=20, show_load=True)
+        table: dict[int, Counter[str]] = defaultdict(Counter)
+        for ply, value, keeps in more.results:
+            table[ply][keeps] += 1
+            table[ply][f"{value}:{keeps}"] += 1
+        rows = []
+        for ply in sorted(table):
+            c = table[ply]
+            n = c["kept"] + c["lost"]
+            iv = wilson_interval(c["lost"], n)
+            split = ", ".join(f"{v} {c[v + ':lost']}/{c[v + ':kept'] + c[v + ':lost']}" for v in VALUE)
+            rows.append([ply, n, c["kept"], c["lost"], f"{iv.value:.3f} [{iv.lo:.3f}, {iv.hi:.3f}]", split])
+        print(f"The analysis' first turn (the old hint){more.note} ({more.seconds:.0f} s):")
+        print_table(["ply", "positions", "kept", "lost", "share lost [95%]", "lost of won / drawn"], rows)
     print(f"\n{load_text()}")
 
 
