@@ -503,7 +503,7 @@ def test_off_the_book_a_panel_keeps_the_proven_value_where_the_book_knows_every_
     the book, but every turn from it leads to a position of Black's book lines, so each turn's outcome is
     proven. The panel keeps the analysis' best-ranked turn among those that keep the position's value
     (``keeps``, ``proven``) and says which candidates would not; here the analysis ranks three losing
-    placements above it. The AI's own panel (after its search, ``fresh=False``) does not."""
+    placements above it. The AI plays that turn where its search picked a losing one."""
     from boardeval.morris.book import default_book
 
     book = default_book()
@@ -539,8 +539,26 @@ def test_off_the_book_a_panel_keeps_the_proven_value_where_the_book_knows_every_
     for turn in ("d6", "b2", "f2", "b6xf2"):  # past the book's lines: it cannot tell
         past.play(turn)
     assert book.proven_value(past) is None
-    # after the AI's own search the panel explains the AI's move: no turn is picked for it
-    assert why_panel(pos, 3, 6, searcher=Searcher(book=book), fresh=False)["proven"] is None
+    # the AI in such a position (never in its own games, but `morris best` on any position): a shallow
+    # search picks a losing turn, and the player plays the best-ranked turn that keeps the value instead
+    from boardeval.morris.why import turn_outcomes
+
+    outcomes = turn_outcomes(pos, book)
+    assert outcomes is not None and max(outcomes.values()) == 0
+    plain = AlphaBetaPlayer(depth=4, manage_time=False, book=None).search(pos)
+    assert plain.move is not None and outcomes[plain.move] == -1  # the search alone loses the draw
+    result = AlphaBetaPlayer(depth=4, manage_time=False).search(pos)
+    assert result.move is not None and outcomes[result.move] == 0 and result.move != plain.move
+    assert result.book == (
+        f"opening book: {result.move} draws with best play, every turn's outcome proven; the search's "
+        f"{plain.move} loses"
+    )
+    # its panel, after that search, keeps the same turn among its candidates
+    ai = AlphaBetaPlayer(depth=4, manage_time=False)
+    played = ai.search(pos).move
+    after = ai.why(pos, 3)
+    assert after["proven"] is not None and after["proven"]["move"] == str(played)
+    assert [c["move"] for c in after["candidates"] if c["keeps"]] == [str(played)]
 
 
 def test_proven_entries_say_so_and_round_trip(tmp_path: Path) -> None:

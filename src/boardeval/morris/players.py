@@ -15,6 +15,7 @@ from its seed whoever runs it. :data:`STRENGTHS` names the search budgets the we
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Final, TypeAlias
 
 from boardeval.core import BoardevalError, ParamsError, Player, Progress
@@ -32,7 +33,7 @@ from boardeval.morris._search.plain import random_turn
 from boardeval.morris._search.searcher import DEFAULT_DEPTH, ENGINES, Searcher, SearchResult
 from boardeval.morris._search.searcher import _check_depth as check_budget
 from boardeval.morris.rules import MEN_PER_SIDE, Position, Turn
-from boardeval.morris.why import why_panel
+from boardeval.morris.why import turn_outcomes, why_panel
 
 if TYPE_CHECKING:
     import numpy as np
@@ -216,10 +217,42 @@ class AlphaBetaPlayer:
 
     def _searched(self, state: Position, result: SearchResult) -> SearchResult:
         """Remember what a search of ``state`` reached (the why-panel's depth, the position its table is
-        fresh for) and hand its result on."""
+        fresh for) and hand its result on: where the opening book proves every turn's outcome and the
+        search's turn gives the position's value away, the best-ranked turn that keeps it instead."""
         self._last_depth = result.depth or self._last_depth
         self._last_searched = _history_key(state)
-        return result
+        if self.book is None or result.move is None or result.book or result.tablebase or result.interrupted:
+            return result
+        known = turn_outcomes(state, self.book)
+        if known is None or known[result.move] == max(known.values()):
+            return result
+        return self._keep_value(state, result, known)
+
+    def _keep_value(self, state: Position, result: SearchResult, known: dict[Turn, int]) -> SearchResult:
+        """The search's turn gives a proven value away (a position off the book whose every turn leads into
+        it: a player who left the book, never this player in its own games): the best-ranked turn that
+        keeps the value, ranked at the why-panel's depth from the search's warm table, said in ``book``."""
+        import time as _time
+
+        assert result.move is not None
+        start = _time.perf_counter()
+        best = max(known.values())
+        ranked = self._searcher.top_moves(state, len(known), why_depth(result.depth or 1), fresh=False)
+        kept = next(m for m in ranked if known[m.move] == best)
+        words = {1: "wins", 0: "draws", -1: "loses"}
+        note = (
+            f"opening book: {kept.move} {words[best]} with best play, every turn's outcome proven; the "
+            f"search's {result.move} {words[known[result.move]]}"
+        )
+        return replace(
+            result,
+            move=kept.move,
+            score=kept.score,
+            pv=kept.pv,
+            nodes=result.nodes + self._searcher.nodes,
+            seconds=result.seconds + _time.perf_counter() - start,
+            book=note,
+        )
 
     def answer(
         self, state: Position, n: int = 3, *, progress: Progress | None = None

@@ -54,6 +54,7 @@ __all__ = [
     "game_verdict",
     "liberty_sentences",
     "placing_sentences",
+    "turn_outcomes",
     "turn_verdict",
     "white_view",
     "why_panel",
@@ -106,9 +107,10 @@ _VALUE_NAMES = {1: "win", 0: "draw", -1: "loss"}
 _POSITION_WORDS = {"win": "is won", "draw": "is a draw", "loss": "is lost"}
 
 
-def _turn_values(pos: Position, book: OpeningBook) -> dict[Turn, int] | None:
-    """Each turn's proven outcome for the mover (1 win, 0 draw, -1 loss) where the book holds the position
-    every turn leads to; None as soon as one is not held (or holds no value)."""
+def turn_outcomes(pos: Position, book: OpeningBook) -> dict[Turn, int] | None:
+    """Each turn's proven outcome for the mover (1 win, 0 draw, -1 loss) where the opening book holds the
+    position every turn leads to (its value, negated); None as soon as one is not held (or holds no value).
+    The turns whose outcome is the best one keep the position's value."""
     out: dict[Turn, int] = {}
     for turn in pos.legal_turns():
         pos.push(turn)
@@ -350,9 +352,9 @@ def why_panel(
         book = searcher.book
     entry = book.probe(pos) if book is not None else None
     keep = entry.move if entry is not None else None
-    # off the book, a fresh panel whose every turn leads into the book knows each turn's proven outcome:
-    # it keeps the best-ranked turn among those that keep the position's value (never a proven loser first)
-    known = _turn_values(pos, book) if entry is None and book is not None and fresh else None
+    # off the book, a panel whose every turn leads into the book knows each turn's proven outcome: it keeps
+    # the best-ranked turn among those that keep the position's value (never a proven loser first)
+    known = turn_outcomes(pos, book) if entry is None and book is not None else None
     keepers = None if known is None else frozenset(t for t, v in known.items() if v == max(known.values()))
     candidates, importance, nodes = _candidates(
         searcher, pos, n, depth, before, probe, fresh, keep, book, keepers
@@ -489,15 +491,19 @@ def _candidates(
     # book's move is not among them are all turns scored, from the now warm table (over 40 book positions
     # of plies 0-3 at the AI's panel depth: 18.8 M nodes against 28.8 M scoring all at once; 9 of the 40
     # needed the second pass).
+    total = len(pos.legal_turns())
     every = fresh and (keep is not None or keepers is not None)
-    tops = searcher.top_moves(pos, len(pos.legal_turns()) if every else n, depth, fresh=fresh)
+    tops = searcher.top_moves(pos, total if every else n, depth, fresh=fresh)
     nodes = searcher.nodes
     kept = None
     if keepers is not None:
-        kept = keep = next(m.move for m in tops if m.move in keepers)  # every turn is scored (fresh)
+        if not any(m.move in keepers for m in tops) and len(tops) < total:  # screened: score every turn
+            tops = searcher.top_moves(pos, total, depth, fresh=False)
+            nodes += searcher.nodes
+        kept = keep = next(m.move for m in tops if m.move in keepers)
     if keep is not None and all(m.move != keep for m in tops[:n]):
-        if not fresh:
-            tops = searcher.top_moves(pos, len(pos.legal_turns()), depth, fresh=False)
+        if len(tops) < total:
+            tops = searcher.top_moves(pos, total, depth, fresh=False)
             nodes += searcher.nodes
         tops = tops[:n] + [m for m in tops[n:] if m.move == keep]
     else:
