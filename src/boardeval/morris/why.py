@@ -38,7 +38,7 @@ from boardeval.morris._features import (
     position_phase,
     side_phase,
 )
-from boardeval.morris._search.opening import OpeningBook
+from boardeval.morris._search.opening import OpeningBook, turn_outcomes
 from boardeval.morris._search.searcher import Searcher
 from boardeval.morris.board import points_of
 from boardeval.morris.outcome import Termination
@@ -105,23 +105,6 @@ _PROVEN_WORDS: dict[str, str] = {
 _NEGATED = {"win": "loss", "draw": "draw", "loss": "win"}
 _VALUE_NAMES = {1: "win", 0: "draw", -1: "loss"}
 _POSITION_WORDS = {"win": "is won", "draw": "is a draw", "loss": "is lost"}
-
-
-def turn_outcomes(pos: Position, book: OpeningBook) -> dict[Turn, int] | None:
-    """Each turn's proven outcome for the mover (1 win, 0 draw, -1 loss) where the opening book holds the
-    position every turn leads to (its value, negated); None as soon as one is not held (or holds no value).
-    The turns whose outcome is the best one keep the position's value."""
-    out: dict[Turn, int] = {}
-    for turn in pos.legal_turns():
-        pos.push(turn)
-        try:
-            entry = book.probe(pos)
-        finally:
-            pos.pop()
-        if entry is None or not entry.value:
-            return None
-        out[turn] = {"win": -1, "draw": 0, "loss": 1}[entry.value]  # the opponent's value, negated
-    return out or None
 
 
 def white_view(score: float, side: int) -> float:

@@ -12,7 +12,7 @@ from typing import Protocol
 
 from boardeval.morris.rules import Position, Turn
 
-__all__ = ["BookMove", "OpeningBook"]
+__all__ = ["BookMove", "OpeningBook", "turn_outcomes"]
 
 
 class BookMove(Protocol):
@@ -58,3 +58,20 @@ class OpeningBook(Protocol):
     def probe(self, position: Position) -> BookMove | None:
         """The book move of ``position`` (in its own frame), or None when the book does not hold it."""
         ...
+
+
+def turn_outcomes(pos: Position, book: OpeningBook) -> dict[Turn, int] | None:
+    """Each turn's proven outcome for the mover (1 win, 0 draw, -1 loss) where the opening book holds the
+    position every turn leads to (its value, negated); None as soon as one is not held (or holds no value).
+    The turns whose outcome is the best one keep the position's value."""
+    out: dict[Turn, int] = {}
+    for turn in pos.legal_turns():
+        pos.push(turn)
+        try:
+            entry = book.probe(pos)
+        finally:
+            pos.pop()
+        if entry is None or not entry.value:
+            return None
+        out[turn] = {"win": -1, "draw": 0, "loss": 1}[entry.value]  # the opponent's value, negated
+    return out or None

@@ -27,6 +27,7 @@ from typing import Any, Final
 
 from boardeval.core import BoardevalError, MorrisError
 from boardeval.core.files import write_atomic
+from boardeval.morris._search.opening import turn_outcomes
 from boardeval.morris.rules import STANDARD, Position, Turn
 from boardeval.morris.symmetry import INVERSE, canonical, map_turn
 
@@ -110,7 +111,6 @@ _PROVEN: Final[dict[str, str]] = {
     "loss": "the position is lost; this move holds out longest",
 }
 _KEEPS: Final[dict[str, str]] = {"win": "win", "draw": "draw", "loss": "longest defence"}
-_VALUE: Final[dict[str, int]] = {"win": 1, "draw": 0, "loss": -1}
 
 
 def canonical_text(pos: Position) -> tuple[str, int]:
@@ -164,18 +164,8 @@ class Book:
         entry = self.probe(position)
         if entry is not None:
             return entry.value or None
-        best = None
-        for turn in position.legal_turns():
-            position.push(turn)
-            try:
-                after = self.probe(position)
-            finally:
-                position.pop()
-            if after is None or not after.value:
-                return None
-            mine = -_VALUE[after.value]
-            best = mine if best is None else max(best, mine)
-        return None if best is None else {1: "win", 0: "draw", -1: "loss"}[best]
+        outcomes = turn_outcomes(position, self)
+        return None if outcomes is None else {1: "win", 0: "draw", -1: "loss"}[max(outcomes.values())]
 
     def probe(self, position: Position) -> BookEntry | None:
         """The book move of ``position`` in its own frame, or None when the book does not hold it."""
