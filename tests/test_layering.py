@@ -110,7 +110,7 @@ LAYERS: dict[str, dict[str, int | str]] = {
         # play, over the search and the tablebase
         "why": 9,
         # the opening book: positions searched deeply offline, stored as data
-        "book.store": 3,
+        "book.store": 4,  # over the book interface (_search.opening: turn_outcomes, for proven_value)
         "book.build": 8,  # the search and, for the exact ply, the tablebase's probe
         "book.__init__": 9,
         "players": 10,
