@@ -23,11 +23,10 @@ from collections import Counter, defaultdict
 
 from _harness import add_common_options, load_text, print_table, run_jobs
 from boardeval.core import wilson_interval
-from boardeval.morris import Position, default_book, why_panel
+from boardeval.morris import Position, Turn, default_book, why_panel
+from boardeval.morris._search.opening import OUTCOMES, turn_outcomes
 from boardeval.morris.book import book_positions
 from boardeval.web.morris import analysis_depth
-
-VALUE = {"win": 1, "draw": 0, "loss": -1}
 
 
 def classify(text: str) -> tuple[int, str, str, str]:
@@ -44,15 +43,9 @@ def classify(text: str) -> tuple[int, str, str, str]:
     ply = 18 - sum(pos.hand)
     value = str(panel["book"]["value"] or "")
     kept = ""
-    children = {}
-    for turn in pos.legal_turns():
-        pos.push(turn)
-        entry = book.probe(pos)
-        pos.pop()
-        children[str(turn)] = entry.value if entry is not None else ""
-    if value and all(children.values()):
-        # the turn's value for the side to move is its child's, negated
-        kept = "kept" if -VALUE[children[first["move"]]] == VALUE[value] else "lost"
+    outcomes = turn_outcomes(pos, book)
+    if value and outcomes is not None:
+        kept = "kept" if outcomes[Turn.parse(first["move"])] == OUTCOMES[value] else "lost"
     return ply, kind, value, kept
 
 
@@ -68,7 +61,7 @@ def off_book(text: str) -> tuple[int, str, str]:
     pos.play(first)
     after = book.proven_value(pos)
     assert after is not None
-    return 18 - sum(pos.hand) - 1, value, "kept" if -VALUE[after] == VALUE[value] else "lost"
+    return 18 - sum(pos.hand) - 1, value, "kept" if -OUTCOMES[after] == OUTCOMES[value] else "lost"
 
 
 def off_book_positions(plies: tuple[int, ...]) -> list[str]:
@@ -166,7 +159,7 @@ def main() -> None:
             c = table[ply]
             n = c["kept"] + c["lost"]
             iv = wilson_interval(c["lost"], n)
-            split = ", ".join(f"{v} {c[v + ':lost']}/{c[v + ':kept'] + c[v + ':lost']}" for v in VALUE)
+            split = ", ".join(f"{v} {c[v + ':lost']}/{c[v + ':kept'] + c[v + ':lost']}" for v in OUTCOMES)
             rows.append([ply, n, c["kept"], c["lost"], f"{iv.value:.3f} [{iv.lo:.3f}, {iv.hi:.3f}]", split])
         print(f"The analysis' first turn (the old hint){more.note} ({more.seconds:.0f} s):")
         print_table(["ply", "positions", "kept", "lost", "share lost [95%]", "lost of won / drawn"], rows)

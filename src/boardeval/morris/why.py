@@ -38,7 +38,7 @@ from boardeval.morris._features import (
     position_phase,
     side_phase,
 )
-from boardeval.morris._search.opening import OpeningBook, turn_outcomes
+from boardeval.morris._search.opening import OUTCOME_NAMES, OpeningBook, turn_outcomes
 from boardeval.morris._search.searcher import Searcher
 from boardeval.morris.board import points_of
 from boardeval.morris.outcome import Termination
@@ -103,7 +103,6 @@ _PROVEN_WORDS: dict[str, str] = {
 """A candidate turn's value with best play, as the opening book proves it, in words."""
 
 _NEGATED = {"win": "loss", "draw": "draw", "loss": "win"}
-_VALUE_NAMES = {1: "win", 0: "draw", -1: "loss"}
 _POSITION_WORDS = {"win": "is won", "draw": "is a draw", "loss": "is lost"}
 
 
@@ -358,7 +357,7 @@ def why_panel(
         explanation = [f"{verdict['headline']} ({candidates[0]['move']})."]
     if known is not None:
         mine = next(c for c in candidates if c["keeps"])
-        value = _VALUE_NAMES[max(known.values())]  # the position's: its best turn's, the mover's view
+        value = OUTCOME_NAMES[max(known.values())]  # the position's: its best turn's, the mover's view
         panel["proven"] = {"move": mine["move"], "value": value, "text": mine["proven"]["text"]}
         worse = [c["move"] for c in candidates if c["proven"]["value"] != value]
         explanation.insert(

@@ -12,7 +12,14 @@ from typing import Protocol
 
 from boardeval.morris.rules import Position, Turn
 
-__all__ = ["BookMove", "OpeningBook", "turn_outcomes"]
+__all__ = ["OUTCOMES", "OUTCOME_NAMES", "BookMove", "OpeningBook", "turn_outcomes"]
+
+OUTCOMES: dict[str, int] = {"win": 1, "draw": 0, "loss": -1}
+"""A proven value for the side to move as a number (the other side's is its negation; the best is the
+largest)."""
+
+OUTCOME_NAMES: dict[int, str] = {v: k for k, v in OUTCOMES.items()}
+"""The value of a number of :data:`OUTCOMES`."""
 
 
 class BookMove(Protocol):
@@ -73,5 +80,5 @@ def turn_outcomes(pos: Position, book: OpeningBook) -> dict[Turn, int] | None:
             pos.pop()
         if entry is None or not entry.value:
             return None
-        out[turn] = {"win": -1, "draw": 0, "loss": 1}[entry.value]  # the opponent's value, negated
+        out[turn] = -OUTCOMES[entry.value]  # the opponent's value there, negated
     return out or None

@@ -29,6 +29,7 @@ from typing import Any
 from boardeval.core import JobsInterrupted, ParamsError, Progress, map_jobs
 from boardeval.core.files import write_atomic
 from boardeval.morris._evaluate import MATE_BOUND
+from boardeval.morris._search.opening import OUTCOMES
 from boardeval.morris.board import MEN_PER_SIDE
 from boardeval.morris.book.store import IS_CURRENT, Book, BookEntry, BookError, canonical_text
 from boardeval.morris.rules import Position, Turn
@@ -247,7 +248,7 @@ White, ply 7's 5,087 for Black)."""
 EXACT_TAG = "+K9"
 """Appended to :func:`search_key` in the checkpoints of the exact ply: searched with the K <= 9 tables."""
 
-VALUES: dict[str, int] = {"win": 1, "draw": 0, "loss": -1}
+VALUES: dict[str, int] = OUTCOMES
 """A position's exact value for the side to move, as a number (negated from the other side's view)."""
 
 IS_CURRENT.append(is_current)  # Book.stale() asks the store's hook (the store does not import the search)

@@ -27,7 +27,7 @@ from typing import Any, Final
 
 from boardeval.core import BoardevalError, MorrisError
 from boardeval.core.files import write_atomic
-from boardeval.morris._search.opening import turn_outcomes
+from boardeval.morris._search.opening import OUTCOME_NAMES, turn_outcomes
 from boardeval.morris.rules import STANDARD, Position, Turn
 from boardeval.morris.symmetry import INVERSE, canonical, map_turn
 
@@ -165,7 +165,7 @@ class Book:
         if entry is not None:
             return entry.value or None
         outcomes = turn_outcomes(position, self)
-        return None if outcomes is None else {1: "win", 0: "draw", -1: "loss"}[max(outcomes.values())]
+        return None if outcomes is None else OUTCOME_NAMES[max(outcomes.values())]
 
     def probe(self, position: Position) -> BookEntry | None:
         """The book move of ``position`` in its own frame, or None when the book does not hold it."""
