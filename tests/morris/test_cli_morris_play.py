@@ -84,6 +84,15 @@ def test_best_says_a_decided_line_in_words() -> None:
     assert data["score"] == -10000.0  # the number stays, beside the verdict
     code, out, _ = run("eval", START, "--json")
     assert json.loads(out)["verdict"] is None
+    # and so does best, which has no turn to name there (it said only "the game is over")
+    code, out, _ = run("best", "WWW.........BB.......... b 0 0", "--depth", "2")
+    assert code == 0 and "the game is over: White has won: Black has fewer than 3 men" in out
+    assert "The game is over. White has won: Black has fewer than 3 men." in out  # the why-panel's line
+    code, out, _ = run("best", "WWW.........BB.......... b 0 0", "--depth", "2", "--json")
+    data = json.loads(out)
+    assert data["move"] is None and data["white_score"] is None
+    assert data["verdict"]["headline"] == "White has won: Black has fewer than 3 men"
+    assert data["verdict"]["result"] == "loss" and data["verdict"]["turns"] == 0
 
 
 def test_best_scores_are_from_whites_view() -> None:

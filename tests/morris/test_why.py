@@ -111,7 +111,7 @@ def test_finished_game_panel() -> None:
     assert panel["over"] is True
     assert panel["outcome"] == "white"
     assert panel["candidates"] == []
-    assert "over" in panel["explanation"][0]
+    assert panel["explanation"] == ["The game is over. White has won: Black has fewer than 3 men."]
 
 
 def test_scale_tables_exist_but_stay_internal() -> None:

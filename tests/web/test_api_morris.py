@@ -88,7 +88,10 @@ def test_ai_on_a_finished_game_is_422(client: TestClient) -> None:
     # Black is down to 2 men on board and none in hand: the game is over.
     pos = "WWW.........BB.......... b 0 0"
     r = client.post("/api/morris/ai", json={"position": pos, "moves": []})
-    assert r.status_code == 422 and "over" in r.json()["detail"]
+    assert r.status_code == 422
+    assert r.json()["detail"] == (
+        "the game is over (White has won: Black has fewer than 3 men); start a new game"
+    )
 
 
 def test_ai_bad_strength_is_422(client: TestClient) -> None:

@@ -211,7 +211,12 @@ def best_cmd(
     # Ctrl-C: the best turn of the last completed depth, flagged, without the why-panel's searches
     with progress_bar("searching") as cb:
         result, panel = ai.answer(pos, shown, progress=cb)
-    verdict = None if result.move is None else turn_verdict(pos, result.move, result.score, ai.tablebase)
+    # a finished game has no best turn: its verdict says who won and why, as `morris eval` does
+    verdict = (
+        game_verdict(pos)
+        if result.move is None
+        else turn_verdict(pos, result.move, result.score, ai.tablebase)
+    )
     if as_json:
         white = None if result.move is None else round(white_view(result.score, pos.side), 4)
         print_json({**result.to_dict(), "white_score": white, "verdict": verdict, "why": panel})
@@ -226,7 +231,8 @@ def _print_best(
 ) -> None:
     print_board(pos)
     if result.move is None:
-        console.print("the game is over")
+        ended = f": [bold]{escape(verdict['headline'])}[/bold]" if verdict is not None else ""
+        console.print(f"the game is over{ended}")
     else:
         value = (
             f"[bold]{escape(verdict['headline'])}[/bold]"

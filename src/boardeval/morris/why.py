@@ -325,7 +325,9 @@ def why_panel(
     outcome = pos.outcome()
     if outcome is not None:
         panel.update(over=True, outcome=outcome.result, reason=outcome.reason)
-        panel["explanation"] = [f"The game is over ({outcome.result}): {outcome.reason}."]
+        end = game_verdict(pos)
+        assert end is not None  # the same rules decide both
+        panel["explanation"] = [f"The game is over. {end['headline']}."]
         return panel
 
     table = tablebase if tablebase is not None else searcher.tablebase

@@ -359,9 +359,9 @@ def _think(game: AiIn, play: bool, tb_folder: Path | None) -> AiAnswer:
     process (the compiled search holds the GIL for its whole second); the tablebase folder is resolved by
     the server when the request comes (``BOARDEVAL_TABLEBASE`` now)."""
     pos, played = _replay(game)
-    outcome = pos.outcome()
-    if outcome is not None:
-        raise MorrisError(f"the game is over ({outcome.result}: {outcome.reason}); start a new game")
+    ended = game_verdict(pos)
+    if ended is not None:
+        raise MorrisError(f"the game is over ({ended['headline']}); start a new game")
     tb, folder = _tablebase(tb_folder) if pos.variant.flying else (None, tb_folder)
     t0 = time.perf_counter()
     if game.analysis:
