@@ -185,6 +185,8 @@ def test_the_hint_is_the_analysis_and_scores_the_graphs_value(client: TestClient
         # the graph's answer carries what the book proves of each position it holds, in words
         assert book["value"] == "draw" and graph["book"][3] == "a draw with best play"
         assert tagged["score"] <= first["score"] == hint["score"]  # side to move's view
+        # the hint's answer says what the book proves of the position, as the graph's readout does
+        assert hint["book"] == graph["book"][3]
     # off the book (White's a7, then g1), where the book knows every turn's outcome: the hint keeps the draw
     ask = {"moves": ["a7", "b4", "g1", "d2"], "strength": "easy", "analysis": True}
     hint = client.post("/api/morris/why", json=ask).json()
@@ -197,6 +199,11 @@ def test_the_hint_is_the_analysis_and_scores_the_graphs_value(client: TestClient
     assert off[4] == "a draw with best play" and all(off)
     assert graph["book"][0] == "a draw with best play"  # Gasser's result, which the book reproduces
     assert all(graph["book"][:4]) and graph["book"][8] is None  # every position of plies 0-3; ply 8: none
+    # the AI plays the book's move without a search; its answer carries the book's value too
+    for turns in (moves, off_book):
+        ai = client.post("/api/morris/ai", json={"moves": turns, "strength": "easy"}).json()
+        assert ai["book"] == graph["book"][len(turns)]
+        assert (ai["nodes"] == 0) == (turns is moves)
     # strict: a boolean, on /why only
     for bad in ({"analysis": "true"}, {"analysis": 1}):
         r = client.post("/api/morris/why", json={"moves": moves, **bad})

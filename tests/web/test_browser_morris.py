@@ -373,6 +373,10 @@ def test_morris_playing_black_lets_the_ai_open(page: Any, live_server: str) -> N
     chosen = page.locator("#why table.why-candidates tr.chosen")
     chosen.wait_for()
     assert chosen.locator('[data-gloss="book move"]').count() == 1 and "(book)" in chosen.inner_text()
+    # no search ran: the header says where the move came from and what the book proves, not "0 nodes"
+    header = page.inner_text("#why .why-eval")
+    assert "the AI's move: book move, searched to depth 20 offline" in header, header
+    assert "opening book: a draw with best play" in header and "nodes" not in header
     # a tie with the book's move (whether the panel's search ties depends on its table, so from data): the
     # note says the book chose it, not the search's move ordering
     html = page.evaluate(BOOK_TIE)

@@ -174,6 +174,11 @@ class AiAnswer(BaseModel):
         description="features the AI's score counts (non-zero weight); the others are shown, never scored"
     )
     tablebase: TablebaseInfo
+    book: str | None = Field(
+        None,
+        description="the value with best play of the position before the move as the opening book proves "
+        "it, in words ('a draw with best play', 'White wins with best play'); null where it cannot tell",
+    )
     state: MorrisState = Field(description="the game after the move (for /why: the position explained)")
 
 
@@ -395,6 +400,7 @@ def _think(game: AiIn, play: bool, tb_folder: Path | None) -> AiAnswer:
         )
         verdict = turn_verdict(pos, result.move, score, tb)
     info = _tablebase_info(tb, folder, why)
+    value = _book_value(_analysis_book(), pos)  # the graph's readout says the same of this position
     side = pos.side
     if play:
         pos.play(move)
@@ -412,6 +418,7 @@ def _think(game: AiIn, play: bool, tb_folder: Path | None) -> AiAnswer:
         why=why,
         scored=[f for f in FEATURES if BASE_WEIGHTS[f] != 0.0],
         tablebase=info,
+        book=value,
         state=_state(game.position.strip(), pos, played),
     )
 

@@ -19,15 +19,24 @@ const MorrisWhy = (() => {
       : `${signed(ans.white_score)} (${view})`;
     const search = kind === "hint" || ans.analysis ? `the ${term("analysis", "analysis")}, the graph's search`
       : "the AI's search";
+    // the AI's move straight from the opening book: no search ran, so the header says where the move came
+    // from (searched offline, or proven with the tables) rather than "depth 13 · 0 nodes · 225 ms" (the
+    // time of a probe and of loading the book)
+    const fromBook = kind !== "hint" && !ans.analysis && w.book && w.book.move === ans.move && ans.nodes === 0;
+    const how = fromBook
+      ? `the AI's move: ${term("book move", "book move")}, ${w.book.exact ? "proven to the last placement"
+        : `searched to ${term("depth", "depth")} ${ans.depth} offline`}`
+      : `${search}: ${term("depth", "depth")} ${ans.depth} · ${ans.nodes.toLocaleString()} ${term("nodes", "nodes")}`;
+    // what the opening book proves of the position, beside the number (as the graph's readout says it)
+    const proof = ans.book ? ` · ${term("book move", "opening book")}: ${BE.esc(ans.book)}` : "";
     // a hint in a book position names the book's move; the evaluation stays the position's (the analysis'
     // best, the graph's value), so the line shown is said to be that move's, not the evaluation's
     const first = (w.candidates || [])[0];
     const lineOf = kind === "hint" && first && first.move !== ans.move
       ? `${BE.esc(ans.move)}'s ${term("line", "line")}` : term("line", "line");
     let h = `<p class="muted why-eval" style="margin:.2rem 0"${ans.verdict ? "" : ` data-eval="${r4(ans.white_score)}"`}>` +
-      `${term("score", "evaluation")} ${value} · ${BE.esc(me)} to move, ${term("phase", BE.esc(w.phase || ""))} phase · ` +
-      `${search}: ${term("depth", "depth")} ${ans.depth} · ${ans.nodes.toLocaleString()} ${term("nodes", "nodes")} · ` +
-      `${BE.fmt(ans.seconds * 1000, 0)} ms` +
+      `${term("score", "evaluation")} ${value}${proof} · ${BE.esc(me)} to move, ${term("phase", BE.esc(w.phase || ""))} phase · ` +
+      `${how}${fromBook ? "" : ` · ${BE.fmt(ans.seconds * 1000, 0)} ms`}` +
       (ans.pv && ans.pv.length ? ` · ${lineOf} <span class="mono">${ans.pv.map(BE.esc).join(" ")}</span>` : "") + `</p>`;
     const tb = ans.tablebase;  // the endgame tablebase: its verdict, what it covers, or how to build one
     if (tb && tb.verdict) h += `<p class="tb-verdict" id="tb-verdict"><strong>${BE.esc(tb.verdict)}</strong></p>`;
