@@ -125,6 +125,11 @@ def test_best_with_time_limit_and_human_output() -> None:
     code, out, _ = run("best", START, "--time", "0.05")
     assert code == 0
     assert "best:" in out and "Top candidate turns" in out
+    # the start is the opening book's: no search ran, so no "nodes 0  0.00s", and the book's line says more
+    assert re.search(r"best: \S+  evaluation \+[0-9.]+ \(White's view\)  from the opening book\n", out), out
+    assert "nodes 0" not in out and "book move: searched to depth 20" in out
+    code, out, _ = run("best", START, "--depth", "2", "--no-book")
+    assert code == 0 and re.search(r"  depth 2  nodes [1-9][0-9]*  [0-9.]+s\n", out), out
 
 
 def test_match_json() -> None:

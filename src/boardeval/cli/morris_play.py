@@ -239,10 +239,14 @@ def _print_best(
             if verdict is not None
             else f"evaluation {white_view(result.score, pos.side):+.3f} (White's view)"
         )
-        console.print(
-            f"best: [bold]{result.move}[/bold]  {value}  depth {result.depth}  "
-            f"nodes {result.nodes}  {result.seconds:.2f}s"
+        # a move straight from the opening book ran no search: no "nodes 0  0.00s" (the book's line says
+        # how deep it was searched offline, or that it is proven)
+        searched = (
+            "from the opening book"
+            if result.book is not None and result.nodes == 0
+            else f"depth {result.depth}  nodes {result.nodes}  {result.seconds:.2f}s"
         )
+        console.print(f"best: [bold]{result.move}[/bold]  {value}  {searched}")
         console.print(f"line: {' '.join(str(t) for t in result.pv)}")
         if result.tablebase is not None:
             console.print(f"tablebase: {result.tablebase}")
