@@ -224,3 +224,22 @@ def test_bad_input_one_red_line_in_a_real_process() -> None:
     lines = [ln for ln in proc.stderr.splitlines() if ln.strip()]
     assert len(lines) == 1 and lines[0].startswith("error: bad position")
     assert "Traceback" not in proc.stderr
+
+
+@pytest.mark.parametrize(("human", "last"), [(0, "You win."), (1, "The AI wins.")])
+def test_play_says_who_won_at_the_end(human: int, last: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The game's end in the words of eval/best, and which player that is (it printed 'game over: white
+    (black has no legal move)'). f2-d2 leaves Black no legal move: the person plays it as White, the AI
+    finds it (one turn deep) when the person is Black."""
+    import io
+
+    from boardeval.cli.common import console
+    from boardeval.cli.morris_game import TerminalSession
+    from boardeval.morris import AlphaBetaPlayer
+
+    blockade = Position.parse("......BW..WBW.WBBB..W... w 0 0")
+    monkeypatch.setattr("sys.stdin", io.StringIO("f2-d2\n"))
+    with console.capture() as captured:
+        TerminalSession(blockade, AlphaBetaPlayer(depth=1, book=None), human).run()
+    out = captured.get()
+    assert f"game over: White has won: Black has no legal move. {last}\n" in out, out

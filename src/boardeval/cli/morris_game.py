@@ -13,7 +13,7 @@ from rich.markup import escape
 
 from boardeval.cli.common import console, err_console
 from boardeval.cli.morris_render import print_board, print_why
-from boardeval.morris import AlphaBetaPlayer, HumanPlayer, Position, turn_verdict, white_view
+from boardeval.morris import AlphaBetaPlayer, HumanPlayer, Position, game_verdict, turn_verdict, white_view
 
 __all__ = ["COLOURS", "TerminalSession"]
 
@@ -61,7 +61,18 @@ class TerminalSession:
             self._undo_marks.append(self.pos.turns)
             self.pos.play(turn)
         print_board(self.pos)
-        console.print(f"game over: {outcome.result} ({escape(outcome.reason)})")
+        # who won and why, in the words of `morris eval`/`best` ("White has won: Black has no legal move"),
+        # and which of the two players that is (the web page's "You win" / "The AI wins")
+        ended = game_verdict(self.pos)
+        assert ended is not None  # the loop above ended on the game's outcome
+        who = (
+            ""
+            if outcome.winner is None
+            else " You win."
+            if outcome.winner == self.human_side
+            else " The AI wins."
+        )
+        console.print(f"game over: {escape(ended['headline'])}.{who}")
 
     def read(self, pos: Position) -> str:
         """The person's next turn text; answers ``why`` itself, raises for ``undo`` and leaving."""
