@@ -504,7 +504,7 @@ def test_a_decided_line_is_said_in_words_never_as_a_score(
     page.wait_for_function(AI_MOVED)
     assert page.inner_text("#why-title") == "Why white played f2-d2"
     page.wait_for_function(WHY_SHOWS, arg="wins: Black has no legal move after this")
-    _status(page, "The AI wins")
+    _status(page, "The AI wins: Black has no legal move.")  # the colour capitalised as elsewhere
     page.wait_for_function("() => document.querySelectorAll('#graph circle.ev').length === 2")
     assert "White has won: Black has no legal move" in page.inner_text("#graph-readout")
     _no_sentinel(page)

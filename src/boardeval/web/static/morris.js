@@ -175,7 +175,8 @@
       const solo = mode() === "white" || mode() === "black";
       const res = state.outcome === "draw" ? "Draw" : solo ? (state.outcome === mode() ? "You win" : "The AI wins")
         : `${cap(state.outcome)} wins`;
-      status = `${res}: ${state.reason}.`;
+      // the colours named as everywhere else on the page ("The AI wins: Black has no legal move.")
+      status = `${res}: ${state.reason.replace(/\b(white|black)\b/g, cap)}.`;
     } else if (busy()) {
       status = mode() === "none" ? `${cap(state.side)} AI is thinking…` : "The AI is thinking…";
     } else if (mode() === "none" && paused) {
