@@ -28,12 +28,12 @@ from boardeval.morris._search.clock import (
     TimeManager,
 )
 from boardeval.morris._search.endgame import holds_every_moving_position
-from boardeval.morris._search.opening import OpeningBook
+from boardeval.morris._search.opening import OUTCOME_NAMES, OpeningBook
 from boardeval.morris._search.plain import random_turn
 from boardeval.morris._search.searcher import DEFAULT_DEPTH, ENGINES, Searcher, SearchResult
 from boardeval.morris._search.searcher import _check_depth as check_budget
 from boardeval.morris.rules import MEN_PER_SIDE, Position, Turn
-from boardeval.morris.why import turn_outcomes, why_panel
+from boardeval.morris.why import OUTCOME_VERBS, turn_outcomes, why_panel
 
 if TYPE_CHECKING:
     import numpy as np
@@ -239,10 +239,9 @@ class AlphaBetaPlayer:
         best = max(known.values())
         ranked = self._searcher.top_moves(state, len(known), why_depth(result.depth or 1), fresh=False)
         kept = next(m for m in ranked if known[m.move] == best)
-        words = {1: "wins", 0: "draws", -1: "loses"}
         note = (
-            f"opening book: {kept.move} {words[best]} with best play, every turn's outcome proven; the "
-            f"search's {result.move} {words[known[result.move]]}"
+            f"opening book: {kept.move} {OUTCOME_VERBS[OUTCOME_NAMES[best]]} with best play, every turn's "
+            f"outcome proven; the search's {result.move} {OUTCOME_VERBS[OUTCOME_NAMES[known[result.move]]]}"
         )
         return replace(
             result,

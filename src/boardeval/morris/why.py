@@ -51,6 +51,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "FEATURE_LABELS",
+    "OUTCOME_VERBS",
     "game_verdict",
     "liberty_sentences",
     "placing_sentences",
@@ -95,11 +96,11 @@ _NUMBER_WORDS: Final[tuple[str, ...]] = ("no", "one", "two", "three", "four")
 _COLOUR = ("white", "black")
 
 
-_PROVEN_WORDS: dict[str, str] = {
-    "win": "wins with best play",
-    "draw": "draws with best play",
-    "loss": "loses with best play",
-}
+OUTCOME_VERBS: dict[str, str] = {"win": "wins", "draw": "draws", "loss": "loses"}
+"""What a turn does with best play, by its proven outcome for the mover (the why-panel's candidates, the
+player's note where it keeps a proven value)."""
+
+_PROVEN_WORDS: dict[str, str] = {k: f"{verb} with best play" for k, verb in OUTCOME_VERBS.items()}
 """A candidate turn's value with best play, as the opening book proves it, in words."""
 
 _NEGATED = {"win": "loss", "draw": "draw", "loss": "win"}
@@ -339,7 +340,8 @@ def why_panel(
     # off the book, a panel whose every turn leads into the book knows each turn's proven outcome: it keeps
     # the best-ranked turn among those that keep the position's value (never a proven loser first)
     known = turn_outcomes(pos, book) if entry is None and book is not None else None
-    keepers = None if known is None else frozenset(t for t, v in known.items() if v == max(known.values()))
+    best = None if known is None else max(known.values())
+    keepers = None if known is None else frozenset(t for t, v in known.items() if v == best)
     candidates, importance, nodes = _candidates(
         searcher, pos, n, depth, before, probe, fresh, keep, book, keepers
     )
@@ -359,7 +361,8 @@ def why_panel(
         explanation = [f"{verdict['headline']} ({candidates[0]['move']})."]
     if known is not None:
         mine = next(c for c in candidates if c["keeps"])
-        value = OUTCOME_NAMES[max(known.values())]  # the position's: its best turn's, the mover's view
+        assert best is not None
+        value = OUTCOME_NAMES[best]  # the position's: its best turn's, the mover's view
         panel["proven"] = {"move": mine["move"], "value": value, "text": mine["proven"]["text"]}
         worse = [c["move"] for c in candidates if c["proven"]["value"] != value]
         explanation.insert(
