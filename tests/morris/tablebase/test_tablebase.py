@@ -221,6 +221,32 @@ def test_ctrl_c_keeps_finished_subdatabases(tb: Tablebase, tmp_path: Path) -> No
     assert again.skipped == ["3v3"] and again.built == []
 
 
+def test_side_by_side_build_reports_cells_of_the_total(tb: Tablebase, tmp_path: Path) -> None:
+    """With two workers, 5v3 + 3v5 and 4v4 (8 men each) are solved side by side; the progress counts cells
+    (the unit of its total) and says which groups run while the workers are silent."""
+    manifest = json.loads((tb.directory / "manifest.json").read_text())
+    del manifest["subdatabases"]["4v4"]
+    (tmp_path / "manifest.json").write_text(json.dumps(manifest))
+    for name in ("3v3", "4v3", "3v4"):
+        (tmp_path / f"{name}.npy").write_bytes((tb.directory / f"{name}.npy").read_bytes())
+    calls: list[tuple[int, int, str]] = []
+
+    def progress(done: int, total: int, message: str) -> None:
+        calls.append((done, total, message))
+        if done > 0:  # the batch of 8 men is stored: stop before 5v4 + 4v5 and 5v5
+            raise KeyboardInterrupt
+
+    report = build_tablebase(5, tmp_path, progress=progress, workers=2)
+    assert report.interrupted and sorted(report.built) == ["3v5", "4v4", "5v3"]
+    cells = {name: e["stored_slots"] for name, e in json.loads((tmp_path / "manifest.json").read_text())[
+        "subdatabases"].items()}  # fmt: skip
+    keys = [(4, 4), (5, 3), (3, 5), (5, 4), (4, 5), (5, 5)]
+    total = sum(len(rows(a).masks) * comb(24 - a, b) for a, b in keys)
+    assert calls[0] == (0, total, "5v3+3v5, 4v4 side by side: 0 of 2 finished")
+    assert calls[-1] == (cells["4v4"] + cells["5v3"] + cells["3v5"], total, "5v3+3v5+4v4")
+    assert all(done <= total for done, _, _ in calls)
+
+
 def test_cli_stats_probe_build(tb: Tablebase, tmp_path: Path) -> None:
     from boardeval.cli.morris_tablebase import register
 

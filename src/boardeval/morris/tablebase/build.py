@@ -308,6 +308,12 @@ def _build_group_job(job: tuple[list[tuple[int, int]], str]) -> list[dict[str, A
     return [_store(directory, s, seconds) for s in solved]
 
 
+def _side_by_side(progress: Progress | None, done: int, total: int, names: str, finished: int, count: int,
+                  _label: str) -> None:  # fmt: skip
+    """The progress of groups solved side by side (the pool's count of finished jobs)."""
+    report(progress, done, total, f"{names} side by side: {finished} of {count} finished")
+
+
 def build_tablebase(
     max_men: int,
     directory: str | Path | None = None,
@@ -362,16 +368,23 @@ def build_tablebase(
         for total_men in sorted(by_total):
             batch = by_total[total_men]
             if workers > 1 and len(batch) > 1:
+                # the workers report nothing while they solve: say which groups run and how many ended
+                names = ", ".join("+".join(sub_name(*k) for k in g) for g in batch)
+                side_by_side = functools.partial(_side_by_side, progress, done, total, names)
+                side_by_side(0, len(batch), "")
                 try:
-                    results = map_jobs(_build_group_job, [(g, str(path)) for g in batch], workers=workers)
+                    jobs = [(g, str(path)) for g in batch]
+                    results = map_jobs(_build_group_job, jobs, workers=workers, progress=side_by_side)
                 except JobsInterrupted as exc:  # keep the groups that finished
                     for entries in exc.done.values():
                         record(entries)
                     raise
-                for entries in results:
-                    record(entries)
-                    done += sum(e["positions"] for e in entries)
-                    report(progress, done, total, "+".join(result.built[-len(entries) :]))
+                stored = [entry for entries in results for entry in entries]
+                record(stored)  # the whole batch before a report (a Ctrl-C there keeps every group)
+                # cells, the unit of ``total`` and of the serial path (an entry's "positions" counts every
+                # symmetric copy, up to 16 a cell: a K = 9 build reported 21,469,763,488 of 9,193,626,407)
+                done += sum(e["stored_slots"] for e in stored)
+                report(progress, done, total, "+".join(result.built[-len(stored) :]))
                 continue
             for group in batch:
                 g0 = time.perf_counter()
