@@ -58,12 +58,15 @@ def build_command(
         result = build_tablebase(max_men, path, progress=progress, workers=workers, force=force)
     built = ", ".join(result.built) or "nothing new"
     console.print(f"built {built} in {result.seconds:.1f} s into {escape(str(result.directory))}")
+    if result.adopted:
+        adopted = ", ".join(result.adopted)
+        console.print(f"recorded from a stopped build (finished, checksums match): {adopted}")
     if result.skipped:
         console.print(f"already built: {', '.join(result.skipped)}")
     if result.interrupted:
         console.print("[yellow]interrupted: the finished sub-databases above are usable[/yellow]")
         raise typer.Exit(130)
-    if result.built:
+    if result.built or result.adopted:
         _pack(path)
 
 

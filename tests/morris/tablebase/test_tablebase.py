@@ -247,6 +247,49 @@ def test_side_by_side_build_reports_cells_of_the_total(tb: Tablebase, tmp_path: 
     assert all(done <= total for done, _, _ in calls)
 
 
+def test_a_killed_side_by_side_build_keeps_its_finished_groups(tb: Tablebase, tmp_path: Path) -> None:
+    """A pool worker's finished group leaves its entries beside its tables; a build killed before the parent
+    recorded them (no Ctrl-C to catch) adopts them next time, when the checksums match, and rebuilds them
+    when not."""
+    from boardeval.morris.tablebase.build import _build_group_job
+
+    manifest = json.loads((tb.directory / "manifest.json").read_text())
+    del manifest["subdatabases"]["4v4"]
+    (tmp_path / "manifest.json").write_text(json.dumps(manifest))
+    for name in ("3v3", "4v3", "3v4"):
+        (tmp_path / f"{name}.npy").write_bytes((tb.directory / f"{name}.npy").read_bytes())
+    entries = _build_group_job(([(4, 4)], str(tmp_path)))  # what a worker does; the parent never records it
+    assert "4v4" not in json.loads((tmp_path / "manifest.json").read_text())["subdatabases"]
+    record = tmp_path / "4v4.finished.json"
+    assert json.loads(record.read_text()) == entries
+
+    args = ["tablebase", "build", "--max-men", "4", "--dir", str(tmp_path)]
+    res = CliRunner().invoke(_tablebase_app(), args)
+    assert res.exit_code == 0, res.output
+    assert "recorded from a stopped build (finished, checksums match): 4v4" in " ".join(res.output.split())
+    assert "nothing new" in res.output and not record.exists()
+    assert json.loads((tmp_path / "manifest.json").read_text())["subdatabases"]["4v4"] == entries[0]
+    assert Tablebase.open(tmp_path).probe(_pos("a7 d7 c4 b2", "e4 f4 d3 g1")) == tb.probe(
+        _pos("a7 d7 c4 b2", "e4 f4 d3 g1")
+    )
+
+    # a record whose table changed since is not adopted: the group is built again
+    manifest = json.loads((tmp_path / "manifest.json").read_text())
+    del manifest["subdatabases"]["4v4"]
+    (tmp_path / "manifest.json").write_text(json.dumps(manifest))
+    record.write_text(json.dumps([{**entries[0], "sha256": "0" * 64}]))
+    report = build_tablebase(4, tmp_path)
+    assert report.adopted == [] and report.built == ["4v4"] and not record.exists()
+
+
+def _tablebase_app() -> typer.Typer:
+    from boardeval.cli.morris_tablebase import register
+
+    app = typer.Typer()
+    register(app)
+    return app
+
+
 def test_cli_stats_probe_build(tb: Tablebase, tmp_path: Path) -> None:
     from boardeval.cli.morris_tablebase import register
 
