@@ -1,6 +1,6 @@
 """Every numeric option of ``boardeval`` reads its text through the shared number reader (issue 24).
 
-Typer converts ``int``/``float`` options itself, and pydantic's conversion (like Python's ``int()``) takes
+Typer converts ``int``/``float`` options itself, and its conversion (like Python's ``int()``) takes
 ``0_1``, ``+3``, `` 3`` and full-width digits: ``catan generate --fairness 0_1`` was read as 1.0. The walk
 below visits every command of the tree (loading every lazy sub-command) and fails on a numeric option
 whose ``parser=`` is not a :class:`~boardeval.cli.options.NumberReader`, so a new option cannot bypass it;
@@ -9,13 +9,13 @@ then it feeds every such reader the odd spellings and checks each is refused, qu
 
 from __future__ import annotations
 
-import typing
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from typer._click.core import Command, Parameter
 from typer._click.exceptions import UsageError
+from typer._click.types import FloatParamType, FuncParamType, IntParamType
 from typer.testing import CliRunner
 
 from boardeval.cli.main import COMMANDS, app, load_command
@@ -34,12 +34,17 @@ def _walk(command: Command, path: tuple[str, ...]) -> Iterator[tuple[tuple[str, 
         yield path, param
 
 
-def _leaf_type(annotation: Any) -> Any:
-    """``int`` for ``int``, ``int | None``, ``list[int]``; the annotation itself otherwise."""
-    args = [a for a in typing.get_args(annotation) if a is not type(None)]
-    if args and typing.get_origin(annotation) is not None:
-        return _leaf_type(args[0])
-    return annotation
+def _leaf_type(param: Parameter) -> Any:
+    """``int`` or ``float`` for a numeric parameter (read by a NumberReader or by Typer's own number types,
+    ``int``/``float`` annotations and their ranges); None otherwise."""
+    kind = param.type
+    if isinstance(kind, FuncParamType) and isinstance(kind.func, NumberReader):
+        return int if kind.func.kind == "int" else float
+    if isinstance(kind, IntParamType):  # IntRange too
+        return int
+    if isinstance(kind, FloatParamType):
+        return float
+    return None
 
 
 def _options() -> list[tuple[str, str, Any, Any, Any]]:
@@ -47,12 +52,9 @@ def _options() -> list[tuple[str, str, Any, Any, Any]]:
     out = []
     for name in COMMANDS:
         for path, param in _walk(load_command(name), (name,)):
-            descriptor = getattr(param, "type_descriptor", None)
-            if descriptor is None:
-                continue
             label = (param.opts or [param.name or "?"])[0]
-            leaf = _leaf_type(descriptor.annotation)
-            out.append((" ".join(path), label, leaf, descriptor.parameter_info.parser, param.default))
+            parser = getattr(param.type, "func", None)
+            out.append((" ".join(path), label, _leaf_type(param), parser, param.default))
     return out
 
 
