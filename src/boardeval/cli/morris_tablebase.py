@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 from rich.markup import escape
+from rich.measure import Measurement
 from rich.table import Table
 
 from boardeval.cli.common import PLAIN_EVERY, console, print_json, progress_bar
@@ -100,24 +101,38 @@ def stats_command(
             {"directory": str(tb.directory), "variant": tb.manifest.get("variant"), "subdatabases": stats}
         )
         return
-    table = Table(title=f"tablebase {escape(str(tb.directory))} ({tb.manifest.get('variant')})")
+    title = f"tablebase {escape(str(tb.directory))} ({tb.manifest.get('variant')})"
+    rows = [
+        {
+            "sub-db": f"{s['mover_men']}v{s['opponent_men']}",
+            "positions": f"{s['positions']:,}",
+            "wins": f"{s['wins']:,}",
+            "losses": f"{s['losses']:,}",
+            "draws": f"{s['draws']:,}",
+            "classes": f"{s['symmetry_classes']:,}",
+            "longest win": str(s["longest_win"]),
+            "size": f"{s['bytes'] / 1e6:.1f} MB",
+            "build s": f"{s['build_seconds']:.1f}",
+        }
+        for s in stats
+    ]
     columns = ("sub-db", "positions", "wins", "losses", "draws", "classes", "longest win", "size", "build s")
-    for col in columns:
-        table.add_column(col, justify="right")
-    for s in stats:
-        table.add_row(
-            f"{s['mover_men']}v{s['opponent_men']}",
-            f"{s['positions']:,}",
-            f"{s['wins']:,}",
-            f"{s['losses']:,}",
-            f"{s['draws']:,}",
-            f"{s['symmetry_classes']:,}",
-            str(s["longest_win"]),
-            f"{s['bytes'] / 1e6:.1f} MB",
-            f"{s['build_seconds']:.1f}",
-        )
-    console.print(table)
+    table = _stats_table(title, columns, rows)
+    if Measurement.get(console, console.options.update_width(10_000), table).maximum <= console.width:
+        console.print(table)
+    else:  # a narrow terminal or a pipe (80 columns): two tables, so no number is cut short to "1,784…"
+        console.print(_stats_table(title, columns[:5], rows))
+        console.print(_stats_table(None, (columns[0], *columns[5:]), rows))
     console.print("sub-db 4v3 = the side to move has 4 men, the other 3; values are for the side to move")
+
+
+def _stats_table(title: str | None, columns: tuple[str, ...], rows: list[dict[str, str]]) -> Table:
+    table = Table(title=title)
+    for col in columns:
+        table.add_column(col, justify="right", no_wrap=True)
+    for row in rows:
+        table.add_row(*(row[col] for col in columns))
+    return table
 
 
 def probe_command(

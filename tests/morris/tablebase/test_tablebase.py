@@ -301,8 +301,22 @@ def test_cli_stats_probe_build(tb: Tablebase, tmp_path: Path) -> None:
     data = json.loads(res.output)
     assert [(s["mover_men"], s["opponent_men"]) for s in data["subdatabases"]] == KEYS
     assert_same_fields("morris tablebase stats", data)
-    res = runner.invoke(app, ["tablebase", "stats", "--dir", str(tb.directory)])
-    assert res.exit_code == 0 and "3v3" in res.output and "4v4" in res.output
+    # every figure whole, in a pipe's 80 columns (two tables) and a wide terminal (one): was "12,113,…"
+    from boardeval.cli.common import console
+
+    saved = console._width
+    try:
+        for width, tables in ((80, 2), (200, 1)):
+            console.width = width
+            res = runner.invoke(app, ["tablebase", "stats", "--dir", str(tb.directory)])
+            assert res.exit_code == 0 and "…" not in res.output, res.output
+            assert res.output.count("sub-db ┃") == tables, res.output
+            for s in data["subdatabases"]:
+                for field in ("positions", "wins", "losses", "draws", "symmetry_classes"):
+                    assert f"{s[field]:,}" in res.output, (width, field, s)
+                assert f"{s['mover_men']}v{s['opponent_men']}" in res.output
+    finally:
+        console._width = saved
     text = _pos("a7 d7 c4", "e4 f4 d3").text()
     res = runner.invoke(app, ["tablebase", "probe", text, "--dir", str(tb.directory), "--json"])
     assert res.exit_code == 0, res.output
