@@ -148,3 +148,21 @@ def test_defaults_pass_the_reader_and_good_values_are_read() -> None:
         assert parser(text) == float(text), (cmd, opt, text)
     result = runner.invoke(app, ["morris", "perft", "--depth", "2", "--json"])
     assert result.exit_code == 0 and '"count": 552' in result.stdout, result.output
+
+
+def test_help_names_each_reader_by_its_kind() -> None:
+    """A ``parser=`` option's help metavar is the reader's kind (``--top <int>``), not Typer's fallback for
+    a callable without a name (``<function>``)."""
+    commands = sorted({cmd for cmd, _, _ in NUMERIC})
+    for cmd in commands:
+        result = runner.invoke(app, [*cmd.split(), "--help"], env={"COLUMNS": "200"})
+        assert result.exit_code == 0, (cmd, result.output)
+        assert "<function>" not in result.output, (cmd, result.output)
+    result = runner.invoke(app, ["catan", "spots", "--help"], env={"COLUMNS": "200"})
+    assert any("--top" in line and "<int>" in line for line in result.output.splitlines()), result.output
+    assert any(
+        "--fairness" in line and "<float>" in line
+        for line in runner.invoke(
+            app, ["catan", "generate", "--help"], env={"COLUMNS": "200"}
+        ).output.splitlines()
+    )

@@ -197,7 +197,7 @@ def _spots_table(table: SpotTable, n: int) -> Table:
     t.add_column("hexes", no_wrap=True)
     t.add_column("port")
     for name in METRIC_NAMES:
-        t.add_column(_SHORT[name], justify="right")
+        t.add_column(_SHORT[name], justify="right", min_width=len(_SHORT[name]))  # "pari…" in 80 columns
     t.add_column("score", justify="right", style="bold")
     board = table.board
     for rank, s in enumerate(table.ranked()[:n], start=1):

@@ -50,11 +50,17 @@ class NumberReader:
     lo_open: bool = False
     hi_open: bool = False
 
+    @property
+    def __name__(self) -> str:
+        """The help's metavar (``--top <int>``): Typer names a ``parser=`` type after the function's
+        ``__name__``, which an instance lacks ("<function>")."""
+        return self.kind
+
     def __call__(self, text: str | int | float) -> int | float:
         try:
             return self.read(text)
         except BoardevalError as exc:
-            # Not a ValueError: Typer's pydantic layer would prefix "Value error," and name the option twice.
+            # Not a ValueError: Typer's conversion would wrap it and name the option twice.
             raise UsageError(str(exc), ctx=get_current_context(silent=True)) from None
 
     def read(self, text: str | int | float) -> int | float:
