@@ -303,9 +303,9 @@ def _stats(full: npt.NDArray[np.int16], stab: npt.NDArray[np.uint8]) -> dict[str
 FINISHED_SUFFIX = ".finished.json"
 """A group solved by a pool worker leaves ``<names>.finished.json`` (its manifest entries) beside its tables:
 the manifest is the parent's to write, and the parent records a side-by-side batch only when all of it is
-done, so a build killed meanwhile (a closed terminal, an ended session: no Ctrl-C to catch) lost groups that
-had finished an hour before (a K = 9 build lost 9v5 + 5v9, 38 minutes of two cores). The next build adopts
-each such file whose tables match its checksums (:func:`_adopt_finished`)."""
+done, so a build killed meanwhile (a closed terminal, an ended session: no Ctrl-C to catch) lost the groups
+that had finished (in K = 9's batch of 14 men, 9v5 + 5v9 was done 14 minutes before the batch). The next
+build adopts each such file whose tables match its checksums (:func:`_adopt_finished`)."""
 
 
 def _build_group_job(job: tuple[list[tuple[int, int]], str]) -> list[dict[str, Any]]:
