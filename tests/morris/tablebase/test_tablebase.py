@@ -221,14 +221,19 @@ def test_ctrl_c_keeps_finished_subdatabases(tb: Tablebase, tmp_path: Path) -> No
     assert again.skipped == ["3v3"] and again.built == []
 
 
+def _k4_but_4v4(tb: Tablebase, folder: Path) -> None:
+    """A copy of the K = 4 tables without 4v4 (not built yet) in ``folder``."""
+    manifest = json.loads((tb.directory / "manifest.json").read_text())
+    del manifest["subdatabases"]["4v4"]
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+    for name in ("3v3", "4v3", "3v4"):
+        (folder / f"{name}.npy").write_bytes((tb.directory / f"{name}.npy").read_bytes())
+
+
 def test_side_by_side_build_reports_cells_of_the_total(tb: Tablebase, tmp_path: Path) -> None:
     """With two workers, 5v3 + 3v5 and 4v4 (8 men each) are solved side by side; the progress counts cells
     (the unit of its total) and says which groups run while the workers are silent."""
-    manifest = json.loads((tb.directory / "manifest.json").read_text())
-    del manifest["subdatabases"]["4v4"]
-    (tmp_path / "manifest.json").write_text(json.dumps(manifest))
-    for name in ("3v3", "4v3", "3v4"):
-        (tmp_path / f"{name}.npy").write_bytes((tb.directory / f"{name}.npy").read_bytes())
+    _k4_but_4v4(tb, tmp_path)
     calls: list[tuple[int, int, str]] = []
 
     def progress(done: int, total: int, message: str) -> None:
@@ -253,11 +258,7 @@ def test_a_killed_side_by_side_build_keeps_its_finished_groups(tb: Tablebase, tm
     when not."""
     from boardeval.morris.tablebase.build import _build_group_job
 
-    manifest = json.loads((tb.directory / "manifest.json").read_text())
-    del manifest["subdatabases"]["4v4"]
-    (tmp_path / "manifest.json").write_text(json.dumps(manifest))
-    for name in ("3v3", "4v3", "3v4"):
-        (tmp_path / f"{name}.npy").write_bytes((tb.directory / f"{name}.npy").read_bytes())
+    _k4_but_4v4(tb, tmp_path)
     entries = _build_group_job(([(4, 4)], str(tmp_path)))  # what a worker does; the parent never records it
     assert "4v4" not in json.loads((tmp_path / "manifest.json").read_text())["subdatabases"]
     record = tmp_path / "4v4.finished.json"
@@ -291,10 +292,7 @@ def _tablebase_app() -> typer.Typer:
 
 
 def test_cli_stats_probe_build(tb: Tablebase, tmp_path: Path) -> None:
-    from boardeval.cli.morris_tablebase import register
-
-    app = typer.Typer()
-    register(app)
+    app = _tablebase_app()
     runner = CliRunner()
     res = runner.invoke(app, ["tablebase", "stats", "--dir", str(tb.directory), "--json"])
     assert res.exit_code == 0, res.output

@@ -152,6 +152,15 @@ def capture_schedule(
     return cells, bounds
 
 
+def _group_name(group: list[tuple[int, int]]) -> str:
+    """A group's name in progress lines and record files: ``"9v5+5v9"``, ``"7v7"``."""
+    return "+".join(sub_name(*k) for k in group)
+
+
+def _write_manifest(directory: Path, manifest: dict[str, Any]) -> None:
+    write_atomic(directory / MANIFEST, (json.dumps(manifest, indent=2) + "\n").encode())
+
+
 def solve_pair(
     group: list[tuple[int, int]],
     directory: Path,
@@ -177,7 +186,7 @@ def solve_pair(
     stab = np.zeros(n_total, dtype=np.uint8)
     capw = np.zeros(n_total, dtype=np.int16)
     capb = np.full(n_total, -1, dtype=np.int16)
-    label = "+".join(sub_name(*k) for k in group)
+    label = _group_name(group)
     done = done_before
     report(progress, done, total, f"{label}: starting (the first build compiles the solver, ~20 s)")
     for m, (a, b) in enumerate(group):
@@ -316,15 +325,15 @@ def _build_group_job(job: tuple[list[tuple[int, int]], str]) -> list[dict[str, A
     solved = solve_pair(group, directory, read_manifest(directory))
     seconds = time.perf_counter() - t0
     entries = [_store(directory, s, seconds) for s in solved]
-    name = "+".join(sub_name(*k) for k in group)
-    write_atomic(directory / f"{name}{FINISHED_SUFFIX}", (json.dumps(entries, indent=2) + "\n").encode())
+    record = (json.dumps(entries, indent=2) + "\n").encode()
+    write_atomic(directory / f"{_group_name(group)}{FINISHED_SUFFIX}", record)
     return entries
 
 
 def _forget_finished(directory: Path, groups: Iterable[list[tuple[int, int]]]) -> None:
     """Remove the groups' ``*.finished.json`` files once the manifest holds their entries."""
     for group in groups:
-        (directory / f"{'+'.join(sub_name(*k) for k in group)}{FINISHED_SUFFIX}").unlink(missing_ok=True)
+        (directory / f"{_group_name(group)}{FINISHED_SUFFIX}").unlink(missing_ok=True)
 
 
 def _adopt_finished(directory: Path, manifest: dict[str, Any]) -> list[str]:
@@ -384,7 +393,7 @@ def build_tablebase(
     else:
         result.adopted = _adopt_finished(path, manifest)
         if result.adopted:
-            write_atomic(path / MANIFEST, (json.dumps(manifest, indent=2) + "\n").encode())
+            _write_manifest(path, manifest)
     t0 = time.perf_counter()
     todo = []
     for group in groups:
@@ -404,7 +413,7 @@ def build_tablebase(
             manifest["subdatabases"][name] = entry
             result.built.append(name)
         manifest["built_at"] = _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
-        write_atomic(path / MANIFEST, (json.dumps(manifest, indent=2) + "\n").encode())
+        _write_manifest(path, manifest)
 
     try:
         by_total: dict[int, list[list[tuple[int, int]]]] = {}
@@ -414,7 +423,7 @@ def build_tablebase(
             batch = by_total[total_men]
             if workers > 1 and len(batch) > 1:
                 # the workers report nothing while they solve: say which groups run and how many ended
-                names = ", ".join("+".join(sub_name(*k) for k in g) for g in batch)
+                names = ", ".join(_group_name(g) for g in batch)
                 side_by_side = functools.partial(_side_by_side, progress, done, total, names)
                 side_by_side(0, len(batch), "")
                 try:
@@ -439,7 +448,7 @@ def build_tablebase(
                 seconds = time.perf_counter() - g0
                 record(_store(path, s, seconds) for s in solved)
                 done += sum(s.table.size for s in solved)
-                report(progress, done, total, f"{'+'.join(sub_name(*k) for k in group)} stored")
+                report(progress, done, total, f"{_group_name(group)} stored")
     except KeyboardInterrupt:
         result.interrupted = True
     result.seconds = time.perf_counter() - t0
